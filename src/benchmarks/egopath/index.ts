@@ -1,0 +1,170 @@
+import type { Answer, Benchmark, ItemResult, PromptSetup, SummaryOptions } from "../../core/benchmark.js";
+import { UsageError } from "../../core/problems.js";
+import type { PyDict } from "../../core/pycompat/json.js";
+import { pyToPlain } from "../../core/pycompat/json.js";
+import { aggregate, type ScoredQuestion } from "./aggregate.js";
+import { egopathBaselines } from "./baselines.js";
+import { generateSyntheticRelease } from "./synthetic/index.js";
+import { loadRelease } from "./load.js";
+import { normalizeReply, parseStoredOutput, predictionOutput } from "./parse.js";
+import {
+  buildMessages, loadTemplates, planImageSwap, PROMPT_CONTROLS, PROMPT_SOURCES,
+  type PromptControl, type PromptPlan, type PromptSource,
+} from "./prompt.js";
+import { egopathMarkdown, egopathTerminal } from "./report.js";
+import { scoreRouteItem, scoreSetItem, type RouteOutcome, type SetOutcome } from "./score.js";
+import { resolveTask, taskInfo, TASKS, type TaskCode } from "./tasks.js";
+import type { EgoPathItem } from "./types.js";
+
+export * from "./aggregate.js";
+export * from "./load.js";
+export * from "./parse.js";
+export * from "./prompt.js";
+export * from "./score.js";
+export * from "./tasks.js";
+export type * from "./types.js";
+export { egopathBaselines } from "./baselines.js";
+
+/** Score an item's answer (null ids = no answer, as the evaluator treats it). */
+export function scoreItem(item: EgoPathItem, ids: bigint[] | null): SetOutcome | RouteOutcome {
+  return item.kind === "set" ? scoreSetItem(item, ids) : scoreRouteItem(item, ids);
+}
+
+function allowedIds(item: EgoPathItem): bigint[] | undefined {
+  const allIds = item.groundTruth["all_ids"];
+  return Array.isArray(allIds) && allIds.length > 0 ? allIds.map((v) => BigInt(v as number)) : undefined;
+}
+
+function readReply(item: EgoPathItem, text: string): Answer<bigint[]> {
+  const normalized = normalizeReply(text, allowedIds(item));
+  if (!normalized.ok) return { status: "unparseable", value: null, reason: normalized.reason, stored: normalized.output };
+  // The stored output is then read with the evaluator's strict rules, as `score` would.
+  const ids = parseStoredOutput(normalized.output);
+  return ids ? { status: "ok", value: ids, stored: normalized.output } : { status: "unparseable", value: null, reason: "normalised output not readable", stored: normalized.output };
+}
+
+function readPrediction(_item: EgoPathItem, row: PyDict | undefined): Answer<bigint[]> {
+  if (!row) return { status: "missing", value: null, reason: "no prediction row for this question" };
+  const output = predictionOutput(row);
+  if (row.get("success") === false) return { status: "failed", value: null, reason: "prediction recorded as failed (success=false)", stored: pyToPlain(row.get("output") ?? null) };
+  const ids = parseStoredOutput(output);
+  if (!ids) return { status: "unparseable", value: null, reason: "output is not a list of integer ids", stored: pyToPlain(output ?? null) };
+  return { status: "ok", value: ids, stored: pyToPlain(output ?? null) };
+}
+
+/** JSON-safe view of an outcome for items.jsonl. */
+function outcomeDetail(outcome: SetOutcome | RouteOutcome): Record<string, unknown> {
+  return toPlainDeep(outcome) as Record<string, unknown>;
+}
+
+function toPlainDeep(value: unknown): unknown {
+  if (typeof value === "bigint") return pyToPlain(value);
+  if (Array.isArray(value)) return value.map(toPlainDeep);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toPlainDeep(v)]));
+  return value;
+}
+
+function summarize(items: EgoPathItem[], results: ItemResult[], tasks: string[], options: SummaryOptions) {
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const scored: ScoredQuestion[] = [];
+  const counts = { parse_failures: 0, errors: 0, missing: 0, items: results.length };
+  for (const result of results) {
+    if (result.status === "error") { counts.errors++; continue; }
+    const item = byId.get(result.id)!;
+    const answer = result.answer!;
+    if (answer.status === "missing") counts.missing++;
+    if (answer.status === "unparseable" || answer.status === "failed") counts.parse_failures++;
+    scored.push({ item, outcome: scoreItem(item, (answer.value as bigint[] | null) ?? null) });
+  }
+  const agg = aggregate(scored, tasks as TaskCode[], options);
+  const taskScores: Record<string, Record<string, unknown>> = {};
+  const diagnostics: Record<string, unknown> = {};
+  for (const code of tasks as TaskCode[]) {
+    const t = agg.tasks[code]!;
+    const { diagnostics: d, ...rest } = t;
+    const stages = d?.stages;
+    taskScores[taskInfo(code).name] = { ...t.metrics, ...(stages ? { stages } : {}), ci: rest.ci, official: rest.official };
+    if (d) {
+      const { stages: _omit, ...others } = d;
+      diagnostics[taskInfo(code).name] = others;
+    }
+  }
+  return {
+    n: scored.length,
+    score: agg.score,
+    official_rounding: agg.official_rounding,
+    score_ci: agg.score_ci,
+    tasks: taskScores,
+    diagnostics,
+    counts,
+    bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed, cluster: "scene_id", level: 0.95 },
+    definitions: {
+      score: "EgoPath Score as a fraction: ((2·BA_a1 − 1) + (2·BA_b1 − 1) + SR_a2 + SR_b2 + SR_c) / 5, from full-precision metrics",
+      official_rounding: "the same formula on metrics rounded to 4 decimals, as the paper's table script computes it",
+      SPL: "the evaluator's spl_all: sum of optimal/max(optimal, length) over successes, divided by N",
+      parsing: "stored predictions are read with the official evaluator's strict rules; raw replies are first normalised as the official runner does",
+    },
+  };
+}
+
+function preparePrompts(items: EgoPathItem[], setup: PromptSetup) {
+  if (!PROMPT_SOURCES.includes(setup.source as PromptSource)) throw new UsageError(`unknown prompt source "${setup.source}" (choose ${PROMPT_SOURCES.join(", ")})`);
+  if (!PROMPT_CONTROLS.includes(setup.control as PromptControl)) throw new UsageError(`unknown control "${setup.control}" (choose ${PROMPT_CONTROLS.join(", ")})`);
+  const plan: PromptPlan = { source: setup.source as PromptSource, control: setup.control as PromptControl };
+  const info: Record<string, unknown> = { source: plan.source, control: plan.control };
+  if (plan.source === "templates") {
+    plan.templates = loadTemplates(setup.templateFile);
+    info["template"] = { name: plan.templates.name, sha256: plan.templates.hash };
+  }
+  let unpaired = new Set<string>();
+  if (plan.control === "mismatched-overlay") {
+    const { swap, unpaired: missing } = planImageSwap(items, setup.seed);
+    plan.imageSwap = swap;
+    unpaired = new Set(missing);
+    info["mismatch_seed"] = setup.seed;
+    info["unpaired"] = missing.length;
+  }
+  const build = (item: EgoPathItem) => {
+    if (unpaired.has(item.id)) return { error: "no other question has the same number of candidates (mismatched-overlay control)" };
+    const messages = buildMessages(item, plan);
+    const shown = plan.control === "text-only" ? null : plan.control === "mismatched-overlay" ? plan.imageSwap!.get(item.id) : item.imagePath;
+    return { messages, info: { image: shown ?? null } };
+  };
+  return { build, info };
+}
+
+export const egopath: Benchmark<EgoPathItem> = {
+  id: "egopath",
+  title: "EgoPathBench",
+  tasks: TASKS.map((t) => ({ code: t.code, name: t.name, title: t.title })),
+  resolveTasks(list) {
+    return list.map((text) => {
+      const code = resolveTask(text);
+      if (!code) throw new UsageError(`unknown EgoPathBench task "${text}" (use ${TASKS.map((t) => `${t.code}/${t.name}`).join(", ")})`);
+      return code;
+    });
+  },
+  load(root, tasks) {
+    return loadRelease(root, tasks ? { tasks: tasks as TaskCode[] } : {});
+  },
+  promptSources: PROMPT_SOURCES,
+  promptControls: PROMPT_CONTROLS,
+  preparePrompts,
+  readReply,
+  readPrediction,
+  scoreItem: (item, answer) => outcomeDetail(scoreItem(item, (answer.value as bigint[] | null) ?? null)),
+  summarize,
+  baselines: egopathBaselines,
+  markdown: egopathMarkdown,
+  terminal: egopathTerminal,
+  predictionIdField: "question_id",
+  async generate({ outDir, seed, count }) {
+    const { questions } = await generateSyntheticRelease({
+      outDir, seed, scenes: count, viewsPerScene: 2,
+      command: `spatialprobe generate egopath --out ${outDir} --seed ${seed} --count ${count}`,
+    });
+    return `synthetic EgoPathBench-layout set: ${Object.entries(questions).map(([t, n]) => `${t} ${n}`).join(", ")} questions`;
+  },
+};
+
+export { toPlainDeep };

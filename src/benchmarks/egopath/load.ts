@@ -1,0 +1,427 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { readJsonObjects } from "../../core/jsonl.js";
+import { DataError, type DataProblem } from "../../core/problems.js";
+import { pyIntFromString } from "../../core/pycompat/int.js";
+import { pyStr } from "../../core/pycompat/keys.js";
+import { releasePaths, TASK_CODES, isRouteTask, type TaskCode } from "./tasks.js";
+import type { Adjacency, EgoPathItem, RouteItem, SetItem, Waypoint } from "./types.js";
+
+/**
+ * Ground-truth fields that the official evaluator copies from gt_next_<task>.jsonl into a vqa row
+ * when the row's own ground_truth lacks them (missing or null).
+ */
+const GT_FILL_FIELDS = [
+  "start_id", "goal_id", "goal_ids", "path_ids", "optimal_length_m", "canonical_sparse_length_m",
+  "target_id", "resolved_goal_display_id", "label", "intent_family", "intent_strength",
+  "residual_cue_type", "route_source_task", "route_semantics", "candidate_inventory_ref",
+  "acceptable_goal_ids", "goal_ring_min_distance_m", "goal_ring_threshold_m",
+  "reference_path_display_ids", "direct_pairs_ref", "robot_diameter_m", "target_category",
+  "canonical_category",
+];
+
+export interface LoadOptions {
+  /** Tasks to load; default: every task whose vqa file exists. */
+  tasks?: TaskCode[];
+}
+
+export interface LoadResult {
+  root: string;
+  tasks: TaskCode[];
+  items: EgoPathItem[];
+  problems: DataProblem[];
+}
+
+/** Tasks whose vqa file exists under the dataset root. */
+export function availableTasks(root: string): TaskCode[] {
+  return TASK_CODES.filter((t) => existsSync(path.join(root, releasePaths.vqa(t))));
+}
+
+/**
+ * Load an EgoPathBench release (or a set in the same layout) and check every row. Problems are
+ * collected, never thrown, so `validate` can list them all.
+ */
+export function loadRelease(root: string, options: LoadOptions = {}): LoadResult {
+  const absRoot = path.resolve(root);
+  const problems: DataProblem[] = [];
+  if (!existsSync(absRoot) || !statSync(absRoot).isDirectory()) {
+    problems.push({ file: root, message: "dataset root does not exist or is not a folder" });
+    return { root: absRoot, tasks: [], items: [], problems };
+  }
+  const tasks = options.tasks ?? availableTasks(absRoot);
+  if (tasks.length === 0) {
+    problems.push({
+      file: releasePaths.vqa("a1").replace("_a1", "_<task>"),
+      message: "no vqa files found: --data must point at the release root (the folder holding benchmark_evalfix/ and assets/)",
+    });
+  }
+  const items: EgoPathItem[] = [];
+  for (const task of tasks) items.push(...loadTask(absRoot, task, problems));
+  return { root: absRoot, tasks, items, problems };
+}
+
+/** Load and throw a DataError listing every problem, if any. */
+export function loadReleaseOrThrow(root: string, options: LoadOptions = {}): LoadResult {
+  const result = loadRelease(root, options);
+  if (result.problems.length > 0) throw new DataError(result.problems);
+  return result;
+}
+
+function loadTask(root: string, task: TaskCode, problems: DataProblem[]): EgoPathItem[] {
+  const vqaRef = releasePaths.vqa(task);
+  const vqaPath = path.join(root, vqaRef);
+  if (!existsSync(vqaPath)) {
+    problems.push({ file: vqaRef, message: `missing vqa file for task ${task}` });
+    return [];
+  }
+  const rows = readJsonObjects(vqaPath, vqaRef, problems);
+  const gtRows = loadGtRows(root, task, problems);
+  const seen = new Map<string, number>();
+  const items: EgoPathItem[] = [];
+  for (const { line, value } of rows) {
+    const merged = mergeGroundTruth(value, gtRows);
+    const at = { file: vqaRef, line };
+    const item = checkRow(root, task, merged, at, problems);
+    if (!item) continue;
+    const previous = seen.get(item.id);
+    if (previous !== undefined) {
+      problems.push({ ...at, field: "question_id", message: `duplicate question_id ${item.id} (first on line ${previous})` });
+      continue;
+    }
+    seen.set(item.id, line);
+    items.push(item);
+  }
+  return items;
+}
+
+function loadGtRows(root: string, task: TaskCode, problems: DataProblem[]): Map<string, Record<string, unknown>> {
+  const gtRef = releasePaths.gt(task);
+  const gtPath = path.join(root, gtRef);
+  const byId = new Map<string, Record<string, unknown>>();
+  if (!existsSync(gtPath)) return byId;
+  for (const { value } of readJsonObjects(gtPath, gtRef, problems)) {
+    const qid = value["question_id"];
+    if (qid !== null && qid !== undefined) byId.set(pyStr(qid), value);
+  }
+  return byId;
+}
+
+/** Fill missing/null routing fields of the row's ground_truth from the gt file (official rule). */
+export function mergeGroundTruth(
+  row: Record<string, unknown>,
+  gtRows: Map<string, Record<string, unknown>>,
+): Record<string, unknown> {
+  const gtRow = gtRows.get(pyStr(row["question_id"]));
+  if (!gtRow) return row;
+  const groundTruth = isObject(row["ground_truth"]) ? { ...row["ground_truth"] } : {};
+  for (const key of GT_FILL_FIELDS) {
+    if (groundTruth[key] == null && gtRow[key] != null) groundTruth[key] = gtRow[key];
+  }
+  return { ...row, ground_truth: groundTruth };
+}
+
+interface Where {
+  file: string;
+  line: number;
+}
+
+function checkRow(
+  root: string,
+  task: TaskCode,
+  row: Record<string, unknown>,
+  at: Where,
+  problems: DataProblem[],
+): EgoPathItem | undefined {
+  const before = problems.length;
+  const report = (field: string, message: string) => problems.push({ ...at, field, message });
+
+  const rawId = row["question_id"];
+  const idOk = typeof rawId === "string" || (typeof rawId === "number" && Number.isSafeInteger(rawId));
+  if (!idOk) report("question_id", "must be a string or an integer");
+  if (row["task"] !== task) report("task", `expected "${task}" (the file's task), found ${JSON.stringify(row["task"])}`);
+  const sceneId = row["scene_id"];
+  if (typeof sceneId !== "string" && typeof sceneId !== "number") report("scene_id", "must be a string or a number");
+
+  const imageRef = requireString(row, "image_path", report);
+  const imagePath = imageRef !== undefined ? path.resolve(root, imageRef) : "";
+  if (imageRef !== undefined && !isFile(imagePath)) report("image_path", `image file not found: ${imageRef}`);
+
+  const userPrompt = requireString(row, "user_prompt", report);
+  const systemPrompt = row["system_prompt"] === undefined ? "" : requireString(row, "system_prompt", report);
+
+  const waypointsRef = requireString(row, "visible_waypoints_path", report);
+  const waypoints = waypointsRef !== undefined ? readWaypoints(root, waypointsRef, at, problems) : undefined;
+
+  const gt = row["ground_truth"];
+  if (!isObject(gt)) {
+    report("ground_truth", "must be an object");
+    return undefined;
+  }
+  const base = {
+    id: String(rawId),
+    rawId: rawId as string | number,
+    task,
+    sceneId: String(sceneId),
+    cluster: String(sceneId),
+    viewId: String(row["view_id"] ?? ""),
+    imagePath,
+    imageRef: imageRef ?? "",
+    systemPrompt: systemPrompt ?? "",
+    userPrompt: userPrompt ?? "",
+    waypoints: waypoints ?? [],
+    groundTruth: gt,
+    source: at,
+  };
+  const item = isRouteTask(task)
+    ? routeItem(root, row, gt, base, waypointsRef, at, problems)
+    : setItem(gt, base, waypoints, report);
+  return problems.length === before ? item : undefined;
+}
+
+type Report = (field: string, message: string) => void;
+type Base = Omit<SetItem, "kind" | "candidates" | "positives">;
+
+function setItem(gt: Record<string, unknown>, base: Base, waypoints: Waypoint[] | undefined, report: Report): SetItem | undefined {
+  let candidates: bigint[] | undefined;
+  if (gt["all_ids"] == null) {
+    // Official fallback: every display id in the visible-waypoints file.
+    candidates = waypoints?.map((w) => BigInt(w.displayId));
+  } else {
+    candidates = intList(gt["all_ids"], "ground_truth.all_ids", report);
+  }
+  // The official evaluator reads `walkable_ids or answer or []` (an empty list falls through).
+  const walkable = gt["walkable_ids"];
+  const answer = gt["answer"];
+  const source = isNonEmptyArray(walkable) ? "walkable_ids" : isNonEmptyArray(answer) ? "answer" : undefined;
+  for (const field of ["walkable_ids", "answer"]) {
+    if (gt[field] != null && !Array.isArray(gt[field])) report(`ground_truth.${field}`, "must be a list of ids");
+  }
+  if (gt["walkable_ids"] === undefined && gt["answer"] === undefined) {
+    report("ground_truth.walkable_ids", "missing (neither walkable_ids nor answer is present)");
+  }
+  const positives = source ? intList(gt[source], `ground_truth.${source}`, report) : [];
+  if (!candidates || !positives) return undefined;
+  return { ...base, kind: "set", candidates, positives };
+}
+
+function routeItem(
+  root: string,
+  row: Record<string, unknown>,
+  gt: Record<string, unknown>,
+  base: Base,
+  waypointsRef: string | undefined,
+  at: Where,
+  problems: DataProblem[],
+): RouteItem | undefined {
+  const report: Report = (field, message) => problems.push({ ...at, field, message });
+  const startId = intValue(gt["start_id"], "ground_truth.start_id", report);
+  let acceptableGoals: bigint[] | undefined;
+  if (gt["acceptable_goal_ids"] == null) report("ground_truth.acceptable_goal_ids", "missing (needed to judge the route's endpoint)");
+  else acceptableGoals = intList(gt["acceptable_goal_ids"], "ground_truth.acceptable_goal_ids", report, true);
+  const optimal = gt["optimal_length_m"];
+  let optimalLengthM: number | undefined;
+  if (optimal == null) report("ground_truth.optimal_length_m", "missing (needed for SPL)");
+  else if (typeof optimal !== "number" || !Number.isFinite(optimal) || optimal <= 0) {
+    report("ground_truth.optimal_length_m", `must be a positive number, found ${JSON.stringify(optimal)}`);
+  } else optimalLengthM = optimal;
+
+  const pairsRef = gt["direct_pairs_ref"] ?? row["direct_pairs_ref"];
+  let adjacency: Adjacency | undefined;
+  if (typeof pairsRef !== "string" || pairsRef === "") {
+    report("ground_truth.direct_pairs_ref", "missing (the sidecar of legal direct steps)");
+  } else {
+    const anchors = [
+      waypointsRef ? path.dirname(waypointsRef) : undefined,
+      base.imageRef ? path.dirname(base.imageRef) : undefined,
+      path.dirname(at.file),
+      path.dirname(path.dirname(at.file)),
+      ".",
+    ].filter((a): a is string => a !== undefined);
+    const resolved = resolveSidecar(root, pairsRef, anchors);
+    if (!resolved) report("ground_truth.direct_pairs_ref", `cannot resolve sidecar ${pairsRef}`);
+    else adjacency = readDirectPairs(resolved, path.relative(root, resolved), base.waypoints, problems);
+  }
+  const reference = gt["reference_path_display_ids"] ?? gt["answer"];
+  const referenceRoute = reference == null ? [] : intList(reference, "ground_truth.answer", report) ?? [];
+  if (startId === undefined || !acceptableGoals || optimalLengthM === undefined || !adjacency) return undefined;
+  return {
+    ...base,
+    kind: "route",
+    displayed: base.waypoints.map((w) => BigInt(w.displayId)),
+    startId,
+    acceptableGoals,
+    optimalLengthM,
+    adjacency,
+    referenceRoute,
+  };
+}
+
+/** The official search order: anchors (waypoints dir, image dir, vqa dir, its parent, root), then as given. */
+function resolveSidecar(root: string, ref: string, anchors: string[]): string | undefined {
+  if (path.isAbsolute(ref)) return isFile(ref) ? ref : undefined;
+  for (const anchor of anchors) {
+    const candidate = path.resolve(root, anchor, ref);
+    if (isFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function readWaypoints(root: string, ref: string, at: Where, problems: DataProblem[]): Waypoint[] | undefined {
+  const file = path.resolve(root, ref);
+  if (!isFile(file)) {
+    problems.push({ ...at, field: "visible_waypoints_path", message: `visible-waypoints file not found: ${ref}` });
+    return undefined;
+  }
+  const data = readJsonFile(file, ref, problems);
+  if (data === undefined) return undefined;
+  const list = isObject(data) ? data["visible_waypoints"] : undefined;
+  if (!Array.isArray(list)) {
+    problems.push({ file: ref, field: "visible_waypoints", message: "must be a list" });
+    return undefined;
+  }
+  const out: Waypoint[] = [];
+  list.forEach((w, index) => {
+    const field = `visible_waypoints[${index}]`;
+    if (!isObject(w) || typeof w["display_id"] !== "number" || !Number.isSafeInteger(w["display_id"])) {
+      problems.push({ file: ref, field: `${field}.display_id`, message: "must be an integer" });
+      return;
+    }
+    const waypoint: Waypoint = { displayId: w["display_id"] };
+    const xyz = w["world_xyz"];
+    if (Array.isArray(xyz) && xyz.length === 3 && xyz.every((v) => typeof v === "number")) {
+      waypoint.worldXYZ = xyz as [number, number, number];
+    }
+    const uv = w["image_xy"];
+    if (Array.isArray(uv) && uv.length === 2 && uv.every((v) => typeof v === "number")) {
+      waypoint.imageXY = uv as [number, number];
+    }
+    out.push(waypoint);
+  });
+  return out;
+}
+
+/**
+ * Read a direct-pairs sidecar into an adjacency map with the official tolerance: keys or ids that
+ * are not integers are skipped; a missing distance_m falls back to the 3-D distance between the
+ * two waypoints' world_xyz, and the entry is dropped when that is unknown too.
+ */
+export function readDirectPairs(file: string, ref: string, waypoints: Waypoint[], problems: DataProblem[]): Adjacency | undefined {
+  const data = readJsonFile(file, ref, problems);
+  if (data === undefined) return undefined;
+  const neighbours = isObject(data) ? data["direct_neighbors"] ?? {} : undefined;
+  if (!isObject(neighbours)) {
+    problems.push({ file: ref, field: "direct_neighbors", message: "must be an object" });
+    return undefined;
+  }
+  const xyz = new Map<bigint, [number, number, number]>();
+  for (const w of waypoints) if (w.worldXYZ) xyz.set(BigInt(w.displayId), w.worldXYZ);
+  const adjacency: Adjacency = new Map();
+  let ok = true;
+  for (const [srcKey, entries] of Object.entries(neighbours)) {
+    const src = pyIntFromString(srcKey);
+    if (src === null) continue;
+    const row = adjacency.get(src) ?? new Map<bigint, number>();
+    adjacency.set(src, row);
+    if (entries == null) continue;
+    if (!Array.isArray(entries)) {
+      problems.push({ file: ref, field: `direct_neighbors.${srcKey}`, message: "must be a list" });
+      ok = false;
+      continue;
+    }
+    entries.forEach((entry, index) => {
+      const field = `direct_neighbors.${srcKey}[${index}]`;
+      if (!isObject(entry)) {
+        problems.push({ file: ref, field, message: "must be an object with display_id and distance_m" });
+        ok = false;
+        return;
+      }
+      const dst = toIdOrNull(entry["display_id"]);
+      if (dst === null) return;
+      let distance = entry["distance_m"];
+      if (distance == null) {
+        const a = xyz.get(src);
+        const b = xyz.get(dst);
+        if (a && b) distance = euclidean3(a, b);
+      }
+      if (distance == null) return;
+      if (typeof distance !== "number") {
+        problems.push({ file: ref, field: `${field}.distance_m`, message: "must be a number" });
+        ok = false;
+        return;
+      }
+      row.set(dst, distance);
+    });
+  }
+  return ok ? adjacency : undefined;
+}
+
+/** sqrt(dx*dx + dy*dy + dz*dz), summed in this order as the official code does. */
+export function euclidean3(a: readonly number[], b: readonly number[]): number {
+  const dx = a[0]! - b[0]!;
+  const dy = a[1]! - b[1]!;
+  const dz = a[2]! - b[2]!;
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/** Python int() of a JSON value used as an id; null where Python would raise (the entry is skipped). */
+function toIdOrNull(value: unknown): bigint | null {
+  if (typeof value === "number") return Number.isFinite(value) ? BigInt(Math.trunc(value)) : null;
+  if (typeof value === "boolean") return value ? 1n : 0n;
+  if (typeof value === "string") return pyIntFromString(value);
+  return null;
+}
+
+function intValue(value: unknown, field: string, report: Report): bigint | undefined {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
+  report(field, value == null ? "missing" : `must be an integer, found ${JSON.stringify(value)}`);
+  return undefined;
+}
+
+function intList(value: unknown, field: string, report: Report, allowNull = false): bigint[] | undefined {
+  if (!Array.isArray(value)) {
+    report(field, "must be a list of integers");
+    return undefined;
+  }
+  const out: bigint[] = [];
+  for (const v of value) {
+    if (v === null && allowNull) continue;
+    if (typeof v !== "number" || !Number.isSafeInteger(v)) {
+      report(field, `must hold integers only, found ${JSON.stringify(v)}`);
+      return undefined;
+    }
+    out.push(BigInt(v));
+  }
+  return out;
+}
+
+function requireString(row: Record<string, unknown>, field: string, report: Report): string | undefined {
+  const value = row[field];
+  if (typeof value === "string") return value;
+  report(field, value === undefined ? "missing" : "must be a string");
+  return undefined;
+}
+
+function readJsonFile(file: string, ref: string, problems: DataProblem[]): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    problems.push({ file: ref, message: `invalid JSON: ${(error as Error).message}` });
+    return undefined;
+  }
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isNonEmptyArray(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0;
+}

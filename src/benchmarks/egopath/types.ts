@@ -1,0 +1,56 @@
+import type { TaskCode } from "./tasks.js";
+
+/** One waypoint marker drawn on the image. */
+export interface Waypoint {
+  displayId: number;
+  imageXY?: [number, number];
+  worldXYZ?: [number, number, number];
+}
+
+/** Legal directed steps for one agent: source display id -> (destination -> length in metres). */
+export type Adjacency = Map<bigint, Map<bigint, number>>;
+
+interface ItemBase {
+  /** question_id as a string (for files and reports). */
+  id: string;
+  /** question_id exactly as the release stores it (string or number), for matching predictions. */
+  rawId: string | number;
+  task: TaskCode;
+  sceneId: string;
+  /** Bootstrap cluster: the scene. */
+  cluster: string;
+  viewId: string;
+  /** Absolute path of the overlay image. */
+  imagePath: string;
+  /** Path as written in the row (relative to the dataset root). */
+  imageRef: string;
+  systemPrompt: string;
+  userPrompt: string;
+  waypoints: Waypoint[];
+  /** The merged ground_truth object, as loaded (vqa row filled from the gt file). */
+  groundTruth: Record<string, unknown>;
+  /** File and line the row came from. */
+  source: { file: string; line: number };
+}
+
+/** a1/b1: choose the traversable subset of the displayed ids. */
+export interface SetItem extends ItemBase {
+  kind: "set";
+  candidates: bigint[];
+  positives: bigint[];
+}
+
+/** a2/b2/c: an ordered route of display ids from the start to an acceptable goal. */
+export interface RouteItem extends ItemBase {
+  kind: "route";
+  /** Every displayed id (from the visible-waypoints file). */
+  displayed: bigint[];
+  startId: bigint;
+  acceptableGoals: bigint[];
+  optimalLengthM: number;
+  adjacency: Adjacency;
+  /** The reference route (ground_truth.reference_path_display_ids or answer). */
+  referenceRoute: bigint[];
+}
+
+export type EgoPathItem = SetItem | RouteItem;

@@ -1,0 +1,36 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import type { ScoresDocument } from "../core/benchmark.js";
+import { executeRun } from "../core/session.js";
+import { getBenchmark } from "../registry.js";
+import { markdownReport } from "../report/render.js";
+
+/** The bundled synthetic set in the EgoPathBench release layout. */
+export const DEMO_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples/egopath-mini");
+const DEMO_MODELS = ["oracle", "direct-to-goal", "random:1", "all-ids", "none"];
+
+export function registerDemo(program: Command): void {
+  program
+    .command("demo")
+    .description("no key, no network: run the built-in models on the bundled example set and write a report")
+    .option("--out <dir>", "output folder", "runs/demo")
+    .action(async (opts) => {
+      const benchmark = getBenchmark("egopath");
+      const runs: ScoresDocument[] = [];
+      for (const model of DEMO_MODELS) {
+        const out = path.join(opts.out, model.replace(/[^A-Za-z0-9._-]+/g, "_"));
+        const { scores } = await executeRun({
+          benchmark: "egopath", data: DEMO_DATA, out, model, bootstrapResamples: 10000, bootstrapSeed: 20260717,
+          promptSource: "release", control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
+        });
+        console.log(`\n== ${model}\n${benchmark.terminal(scores)}`);
+        runs.push(scores);
+      }
+      mkdirSync(opts.out, { recursive: true });
+      const report = path.join(opts.out, "report.md");
+      writeFileSync(report, `# spatialprobe demo: built-in models on the bundled EgoPathBench-layout example\n\nData: examples/egopath-mini (synthetic).\n\n${markdownReport(runs)}`);
+      console.log(`\nwrote ${report} (and one folder per model with scores.json, items.jsonl, report.md)`);
+    });
+}

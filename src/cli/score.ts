@@ -1,0 +1,29 @@
+import type { Command } from "commander";
+import { executeScore } from "../core/session.js";
+import { UsageError } from "../core/problems.js";
+import { getBenchmark } from "../registry.js";
+import { addScoringFlags } from "./shared.js";
+
+export function registerScore(program: Command): void {
+  const command = program
+    .command("score <benchmark>")
+    .description("score stored predictions with the official evaluator's rules")
+    .requiredOption("--predictions <files...>", "JSONL predictions: file.jsonl (all tasks) or <task>=file.jsonl (one task)");
+  addScoringFlags(command).action(async (benchmarkId: string, opts) => {
+    const benchmark = getBenchmark(benchmarkId);
+    if (!opts.out) throw new UsageError("score needs --out <dir>");
+    const { scores } = await executeScore({
+      benchmark: benchmarkId,
+      data: opts.data,
+      tasks: opts.tasks,
+      limit: opts.limit,
+      out: opts.out,
+      bootstrapResamples: opts.bootstrap,
+      bootstrapSeed: opts.bootstrapSeed,
+      quiet: opts.quiet,
+      predictions: opts.predictions,
+    });
+    console.log(benchmark.terminal(scores));
+    console.log(`wrote ${opts.out}/scores.json, items.jsonl, report.md`);
+  });
+}

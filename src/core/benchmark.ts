@@ -1,0 +1,100 @@
+import type { DataProblem } from "./problems.js";
+import type { PyDict } from "./pycompat/json.js";
+import type { Message } from "./types.js";
+
+/** The minimum every benchmark item carries. */
+export interface BenchItem {
+  id: string;
+  task: string;
+  /** The bootstrap cluster (scene). */
+  cluster: string;
+}
+
+/** A parsed answer, or why there is none. */
+export interface Answer<V = unknown> {
+  /** ok: read; missing: no prediction; failed: recorded failure (e.g. success=false); unparseable: text gave nothing. */
+  status: "ok" | "missing" | "failed" | "unparseable";
+  value: V | null;
+  reason?: string;
+  /** The stored prediction in the benchmark's official predictions format (what `run` exports). */
+  stored?: unknown;
+}
+
+/** Everything one question's score came from; one line of items.jsonl. */
+export interface ItemResult {
+  id: string;
+  task: string;
+  cluster: string;
+  /** "error": the model call failed after retries (infrastructure); not scored. */
+  status: "scored" | "error";
+  answer?: Answer;
+  /** Benchmark-specific outcome: stage reached, components, counts. */
+  detail?: Record<string, unknown>;
+  /** Raw model text (run only). */
+  reply?: string;
+  response?: { latency_ms: number; attempts: number; cached: boolean; usage?: Record<string, number>; error?: { kind: string; status?: number; message: string } };
+  prompt?: Record<string, unknown>;
+}
+
+export interface TaskDescription {
+  code: string;
+  name: string;
+  title: string;
+}
+
+export interface PromptSetup {
+  source: string;
+  control: string;
+  templateFile?: string;
+  seed: number;
+}
+
+/** Builds the chat messages for one item, or says why it cannot (e.g. no mismatched partner). */
+export type PromptBuilder<I> = (item: I) => { messages: Message[]; info: Record<string, unknown> } | { error: string };
+
+export interface SummaryOptions {
+  bootstrapResamples: number;
+  bootstrapSeed: number;
+}
+
+/** The scores.json document (DESIGN.md contract). */
+export interface ScoresDocument {
+  benchmark: string;
+  model: string;
+  n: number;
+  score: number | null;
+  tasks: Record<string, Record<string, unknown>>;
+  counts: { parse_failures: number; errors: number; missing: number; [key: string]: number };
+  [key: string]: unknown;
+}
+
+/** One benchmark protocol: a folder under src/benchmarks/ and one entry in the registry. */
+export interface Benchmark<I extends BenchItem = BenchItem> {
+  id: string;
+  title: string;
+  tasks: TaskDescription[];
+  /** Codes or names -> codes; throws UsageError for unknown ones. */
+  resolveTasks(list: string[]): string[];
+  load(root: string, tasks?: string[]): { items: I[]; problems: DataProblem[]; tasks: string[] };
+  promptSources: string[];
+  promptControls: string[];
+  preparePrompts(items: I[], setup: PromptSetup): { build: PromptBuilder<I>; info: Record<string, unknown> };
+  /** Read raw model text into an answer (never throws). */
+  readReply(item: I, text: string): Answer;
+  /** Read a stored prediction row (undefined when there is none) with the official evaluator's rules. */
+  readPrediction(item: I, row: PyDict | undefined): Answer;
+  /** Score one answer. */
+  scoreItem(item: I, answer: Answer): Record<string, unknown>;
+  /** Aggregate scored results (error results are passed too, and counted). */
+  summarize(items: I[], results: ItemResult[], tasks: string[], options: SummaryOptions): Omit<ScoresDocument, "benchmark" | "model">;
+  /** Built-in models that answer from the item (no key, no network). */
+  baselines: Record<string, { describe: string; reply: (item: I, seed: number) => string }>;
+  /** Markdown tables for one or several runs side by side. */
+  markdown(runs: ScoresDocument[]): string;
+  /** Compact terminal table for one run. */
+  terminal(run: ScoresDocument): string;
+  /** Procedural data in the release layout, where the benchmark has a generator. */
+  generate?: (options: { outDir: string; seed: number; count: number }) => Promise<string>;
+  /** Predictions file key and shape: the id field and the value written by `run --export`. */
+  predictionIdField: string;
+}

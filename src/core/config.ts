@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import YAML from "yaml";
+import { z } from "zod";
+import { UsageError } from "./problems.js";
+
+/**
+ * Optional YAML config (`--config file.yaml`). Command-line flags win over it. `models` holds
+ * per-model overrides keyed by the model spec. API keys are never read from here: only from the
+ * environment.
+ */
+const ModelSettings = z
+  .object({
+    base_url: z.string().url().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    top_p: z.number().gt(0).max(1).optional(),
+    max_tokens: z.number().int().positive().optional(),
+    json_output: z.boolean().optional(),
+    extra_body: z.record(z.string(), z.unknown()).optional(),
+    timeout_ms: z.number().int().positive().optional(),
+    max_attempts: z.number().int().min(1).max(50).optional(),
+    rpm: z.number().positive().optional(),
+    max_tokens_field: z.enum(["max_completion_tokens", "max_tokens"]).optional(),
+  })
+  .strict();
+
+const ConfigFile = ModelSettings.extend({
+  concurrency: z.number().int().positive().optional(),
+  models: z.record(z.string(), ModelSettings).optional(),
+}).strict();
+
+export type ModelSettingsConfig = z.infer<typeof ModelSettings>;
+export type ConfigFileContent = z.infer<typeof ConfigFile>;
+
+export function readConfigFile(file: string): ConfigFileContent {
+  let data: unknown;
+  try {
+    data = YAML.parse(readFileSync(file, "utf8")) ?? {};
+  } catch (error) {
+    throw new UsageError(`cannot read config ${file}: ${(error as Error).message}`);
+  }
+  for (const key of ["api_key", "apiKey", "key"]) {
+    if (data && typeof data === "object" && key in data) {
+      throw new UsageError(`config ${file}: API keys belong in environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY), not in files`);
+    }
+  }
+  const parsed = ConfigFile.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new UsageError(`config ${file}: ${issues}`);
+  }
+  return parsed.data;
+}
+
+/** The settings for one model: config top level, then the model's own entry, then flags. */
+export function settingsFor(spec: string, config: ConfigFileContent | undefined, flags: ModelSettingsConfig): ModelSettingsConfig {
+  const { models, concurrency: _c, ...top } = config ?? {};
+  const defined = (o: ModelSettingsConfig) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  return { ...defined(top), ...defined(models?.[spec] ?? {}), ...defined(flags) };
+}

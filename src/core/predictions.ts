@@ -1,0 +1,42 @@
+import { existsSync } from "node:fs";
+import { readJsonlLines } from "./jsonl.js";
+import { DataError, type DataProblem } from "./problems.js";
+import { pyJsonLoads, type PyDict } from "./pycompat/json.js";
+import { pyHashKey } from "./pycompat/keys.js";
+
+/**
+ * A predictions file read as the official evaluator reads it: each line with Python's json.loads,
+ * rows keyed by their id with Python dict-key equality (1 == 1.0, "1" differs), the last row of an
+ * id winning.
+ */
+export function readPredictionFile(file: string, idField: string): Map<string, PyDict> {
+  if (!existsSync(file)) throw new DataError([{ file, message: "predictions file not found" }]);
+  const problems: DataProblem[] = [];
+  const rows = new Map<string, PyDict>();
+  for (const { line, text } of readJsonlLines(file)) {
+    let row;
+    try {
+      row = pyJsonLoads(text);
+    } catch (error) {
+      problems.push({ file, line, message: `invalid JSON: ${(error as Error).message}` });
+      continue;
+    }
+    if (!(row instanceof Map)) {
+      problems.push({ file, line, message: "each line must be a JSON object" });
+      continue;
+    }
+    const key = pyHashKey(row.get(idField));
+    if (key === undefined) {
+      problems.push({ file, line, field: idField, message: "must be a string or a number" });
+      continue;
+    }
+    rows.set(key, row);
+  }
+  if (problems.length > 0) throw new DataError(problems);
+  return rows;
+}
+
+/** The lookup key of an item id as the release stores it (string or number). */
+export function itemKey(rawId: string | number): string {
+  return pyHashKey(typeof rawId === "number" ? rawId : rawId)!;
+}

@@ -1,0 +1,28 @@
+/** A defect in benchmark data, located precisely enough for a user to fix it. */
+export interface DataProblem {
+  file: string;
+  line?: number;
+  field?: string;
+  message: string;
+}
+
+export function formatProblem(p: DataProblem): string {
+  const where = [p.file, p.line !== undefined ? `line ${p.line}` : undefined, p.field ? `field ${p.field}` : undefined]
+    .filter(Boolean)
+    .join(", ");
+  return `${where}: ${p.message}`;
+}
+
+/** Thrown by loaders when data has problems; carries every problem found, not just the first. */
+export class DataError extends Error {
+  constructor(readonly problems: DataProblem[]) {
+    super(
+      `${problems.length} problem${problems.length === 1 ? "" : "s"} in the data:\n` +
+        problems.slice(0, 50).map((p) => `  - ${formatProblem(p)}`).join("\n") +
+        (problems.length > 50 ? `\n  ... and ${problems.length - 50} more` : ""),
+    );
+  }
+}
+
+/** A user mistake on the command line or in a config file (printed without a stack trace). */
+export class UsageError extends Error {}

@@ -1,0 +1,124 @@
+import type { Benchmark, BenchItem, ItemResult, PromptBuilder } from "./benchmark.js";
+import { canonicalJson, sha256 } from "./hash.js";
+import type { Progress } from "./progress.js";
+import type { GenerationSettings, Model, ModelResponse } from "./types.js";
+import type { ResponseStore } from "../store/store.js";
+
+/** Who answers: a real model (through the store), or a built-in that replies from the item. */
+export type Responder<I> =
+  | { kind: "model"; model: Model }
+  | { kind: "baseline"; name: string; reply: (item: I) => string };
+
+export interface RunOptions<I extends BenchItem> {
+  benchmark: Benchmark<I>;
+  items: I[];
+  responder: Responder<I>;
+  build: PromptBuilder<I>;
+  settings: GenerationSettings;
+  store?: ResponseStore;
+  concurrency: number;
+  /** Ask again for items whose stored reply is an error. */
+  retryErrors: boolean;
+  signal: AbortSignal;
+  progress?: Progress;
+}
+
+export class RunInterrupted extends Error {
+  constructor(readonly completed: number) {
+    super(`interrupted after ${completed} items; run the same command again to resume`);
+  }
+}
+
+/** The store key: provider, endpoint, model, settings and the exact request bytes. */
+export function requestKey(model: Model, settings: GenerationSettings, messages: unknown): string {
+  return sha256(canonicalJson({ identity: model.identity, settings, messages }));
+}
+
+/**
+ * Ask every item with bounded concurrency and turn each reply into an ItemResult. Replies already
+ * in the store are reused; new ones are stored the moment they arrive.
+ */
+export async function runItems<I extends BenchItem>(options: RunOptions<I>): Promise<ItemResult[]> {
+  const { items, signal } = options;
+  const results: Array<ItemResult | undefined> = new Array(items.length);
+  let next = 0;
+  let completed = 0;
+  const worker = async () => {
+    while (!signal.aborted) {
+      const index = next++;
+      if (index >= items.length) return;
+      const result = await answerItem(items[index]!, options);
+      if (!result) return; // aborted mid-request
+      results[index] = result;
+      completed++;
+      options.progress?.tick({ error: result.status === "error", cached: result.response?.cached });
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker);
+  await Promise.all(workers);
+  options.progress?.finish();
+  if (signal.aborted) throw new RunInterrupted(completed);
+  return results as ItemResult[];
+}
+
+async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>): Promise<ItemResult | undefined> {
+  const base = { id: item.id, task: item.task, cluster: item.cluster };
+  const { responder, benchmark } = options;
+  if (responder.kind === "baseline") {
+    const reply = responder.reply(item);
+    return finish(benchmark, item, base, reply, { latency_ms: 0, attempts: 1, cached: false }, undefined);
+  }
+  const prompt = options.build(item);
+  if ("error" in prompt) {
+    return { ...base, status: "error", response: { latency_ms: 0, attempts: 0, cached: false, error: { kind: "prompt", message: prompt.error } } };
+  }
+  const key = requestKey(responder.model, options.settings, prompt.messages);
+  let response = options.store?.get(key);
+  const cached = response !== undefined && !(response.outcome === "error" && options.retryErrors);
+  if (!cached) {
+    try {
+      response = await responder.model.generate({ itemId: item.id, messages: prompt.messages, settings: options.settings }, options.signal);
+    } catch (error) {
+      if (options.signal.aborted) return undefined;
+      response = { outcome: "error", text: "", latencyMs: 0, attempts: 1, error: { kind: "other", message: (error as Error).message } };
+    }
+    options.store?.put(key, item.id, responder.model.spec, response);
+  }
+  const meta = responseMeta(response!, cached);
+  if (response!.outcome === "error") return { ...base, status: "error", response: meta, prompt: prompt.info };
+  return finish(benchmark, item, base, response!.text, meta, prompt.info);
+}
+
+function responseMeta(response: ModelResponse, cached: boolean): NonNullable<ItemResult["response"]> {
+  return {
+    latency_ms: response.latencyMs,
+    attempts: response.attempts,
+    cached,
+    ...(response.usage ? { usage: response.usage as Record<string, number> } : {}),
+    ...(response.error ? { error: response.error } : {}),
+  };
+}
+
+function finish<I extends BenchItem>(
+  benchmark: Benchmark<I>,
+  item: I,
+  base: Pick<ItemResult, "id" | "task" | "cluster">,
+  reply: string,
+  response: NonNullable<ItemResult["response"]>,
+  prompt: Record<string, unknown> | undefined,
+): ItemResult {
+  const answer = benchmark.readReply(item, reply);
+  return { ...base, status: "scored", answer, detail: benchmark.scoreItem(item, answer), reply, response, ...(prompt ? { prompt } : {}) };
+}
+
+/** Score stored predictions (`score` and `replay:`): no model call, the official reading of each row. */
+export function scorePredictions<I extends BenchItem>(
+  benchmark: Benchmark<I>,
+  items: I[],
+  lookup: (item: I) => import("./pycompat/json.js").PyDict | undefined,
+): ItemResult[] {
+  return items.map((item) => {
+    const answer = benchmark.readPrediction(item, lookup(item));
+    return { id: item.id, task: item.task, cluster: item.cluster, status: "scored", answer, detail: benchmark.scoreItem(item, answer) };
+  });
+}

@@ -1,0 +1,173 @@
+import path from "node:path";
+import type { Benchmark, BenchItem, ItemResult, ScoresDocument } from "./benchmark.js";
+import { readConfigFile, settingsFor, type ModelSettingsConfig } from "./config.js";
+import { writeRunOutputs } from "./outputs.js";
+import { itemKey, readPredictionFile } from "./predictions.js";
+import { DataError, UsageError } from "./problems.js";
+import { Progress } from "./progress.js";
+import type { PyDict } from "./pycompat/json.js";
+import { runItems, scorePredictions } from "./run.js";
+import { resolveModel } from "../models/factory.js";
+import { getBenchmark } from "../registry.js";
+import { ResponseStore } from "../store/store.js";
+
+/**
+ * The work behind `run` and `score`: load and check the data, get answers (model, built-in or
+ * stored predictions), score, aggregate and write the outputs. The CLI only parses flags.
+ */
+
+export interface CommonOptions {
+  benchmark: string;
+  data: string;
+  tasks?: string[];
+  limit?: number;
+  out: string;
+  bootstrapResamples: number;
+  bootstrapSeed: number;
+  quiet?: boolean;
+}
+
+export interface RunCommandOptions extends CommonOptions {
+  model: string;
+  concurrency?: number;
+  promptSource: string;
+  control: string;
+  templateFile?: string;
+  seed: number;
+  configFile?: string;
+  flags: ModelSettingsConfig;
+  retryErrors: boolean;
+  storeFile?: string;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunSummary {
+  scores: ScoresDocument;
+  results: ItemResult[];
+  outDir: string;
+}
+
+interface Loaded {
+  benchmark: Benchmark<BenchItem>;
+  items: BenchItem[];
+  tasks: string[];
+}
+
+/** Load the data; refuse it (DataError with every problem) when anything is wrong. */
+export function loadForScoring(options: CommonOptions): Loaded {
+  const benchmark = getBenchmark(options.benchmark);
+  const tasks = options.tasks && options.tasks.length > 0 ? benchmark.resolveTasks(options.tasks) : undefined;
+  const loaded = benchmark.load(options.data, tasks);
+  if (loaded.problems.length > 0) throw new DataError(loaded.problems);
+  let items = loaded.items;
+  if (options.limit !== undefined) {
+    const seen = new Map<string, number>();
+    items = items.filter((item) => {
+      const k = (seen.get(item.task) ?? 0) + 1;
+      seen.set(item.task, k);
+      return k <= options.limit!;
+    });
+  }
+  return { benchmark, items, tasks: loaded.tasks };
+}
+
+function scoresDocument(benchmark: Benchmark<BenchItem>, model: string, loaded: Loaded, results: ItemResult[], options: CommonOptions, extra: Record<string, unknown>): ScoresDocument {
+  const summary = benchmark.summarize(loaded.items, results, loaded.tasks, {
+    bootstrapResamples: options.bootstrapResamples,
+    bootstrapSeed: options.bootstrapSeed,
+  });
+  return {
+    benchmark: benchmark.id,
+    model,
+    ...summary,
+    ...extra,
+    data: path.resolve(options.data),
+    created_at: new Date().toISOString(),
+  } as unknown as ScoresDocument;
+}
+
+function rawIdMap(items: BenchItem[]): Map<string, unknown> {
+  return new Map(items.map((item) => [item.id, (item as unknown as { rawId?: unknown }).rawId ?? item.id]));
+}
+
+/** `score`: stored predictions through the official evaluator's rules. */
+export async function executeScore(options: CommonOptions & { predictions: string[] }): Promise<RunSummary> {
+  const loaded = loadForScoring(options);
+  const lookup = predictionLookup(loaded.benchmark, options.predictions);
+  const results = scorePredictions(loaded.benchmark, loaded.items, lookup);
+  const label = options.predictions.length === 1 ? `replay:${options.predictions[0]}` : `replay:${options.predictions.join(",")}`;
+  const scores = scoresDocument(loaded.benchmark, label, loaded, results, options, { predictions: options.predictions.map((p) => path.resolve(p.replace(/^[a-z0-9_]+=/i, ""))) });
+  await writeRunOutputs(options.out, loaded.benchmark, scores, results, { writePredictions: false });
+  return { scores, results, outDir: options.out };
+}
+
+/**
+ * Predictions files: `file.jsonl` applies to every task; `<task>=file.jsonl` to one task only
+ * (as the official evaluator takes one file per task).
+ */
+export function predictionLookup(benchmark: Benchmark<BenchItem>, specs: string[]): (item: BenchItem) => PyDict | undefined {
+  const general: Array<Map<string, PyDict>> = [];
+  const perTask = new Map<string, Map<string, PyDict>>();
+  for (const spec of specs) {
+    const match = /^([a-z0-9_]+)=(.+)$/i.exec(spec);
+    const task = match ? benchmark.resolveTasks([match[1]!])[0]! : undefined;
+    const rows = readPredictionFile(match ? match[2]! : spec, benchmark.predictionIdField);
+    if (task) perTask.set(task, new Map([...(perTask.get(task) ?? new Map()), ...rows]));
+    else general.push(rows);
+  }
+  const merged = new Map<string, PyDict>();
+  for (const rows of general) for (const [k, v] of rows) merged.set(k, v);
+  return (item) => {
+    const key = itemKey(((item as unknown as { rawId?: string | number }).rawId ?? item.id) as string | number);
+    const table = perTask.get(item.task) ?? merged;
+    return table.get(key);
+  };
+}
+
+/** `run`: ask a model (or a built-in), store every reply, score, write outputs. */
+export async function executeRun(options: RunCommandOptions): Promise<RunSummary> {
+  const loaded = loadForScoring(options);
+  const config = options.configFile ? readConfigFile(options.configFile) : undefined;
+  const settings = settingsFor(options.model, config, options.flags);
+  const choice = resolveModel(options.model, loaded.benchmark, settings, options.env);
+  if (choice.kind === "replay") {
+    return executeScore({ ...options, predictions: [choice.file] });
+  }
+  const concurrency = options.concurrency ?? config?.concurrency ?? 8;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError("--concurrency must be a positive integer");
+  const { build, info } = loaded.benchmark.preparePrompts(loaded.items, {
+    source: options.promptSource,
+    control: options.control,
+    ...(options.templateFile ? { templateFile: options.templateFile } : {}),
+    seed: options.seed,
+  });
+  const store = choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
+  const progress = new Progress(`${loaded.benchmark.id} ${options.model}`, loaded.items.length, process.stderr, options.quiet);
+  try {
+    const results = await runItems({
+      benchmark: loaded.benchmark,
+      items: loaded.items,
+      responder: choice.responder,
+      build,
+      settings: choice.settings,
+      ...(store ? { store } : {}),
+      concurrency,
+      retryErrors: options.retryErrors,
+      signal: options.signal ?? new AbortController().signal,
+      progress,
+    });
+    const identity = choice.responder.kind === "model" ? choice.responder.model.identity : { provider: "builtin", endpoint: "", model: choice.responder.name };
+    const scores = scoresDocument(loaded.benchmark, options.model, loaded, results, options, {
+      prompt: info,
+      settings: choice.settings,
+      endpoint: identity.endpoint || undefined,
+      n_total: loaded.items.length,
+      complete: results.every((r) => r.status === "scored"),
+    });
+    await writeRunOutputs(options.out, loaded.benchmark, scores, results, { rawIds: rawIdMap(loaded.items), writePredictions: true });
+    return { scores, results, outDir: options.out };
+  } finally {
+    store?.close();
+  }
+}

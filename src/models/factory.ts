@@ -1,0 +1,63 @@
+import type { Benchmark, BenchItem } from "../core/benchmark.js";
+import { UsageError } from "../core/problems.js";
+import type { Responder } from "../core/run.js";
+import { DEFAULT_SETTINGS, type GenerationSettings } from "../core/types.js";
+import type { ModelSettingsConfig } from "../core/config.js";
+import { createProviderModel, isProviderSpec } from "./provider.js";
+
+/** What `--model` can name besides a provider: built-ins and replay files. */
+export type ModelChoice<I> =
+  | { kind: "responder"; responder: Responder<I>; settings: GenerationSettings }
+  | { kind: "replay"; file: string };
+
+export function generationSettings(s: ModelSettingsConfig): GenerationSettings {
+  return {
+    temperature: s.temperature ?? DEFAULT_SETTINGS.temperature,
+    topP: s.top_p ?? DEFAULT_SETTINGS.topP,
+    maxTokens: s.max_tokens ?? DEFAULT_SETTINGS.maxTokens,
+    jsonOutput: s.json_output ?? DEFAULT_SETTINGS.jsonOutput,
+    ...(s.extra_body ? { extraBody: s.extra_body } : {}),
+  };
+}
+
+/**
+ * Resolve a model spec: `openai:<m>`, `anthropic:<m>`, `gemini:<m>`, `replay:<file>`, or a
+ * built-in of the benchmark (`oracle`, `random[:seed]`, ...).
+ */
+export function resolveModel<I extends BenchItem>(
+  spec: string,
+  benchmark: Benchmark<I>,
+  settings: ModelSettingsConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): ModelChoice<I> {
+  if (spec.startsWith("replay:")) {
+    const file = spec.slice("replay:".length);
+    if (!file) throw new UsageError("replay: needs a predictions file, e.g. replay:preds.jsonl");
+    return { kind: "replay", file };
+  }
+  const generation = generationSettings(settings);
+  if (isProviderSpec(spec)) {
+    try {
+      const model = createProviderModel(spec, {
+        ...(settings.base_url ? { baseUrl: settings.base_url } : {}),
+        ...(settings.timeout_ms ? { timeoutMs: settings.timeout_ms } : {}),
+        ...(settings.max_attempts ? { maxAttempts: settings.max_attempts } : {}),
+        ...(settings.rpm ? { rpm: settings.rpm } : {}),
+        ...(settings.max_tokens_field ? { maxTokensField: settings.max_tokens_field } : {}),
+        env,
+      });
+      return { kind: "responder", responder: { kind: "model", model }, settings: generation };
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  const [name, seedText] = spec.split(":", 2) as [string, string | undefined];
+  const baseline = benchmark.baselines[name];
+  if (!baseline) {
+    const names = Object.keys(benchmark.baselines).join(", ");
+    throw new UsageError(`unknown model "${spec}": use openai:<model>, anthropic:<model>, gemini:<model>, replay:<file>, or a built-in (${names})`);
+  }
+  const seed = seedText === undefined ? 0 : Number(seedText);
+  if (!Number.isInteger(seed)) throw new UsageError(`seed in "${spec}" must be an integer`);
+  return { kind: "responder", responder: { kind: "baseline", name: spec, reply: (item) => baseline.reply(item, seed) }, settings: generation };
+}

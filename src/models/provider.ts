@@ -1,0 +1,167 @@
+/**
+ * Model specs "openai:<model>", "anthropic:<model>", "gemini:<model>" turned into Models that
+ * retry, rate limit and time out on their own, and report failures as data, never as throws.
+ */
+import type { Model, ModelRequest, ModelResponse, Usage } from "../core/types.js";
+import { anthropicWire } from "./anthropic.js";
+import { ProviderError, classifyError, scrub } from "./errors.js";
+import { geminiWire } from "./gemini.js";
+import { postJson } from "./http.js";
+import { openaiWire } from "./openai.js";
+import { RateLimiter } from "./ratelimit.js";
+import { RETRY_DEFAULTS, withRetries, type RetryPolicy, type SleepFn } from "./retry.js";
+
+export const PROVIDERS = ["openai", "anthropic", "gemini"] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** Per-format knobs that are not generation settings. */
+export interface WireOptions {
+  /** OpenAI only: the field carrying settings.maxTokens (some servers want "max_tokens"). */
+  maxTokensField?: "max_completion_tokens" | "max_tokens";
+}
+
+export interface WireReply {
+  text: string;
+  usage?: Usage;
+}
+
+/** Everything that differs between the three HTTP APIs. */
+export interface WireFormat {
+  readonly provider: ProviderName;
+  readonly defaultBaseUrl: string;
+  readonly baseUrlEnv: string;
+  readonly keyEnv: string;
+  /** Whether requests to this base URL need a key (checked before any request). */
+  keyRequired(baseUrl: string): boolean;
+  url(baseUrl: string, model: string): string;
+  headers(apiKey: string | undefined): Record<string, string>;
+  /** Throws ProviderError("other") for requests the API cannot express. */
+  body(model: string, request: ModelRequest, options: WireOptions): Record<string, unknown>;
+  /** Throws ProviderError ("malformed" / "refused") when the reply carries no usable text. */
+  parse(json: unknown): WireReply;
+}
+
+const WIRES: Record<ProviderName, WireFormat> = { openai: openaiWire, anthropic: anthropicWire, gemini: geminiWire };
+
+export interface ProviderOptions extends WireOptions {
+  /** Overrides the provider's base URL env var and default. */
+  baseUrl?: string;
+  /** Per-request timeout covering connect and body read (default 120 000 ms). */
+  timeoutMs?: number;
+  /** Attempts per request including the first (default 6). */
+  maxAttempts?: number;
+  /** Backoff base (default 1000 ms) and ceiling (default 60 000 ms). */
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** Ceiling on any wait between attempts, server hints included (default 120 000 ms). */
+  maxRetryDelayMs?: number;
+  /** Requests per minute for this model (every attempt counts); unset = unlimited. */
+  rpm?: number;
+  /** A limiter shared with other models (wins over rpm). */
+  limiter?: RateLimiter;
+  /** Where keys and base URLs are read (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Called before each backoff wait (progress/logging). Messages are key-free. */
+  onRetry?: RetryPolicy["onRetry"];
+  /** Test hooks for the backoff. */
+  sleep?: SleepFn;
+  random?: () => number;
+}
+
+/** Split "provider:model" on the first ':' only; undefined when the provider is not one of ours. */
+export function parseProviderSpec(spec: string): { provider: ProviderName; model: string } | undefined {
+  const i = spec.indexOf(":");
+  if (i < 0) return undefined;
+  const provider = spec.slice(0, i) as ProviderName;
+  if (!PROVIDERS.includes(provider)) return undefined;
+  return { provider, model: spec.slice(i + 1) };
+}
+
+export function isProviderSpec(spec: string): boolean {
+  return parseProviderSpec(spec) !== undefined;
+}
+
+/**
+ * Build a Model for `spec`. Throws (before any request) for an unknown provider, an empty
+ * model name, a bad base URL, or a missing required API key.
+ */
+export function createProviderModel(spec: string, options: ProviderOptions = {}): Model {
+  const parsed = parseProviderSpec(spec);
+  if (!parsed) throw new Error(`unknown model spec "${spec}": expected openai:<model>, anthropic:<model> or gemini:<model>`);
+  const { provider, model } = parsed;
+  if (!model.trim()) throw new Error(`model spec "${spec}" names no model`);
+  const wire = WIRES[provider];
+  const env = options.env ?? process.env;
+
+  const endpoint = (options.baseUrl || env[wire.baseUrlEnv] || wire.defaultBaseUrl).trim().replace(/\/+$/, "");
+  try {
+    new URL(endpoint);
+  } catch {
+    throw new Error(`invalid base URL for ${provider}: "${endpoint}"`);
+  }
+  const apiKey = env[wire.keyEnv]?.trim() || undefined;
+  if (!apiKey && wire.keyRequired(endpoint))
+    throw new Error(`${wire.keyEnv} is not set: export it to use ${spec} (${endpoint})`);
+
+  const secrets = [apiKey];
+  const url = wire.url(endpoint, model);
+  const headers = wire.headers(apiKey);
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const limiter = options.limiter ?? (options.rpm ? new RateLimiter(options.rpm) : undefined);
+  const policy: RetryPolicy = {
+    maxAttempts: options.maxAttempts ?? RETRY_DEFAULTS.maxAttempts,
+    ...(options.backoffBaseMs !== undefined && { baseMs: options.backoffBaseMs }),
+    ...(options.backoffCapMs !== undefined && { capMs: options.backoffCapMs }),
+    ...(options.maxRetryDelayMs !== undefined && { maxDelayMs: options.maxRetryDelayMs }),
+    ...(options.sleep && { sleep: options.sleep }),
+    ...(options.random && { random: options.random }),
+    ...(options.onRetry && { onRetry: options.onRetry }),
+  };
+
+  async function generate(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
+    const started = performance.now();
+    if (signal?.aborted) throw signal.reason;
+    const failed = (err: unknown, attempts: number): ModelResponse => {
+      const e = classifyError(err, secrets);
+      return { outcome: "error", text: "", latencyMs: performance.now() - started, attempts, error: e.toResponseError() };
+    };
+
+    let body: string;
+    try {
+      body = JSON.stringify(wire.body(model, request, options));
+    } catch (err) {
+      return failed(err instanceof ProviderError ? err : new ProviderError("other", `cannot build request: ${String(err)}`, { retryable: false }), 0);
+    }
+
+    const result = await withRetries(
+      async (_attempt, sig) => {
+        try {
+          await limiter?.acquire(sig);
+          const reply = await postJson(url, headers, body, { timeoutMs, secrets, ...(sig && { signal: sig }) });
+          return wire.parse(reply.json);
+        } catch (err) {
+          if (sig?.aborted) throw err;
+          throw classifyError(err, secrets); // scrubbed before onRetry or the caller sees it
+        }
+      },
+      policy,
+      signal,
+    );
+    if (!result.ok) return failed(result.error, result.attempts);
+    const { text, usage } = result.value;
+    return {
+      outcome: "ok",
+      text: scrub(text, secrets),
+      ...(usage && { usage }),
+      latencyMs: performance.now() - started,
+      attempts: result.attempts,
+    };
+  }
+
+  return {
+    spec,
+    identity: { provider, endpoint, model },
+    local: false,
+    generate,
+  };
+}

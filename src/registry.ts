@@ -1,0 +1,14 @@
+import type { Benchmark, BenchItem } from "./core/benchmark.js";
+import { UsageError } from "./core/problems.js";
+import { egopath } from "./benchmarks/egopath/index.js";
+
+/** Every benchmark the tool knows. Adding one = one folder under benchmarks/ and one line here. */
+export const BENCHMARKS: Record<string, Benchmark<BenchItem>> = {
+  egopath: egopath as unknown as Benchmark<BenchItem>,
+};
+
+export function getBenchmark(id: string): Benchmark<BenchItem> {
+  const benchmark = BENCHMARKS[id];
+  if (!benchmark) throw new UsageError(`unknown benchmark "${id}" (available: ${Object.keys(BENCHMARKS).join(", ")})`);
+  return benchmark;
+}

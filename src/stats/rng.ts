@@ -1,53 +1,66 @@
-/**
- * A small seeded generator (SplitMix64 seeding a xoshiro128**-style state via 32-bit maths) so
- * every random choice in the project is reproducible from one integer seed.
- */
+/** A small seeded pseudo-random generator (mulberry32): same seed, same sequence, on every platform. */
 export interface Rng {
-  /** Uniform in [0, 1). */
+  /** Uniform float in [0, 1). */
   next(): number;
   /** Uniform integer in [0, n). */
   below(n: number): number;
+  /** Uniform integer in [lo, hi], both ends included. */
+  int(lo: number, hi: number): number;
+  /** Uniform float in [lo, hi). */
+  float(lo: number, hi: number): number;
+  /** True with probability p. */
+  chance(p: number): boolean;
+  /** One element of a non-empty array. */
+  pick<T>(items: readonly T[]): T;
+  /** A shuffled copy (Fisher-Yates); the input is left alone. */
+  shuffle<T>(items: readonly T[]): T[];
 }
 
 export function createRng(seed: number): Rng {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  let x = (seed >>> 0) ^ 0x9e3779b9;
-  const splitmix = () => {
-    x = (x + 0x9e3779b9) | 0;
-    let z = x;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  s0 = splitmix(); s1 = splitmix(); s2 = splitmix(); s3 = splitmix();
-  if ((s0 | s1 | s2 | s3) === 0) s0 = 1;
-  const nextUint32 = () => {
-    const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
-    const t = s1 << 9;
-    s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 11);
-    return result;
+  const int = (lo: number, hi: number): number => {
+    if (!Number.isInteger(lo) || !Number.isInteger(hi) || hi < lo) throw new RangeError(`bad range [${lo}, ${hi}]`);
+    return lo + Math.floor(next() * (hi - lo + 1));
   };
   return {
-    next: () => nextUint32() / 4294967296,
-    below: (n: number) => Math.floor((nextUint32() / 4294967296) * n),
+    next,
+    below: (n) => Math.floor(next() * n),
+    int,
+    float: (lo, hi) => lo + next() * (hi - lo),
+    chance: (p) => next() < p,
+    pick<T>(items: readonly T[]): T {
+      if (items.length === 0) throw new RangeError("pick from an empty array");
+      return items[int(0, items.length - 1)]!;
+    },
+    shuffle<T>(items: readonly T[]): T[] {
+      const out = items.slice();
+      for (let i = out.length - 1; i > 0; i--) {
+        const j = int(0, i);
+        const t = out[i]!;
+        out[i] = out[j]!;
+        out[j] = t;
+      }
+      return out;
+    },
   };
 }
 
-function rotl(v: number, k: number): number {
-  return (v << k) | (v >>> (32 - k));
+/** Mixes a seed with a stream index into a new 32-bit seed, so sub-generators do not overlap. */
+export function deriveSeed(seed: number, stream: number): number {
+  let h = (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(stream + 1, 0x85ebca6b)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Fisher-Yates shuffle of a copy. */
-export function shuffled<T>(items: readonly T[], rng: Rng): T[] {
-  const out = items.slice();
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = rng.below(i + 1);
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
-/** A stable 32-bit seed from any string (FNV-1a), for per-item randomness. */
+/** A stable 32-bit seed from a string (FNV-1a) mixed with a base seed, for per-item randomness. */
 export function seedFromString(text: string, base = 0): number {
   let h = (0x811c9dc5 ^ base) >>> 0;
   for (let i = 0; i < text.length; i++) {

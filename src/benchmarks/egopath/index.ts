@@ -5,7 +5,7 @@ import { pyToPlain } from "../../core/pycompat/json.js";
 import { aggregate, type ScoredQuestion } from "./aggregate.js";
 import { egopathBaselines } from "./baselines.js";
 import { generateSyntheticRelease } from "./synthetic/index.js";
-import { loadRelease } from "./load.js";
+import { loadRelease, toIdOrNull } from "./load.js";
 import { normalizeReply, parseStoredOutput, predictionOutput } from "./parse.js";
 import {
   buildMessages, loadTemplates, planImageSwap, PROMPT_CONTROLS, PROMPT_SOURCES,
@@ -30,9 +30,12 @@ export function scoreItem(item: EgoPathItem, ids: bigint[] | null): SetOutcome |
   return item.kind === "set" ? scoreSetItem(item, ids) : scoreRouteItem(item, ids);
 }
 
+/** The runner's range check uses the row's all_ids when it is a non-empty list (a1/b1 rows carry it). */
 function allowedIds(item: EgoPathItem): bigint[] | undefined {
   const allIds = item.groundTruth["all_ids"];
-  return Array.isArray(allIds) && allIds.length > 0 ? allIds.map((v) => BigInt(v as number)) : undefined;
+  if (!Array.isArray(allIds) || allIds.length === 0) return undefined;
+  const ids = allIds.map(toIdOrNull);
+  return ids.every((id): id is bigint => id !== null) ? ids : undefined;
 }
 
 function readReply(item: EgoPathItem, text: string): Answer<bigint[]> {

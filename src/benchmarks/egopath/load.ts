@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { readJsonObjects } from "../../core/jsonl.js";
 import { DataError, type DataProblem } from "../../core/problems.js";
+import { pyFloat } from "../../core/pycompat/float.js";
 import { pyIntFromString } from "../../core/pycompat/int.js";
 import { pyStr } from "../../core/pycompat/keys.js";
 import { releasePaths, TASK_CODES, isRouteTask, type TaskCode } from "./tasks.js";
@@ -221,9 +222,11 @@ function routeItem(
   const optimal = gt["optimal_length_m"];
   let optimalLengthM: number | undefined;
   if (optimal == null) report("ground_truth.optimal_length_m", "missing (needed for SPL)");
-  else if (typeof optimal !== "number" || !Number.isFinite(optimal) || optimal <= 0) {
-    report("ground_truth.optimal_length_m", `must be a positive number, found ${JSON.stringify(optimal)}`);
-  } else optimalLengthM = optimal;
+  else {
+    const value = pyFloat(optimal);
+    if (value === null || !(value > 0)) report("ground_truth.optimal_length_m", `must be a positive number, found ${JSON.stringify(optimal)}`);
+    else optimalLengthM = value;
+  }
 
   const pairsRef = gt["direct_pairs_ref"] ?? row["direct_pairs_ref"];
   let adjacency: Adjacency | undefined;
@@ -282,15 +285,20 @@ function readWaypoints(root: string, ref: string, at: Where, problems: DataProbl
   const out: Waypoint[] = [];
   list.forEach((w, index) => {
     const field = `visible_waypoints[${index}]`;
-    if (!isObject(w) || typeof w["display_id"] !== "number" || !Number.isSafeInteger(w["display_id"])) {
+    if (!isObject(w)) {
+      problems.push({ file: ref, field, message: "must be an object" });
+      return;
+    }
+    if (w["display_id"] == null) return; // skipped by the official code
+    const id = toIdOrNull(w["display_id"]);
+    if (id === null || id > BigInt(Number.MAX_SAFE_INTEGER) || id < -BigInt(Number.MAX_SAFE_INTEGER)) {
       problems.push({ file: ref, field: `${field}.display_id`, message: "must be an integer" });
       return;
     }
-    const waypoint: Waypoint = { displayId: w["display_id"] };
+    const waypoint: Waypoint = { displayId: Number(id) };
     const xyz = w["world_xyz"];
-    if (Array.isArray(xyz) && xyz.length === 3 && xyz.every((v) => typeof v === "number")) {
-      waypoint.worldXYZ = xyz as [number, number, number];
-    }
+    const coords = Array.isArray(xyz) && xyz.length === 3 ? xyz.map(pyFloat) : [];
+    if (coords.length === 3 && coords.every((v) => v !== null)) waypoint.worldXYZ = coords as [number, number, number];
     const uv = w["image_xy"];
     if (Array.isArray(uv) && uv.length === 2 && uv.every((v) => typeof v === "number")) {
       waypoint.imageXY = uv as [number, number];
@@ -344,12 +352,13 @@ export function readDirectPairs(file: string, ref: string, waypoints: Waypoint[]
         if (a && b) distance = euclidean3(a, b);
       }
       if (distance == null) return;
-      if (typeof distance !== "number") {
-        problems.push({ file: ref, field: `${field}.distance_m`, message: "must be a number" });
+      const length = pyFloat(distance);
+      if (length === null) {
+        problems.push({ file: ref, field: `${field}.distance_m`, message: `must be a number, found ${JSON.stringify(distance)}` });
         ok = false;
         return;
       }
-      row.set(dst, distance);
+      row.set(dst, length);
     });
   }
   return ok ? adjacency : undefined;
@@ -364,15 +373,17 @@ export function euclidean3(a: readonly number[], b: readonly number[]): number {
 }
 
 /** Python int() of a JSON value used as an id; null where Python would raise (the entry is skipped). */
-function toIdOrNull(value: unknown): bigint | null {
+export function toIdOrNull(value: unknown): bigint | null {
   if (typeof value === "number") return Number.isFinite(value) ? BigInt(Math.trunc(value)) : null;
   if (typeof value === "boolean") return value ? 1n : 0n;
   if (typeof value === "string") return pyIntFromString(value);
   return null;
 }
 
+/** An id field read with Python's int(): 3, 3.0, "3" and true are accepted as the official code accepts them. */
 function intValue(value: unknown, field: string, report: Report): bigint | undefined {
-  if (typeof value === "number" && Number.isSafeInteger(value)) return BigInt(value);
+  const id = value == null ? null : toIdOrNull(value);
+  if (id !== null) return id;
   report(field, value == null ? "missing" : `must be an integer, found ${JSON.stringify(value)}`);
   return undefined;
 }
@@ -385,11 +396,12 @@ function intList(value: unknown, field: string, report: Report, allowNull = fals
   const out: bigint[] = [];
   for (const v of value) {
     if (v === null && allowNull) continue;
-    if (typeof v !== "number" || !Number.isSafeInteger(v)) {
+    const id = v === null ? null : toIdOrNull(v);
+    if (id === null) {
       report(field, `must hold integers only, found ${JSON.stringify(v)}`);
       return undefined;
     }
-    out.push(BigInt(v));
+    out.push(id);
   }
   return out;
 }

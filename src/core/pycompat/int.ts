@@ -12,9 +12,10 @@ export function pyIntFromString(text: string): bigint | null {
   let ascii = "";
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    if (isPySpace(cp)) ascii += " ";
+    // ASCII is kept as is (so \x1c..\x1f stay and are rejected); other Unicode spaces become " ".
+    if (cp < 128) ascii += ch;
+    else if (isPySpace(cp)) ascii += " ";
     else if (decimalValue(cp) >= 0) ascii += String(decimalValue(cp));
-    else if (cp < 128) ascii += ch;
     else ascii += "?";
   }
   const match = /^[ \t\n\v\f\r]*([+-]?)([0-9](?:_?[0-9])*)[ \t\n\v\f\r]*$/.exec(ascii);

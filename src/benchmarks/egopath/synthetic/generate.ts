@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createRng, deriveSeed, type Rng } from "../../../geometry/rng.js";
+import { createRng, deriveSeed, type Rng } from "../../../stats/rng.js";
 import {
   buildViewQuestions,
   gtRow,

@@ -1,7 +1,7 @@
 /** Question rows (vqa and gt) for one view, with reference routes from Dijkstra over the sidecar graph. */
 import { reachableFrom, shortestPathToAny, type WeightedDigraph } from "../../../geometry/dijkstra.js";
 import { pointRectDistance } from "../../../geometry/rect.js";
-import type { Rng } from "../../../geometry/rng.js";
+import type { Rng } from "../../../stats/rng.js";
 import {
   embodiedRoutePrompt,
   embodiedTraversabilityPrompt,

@@ -1,7 +1,7 @@
 /** Synthetic rooms: a rectangular floor with box-shaped furniture, and a scene-wide waypoint grid. */
 import type { Point2 } from "../../../geometry/point2.js";
 import { inflateRect, pointRectDistance, rectsOverlap, type Rect } from "../../../geometry/rect.js";
-import type { Rng } from "../../../geometry/rng.js";
+import type { Rng } from "../../../stats/rng.js";
 
 export const ROOM_WIDTH_M = 6;
 export const ROOM_DEPTH_M = 8;

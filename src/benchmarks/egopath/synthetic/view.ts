@@ -1,7 +1,7 @@
 /** Views: where the camera stands, which waypoints it shows, and the legal edges between them. */
 import { distance2 } from "../../../geometry/point2.js";
 import { pointRectDistance, segmentClearance } from "../../../geometry/rect.js";
-import type { Rng } from "../../../geometry/rng.js";
+import type { Rng } from "../../../stats/rng.js";
 import { makeCamera, project, segmentHitsBox, toCamera, type Camera } from "./camera.js";
 import { ROBOT_RADIUS_M, round4, type GridWaypoint, type Obstacle, type Scene } from "./scene.js";
 

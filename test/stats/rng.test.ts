@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createRng, deriveSeed } from "../../src/geometry/rng.js";
+import { createRng, deriveSeed } from "../../src/stats/rng.js";
 
 test("createRng reproduces mulberry32", () => {
   // Reference values from an independent mulberry32 implementation.

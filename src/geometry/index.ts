@@ -1,0 +1,5 @@
+/** Shared, pure geometry: points, segments, rectangles, shortest paths. */
+export * from "./point2.js";
+export * from "./segment2.js";
+export * from "./rect.js";
+export * from "./dijkstra.js";

@@ -1,0 +1,14 @@
+/**
+ * spatialprobe as a library:
+ *   import { egopath, metrics, geometry, pycompat } from "spatialprobe";
+ * Each benchmark namespace exposes its pure functions (load, parse, score, aggregate, prompts).
+ */
+export * as egopath from "./benchmarks/egopath/index.js";
+export * as metrics from "./metrics.js";
+export * as geometry from "./geometry/index.js";
+export * as pycompat from "./core/pycompat/index.js";
+export type { Answer, Benchmark, BenchItem, ItemResult, ScoresDocument } from "./core/benchmark.js";
+export type { Message, Model, ModelRequest, ModelResponse, GenerationSettings } from "./core/types.js";
+export { BENCHMARKS, getBenchmark } from "./registry.js";
+export { executeRun, executeScore } from "./core/session.js";
+export { createProviderModel } from "./models/provider.js";

@@ -1,0 +1,4 @@
+/** Metrics shared across benchmarks. */
+export { clusterBootstrap, quantile, type Interval } from "./stats/bootstrap.js";
+export { setMetrics, routeMetrics, egoPathScore } from "./benchmarks/egopath/aggregate.js";
+export { pyRound } from "./core/pycompat/round.js";

@@ -19,6 +19,8 @@ const ModelSettings = z
     timeout_ms: z.number().int().positive().optional(),
     max_attempts: z.number().int().min(1).max(50).optional(),
     rpm: z.number().positive().optional(),
+    backoff_base_ms: z.number().int().min(0).optional(),
+    backoff_cap_ms: z.number().int().min(0).optional(),
     max_tokens_field: z.enum(["max_completion_tokens", "max_tokens"]).optional(),
   })
   .strict();

@@ -43,6 +43,8 @@ export function resolveModel<I extends BenchItem>(
         ...(settings.timeout_ms ? { timeoutMs: settings.timeout_ms } : {}),
         ...(settings.max_attempts ? { maxAttempts: settings.max_attempts } : {}),
         ...(settings.rpm ? { rpm: settings.rpm } : {}),
+        ...(settings.backoff_base_ms !== undefined ? { backoffBaseMs: settings.backoff_base_ms } : {}),
+        ...(settings.backoff_cap_ms !== undefined ? { backoffCapMs: settings.backoff_cap_ms } : {}),
         ...(settings.max_tokens_field ? { maxTokensField: settings.max_tokens_field } : {}),
         env,
       });

@@ -12,7 +12,7 @@
  * printed as "TARGET MISSED" and does not fail the script; a broken setup (data that does not
  * load, a server that does not start, errors or a wrong request count) exits non-zero.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadRelease } from "../src/benchmarks/egopath/load.js";
@@ -73,7 +73,10 @@ interface RunMeasure {
   wallS: number;
   idealS: number;
   ratio: number;
+  /** ceil(N / concurrency) rounds of one latency each: the best a fixed-size worker pool can do. */
+  floorS: number;
   peakRssMb: number;
+  peakHeapMb: number;
   baseRssMb: number;
   requests: number;
   errors: number;
@@ -84,7 +87,7 @@ async function measure(root: string, outDir: string, n: number, url: string, gc:
   gc();
   const baseRss = process.memoryUsage.rss();
   const started = performance.now();
-  const { peakRss } = await withPeakRss(() =>
+  const { peakRss, peakHeap } = await withPeakRss(() =>
     executeRun({
       benchmark: "egopath",
       data: root,
@@ -123,7 +126,9 @@ async function measure(root: string, outDir: string, n: number, url: string, gc:
     wallS,
     idealS,
     ratio: wallS / idealS,
+    floorS: (Math.ceil(n / CONCURRENCY) * LATENCY_MS) / 1000,
     peakRssMb: peakRss / MB,
+    peakHeapMb: peakHeap / MB,
     baseRssMb: baseRss / MB,
     requests,
     errors: scores.counts.errors,
@@ -155,19 +160,23 @@ async function main(): Promise<number> {
   } finally {
     server?.stop();
   }
+  if (process.env["BENCH_KEEP"]) console.log(`kept ${tmp} (BENCH_KEEP is set)`);
+  else rmSync(tmp, { recursive: true, force: true });
 
   console.log("");
   console.log(
     table(
-      ["N", "requests", "wall s", "ideal s", "wall/ideal", "RSS before MB", "peak RSS MB", "errors"],
+      ["N", "requests", "wall s", "ideal s", "wall/ideal", "rounds floor s", "RSS before MB", "peak RSS MB", "peak heap MB", "errors"],
       results.map((r) => [
         String(r.n),
         String(r.requests),
         r.wallS.toFixed(2),
         r.idealS.toFixed(2),
         r.ratio.toFixed(3),
+        r.floorS.toFixed(2),
         r.baseRssMb.toFixed(1),
         r.peakRssMb.toFixed(1),
+        r.peakHeapMb.toFixed(1),
         String(r.errors),
       ]),
     ),
@@ -176,7 +185,8 @@ async function main(): Promise<number> {
   const large = results[results.length - 1]!;
   const rssRatio = large.peakRssMb / small.peakRssMb;
   console.log("");
-  console.log(`peak RSS ratio ${large.n}/${small.n}: ${rssRatio.toFixed(3)} (flat memory ~ 1)`);
+  console.log(`peak RSS ratio ${large.n}/${small.n}: ${rssRatio.toFixed(3)} (flat memory ~ 1); peak heap ratio ${(large.peakHeapMb / small.peakHeapMb).toFixed(3)}`);
+  console.log(`(ideal = N x ${LATENCY_MS / 1000} s / ${CONCURRENCY}; rounds floor = ceil(N/${CONCURRENCY}) x ${LATENCY_MS / 1000} s, the least a pool of ${CONCURRENCY} can take)`);
 
   let broken = false;
   for (const r of results) {

@@ -92,18 +92,21 @@ export function getGc(): () => void {
   return runInNewContext("gc") as () => void;
 }
 
-/** Peak RSS sampled every `everyMs` while `work` runs (the sample at start and end included). */
-export async function withPeakRss<T>(work: () => Promise<T>, everyMs = 50): Promise<{ value: T; peakRss: number }> {
-  let peak = process.memoryUsage.rss();
+/** Peak RSS and heap sampled every `everyMs` while `work` runs (the samples at start and end included). */
+export async function withPeakRss<T>(work: () => Promise<T>, everyMs = 50): Promise<{ value: T; peakRss: number; peakHeap: number }> {
+  let peak = 0;
+  let peakHeap = 0;
   const sample = () => {
-    const rss = process.memoryUsage.rss();
+    const { rss, heapUsed } = process.memoryUsage();
     if (rss > peak) peak = rss;
+    if (heapUsed > peakHeap) peakHeap = heapUsed;
   };
+  sample();
   const timer = setInterval(sample, everyMs);
   try {
     const value = await work();
     sample();
-    return { value, peakRss: peak };
+    return { value, peakRss: peak, peakHeap };
   } finally {
     clearInterval(timer);
   }

@@ -38,12 +38,14 @@ export function clusterBootstrap(
   return out;
 }
 
-/** Linear-interpolation quantile of sorted values (numpy's default method). */
+/** Linear-interpolation quantile of sorted values, computed as numpy's default method does. */
 export function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return NaN;
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  if (lo === hi) return sorted[lo]!;
-  return sorted[lo]! * (1 - (pos - lo)) + sorted[hi]! * (pos - lo);
+  const t = pos - lo;
+  const a = sorted[lo]!;
+  const b = sorted[Math.min(lo + 1, sorted.length - 1)]!;
+  const diff = b - a;
+  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
 }

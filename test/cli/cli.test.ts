@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+
+/** End to end through the built binary, as a user runs it (npm test builds dist/ first). */
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const BIN = path.join(ROOT, "bin/spatialprobe.js");
+const CONFORMANCE = path.join(ROOT, "test/fixtures/egopath/conformance");
+const TASKS = ["a1", "b1", "a2", "b2", "c"];
+const NAMES: Record<string, string> = { a1: "point_traversability", b1: "embodied_traversability", a2: "point_path", b2: "embodied_path", c: "intent_path" };
+
+const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8" });
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), "spatialprobe-cli-"));
+
+test("score: the official evaluator's metrics for every task, from per-task prediction files", () => {
+  const out = tmp();
+  const predictions = TASKS.map((t) => `${t}=${path.join(CONFORMANCE, "predictions", `${t}.jsonl`)}`);
+  const result = cli("score", "egopath", "--data", CONFORMANCE, "--predictions", ...predictions, "--out", out, "--bootstrap", "1000");
+  assert.equal(result.status, 0, result.stderr);
+  const scores = JSON.parse(readFileSync(path.join(out, "scores.json"), "utf8"));
+  for (const task of TASKS) {
+    const official = JSON.parse(readFileSync(path.join(CONFORMANCE, "expected", `${task}.json`), "utf8"));
+    assert.deepEqual(scores.tasks[NAMES[task]!].official, official.metrics, task);
+  }
+  // The score from the officially rounded metrics, as the paper's script computes it.
+  const metric = (t: string, key: string) => JSON.parse(readFileSync(path.join(CONFORMANCE, "expected", `${t}.json`), "utf8")).metrics[key];
+  const expected = (2 * metric("a1", "balanced_accuracy") - 1 + (2 * metric("b1", "balanced_accuracy") - 1) + metric("a2", "success_rate") + metric("b2", "success_rate") + metric("c", "success_rate")) / 5;
+  assert.equal(scores.official_rounding, expected);
+  assert.equal(scores.benchmark, "egopath");
+  assert.equal(scores.n, 78);
+  assert.ok(scores.score_ci[0] <= scores.score && scores.score <= scores.score_ci[1]);
+  for (const task of ["point_path", "embodied_path", "intent_path"]) assert.ok(scores.diagnostics[task].by_reference_edges.length > 0);
+  const lines = readFileSync(path.join(out, "items.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines.length, 78);
+  const routeLine = lines.find((l) => l.task === "a2" && l.detail.stage === "illegal_edge");
+  assert.ok(routeLine.detail.illegalStep && typeof routeLine.detail.illegalStep.from === "number");
+  assert.ok(readFileSync(path.join(out, "report.md"), "utf8").includes("| Model | Score |"));
+});
+
+test("run with a built-in model, then report in md, json and html", () => {
+  const out = tmp();
+  const run = cli("run", "egopath", "--data", path.join(ROOT, "examples/egopath-mini"), "--model", "oracle", "--out", out, "--tasks", "a1,point_path", "--bootstrap", "100");
+  assert.equal(run.status, 0, run.stderr);
+  const scores = JSON.parse(readFileSync(path.join(out, "scores.json"), "utf8"));
+  assert.deepEqual(Object.keys(scores.tasks), ["point_traversability", "point_path"]);
+  assert.equal(scores.tasks.point_path.SR, 1);
+  assert.equal(scores.score, null);
+  assert.ok(existsSync(path.join(out, "predictions.jsonl")));
+  const md = cli("report", out, out);
+  assert.equal(md.status, 0);
+  assert.equal(md.stdout.split("\n").filter((l) => l.startsWith("| oracle |")).length, 4); // two runs, two tables
+  const json = JSON.parse(cli("report", out, "--format", "json").stdout);
+  assert.equal(json[0].model, "oracle");
+  const htmlFile = path.join(out, "r.html");
+  assert.equal(cli("report", out, "--format", "html", "--out", htmlFile).status, 0);
+  assert.match(readFileSync(htmlFile, "utf8"), /<table>/);
+});
+
+test("bad input: unknown task, unknown model, broken data are clear errors", () => {
+  const data = path.join(ROOT, "examples/egopath-mini");
+  const task = cli("run", "egopath", "--data", data, "--model", "oracle", "--tasks", "z9");
+  assert.equal(task.status, 2);
+  assert.match(task.stderr, /unknown EgoPathBench task "z9"/);
+  const model = cli("run", "egopath", "--data", data, "--model", "gpt-4o");
+  assert.equal(model.status, 2);
+  assert.match(model.stderr, /unknown model "gpt-4o"/);
+  const broken = cli("run", "egopath", "--data", path.join(ROOT, "test/fixtures/egopath/broken"), "--model", "oracle", "--out", tmp());
+  assert.equal(broken.status, 1);
+  assert.match(broken.stderr, /vqa_next_c\.jsonl, line 1, field ground_truth\.optimal_length_m: missing/);
+  const key = spawnSync(process.execPath, [BIN, "run", "egopath", "--data", data, "--model", "anthropic:claude-x", "--out", tmp()], {
+    cwd: ROOT, encoding: "utf8", env: { ...process.env, ANTHROPIC_API_KEY: "" },
+  });
+  assert.equal(key.status, 2);
+  assert.match(key.stderr, /ANTHROPIC_API_KEY/);
+});
+
+test("list and help", () => {
+  const list = execFileSync(process.execPath, [BIN, "list"], { encoding: "utf8" });
+  assert.match(list, /egopath\s+EgoPathBench/);
+  assert.match(list, /a1 \(point_traversability\)/);
+  assert.match(execFileSync(process.execPath, [BIN, "--help"], { encoding: "utf8" }), /validate/);
+});

@@ -1,0 +1,20 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import path from "node:path";
+
+test('the package exports work by name: import { egopath, metrics, geometry } from "spatialprobe"', async () => {
+  const lib = await import("spatialprobe");
+  const { items, problems } = lib.egopath.loadRelease(path.resolve(import.meta.dirname, "../examples/egopath-mini"), { tasks: ["a2"] });
+  assert.deepEqual(problems, []);
+  const item = items[0]!;
+  assert.equal(item.kind, "route");
+  if (item.kind !== "route") return;
+  const reply = lib.egopath.normalizeReply(`Route: ${JSON.stringify(item.referenceRoute.map(Number))}`);
+  assert.ok(reply.ok);
+  const outcome = lib.egopath.scoreItem(item, lib.egopath.parseStoredOutput(reply.output));
+  assert.equal(outcome.kind === "route" && outcome.stage, "success");
+  assert.equal(lib.metrics.pyRound(0.03125, 4), 0.0312);
+  assert.equal(lib.metrics.egoPathScore({ a1: 1, b1: 1, a2: 1, b2: 1, c: 1 }), 1);
+  assert.equal(lib.geometry.distance2({ x: 0, y: 0 }, { x: 3, y: 4 }), 5);
+  assert.deepEqual(Object.keys(lib.BENCHMARKS), ["egopath"]);
+});

@@ -57,8 +57,9 @@ export function loadRelease(root: string, options: LoadOptions = {}): LoadResult
     });
   }
   const items: EgoPathItem[] = [];
-  for (const task of tasks) items.push(...loadTask(absRoot, task, problems));
-  return { root: absRoot, tasks, items, problems };
+  const cache: FileCache = new Map();
+  for (const task of tasks) items.push(...loadTask(absRoot, task, problems, cache));
+  return { root: absRoot, tasks, items, problems: dedupe(problems) };
 }
 
 /** Load and throw a DataError listing every problem, if any. */
@@ -68,7 +69,32 @@ export function loadReleaseOrThrow(root: string, options: LoadOptions = {}): Loa
   return result;
 }
 
-function loadTask(root: string, task: TaskCode, problems: DataProblem[]): EgoPathItem[] {
+/** Shared files (visible waypoints, sidecars) are read and checked once per load. */
+type FileCache = Map<string, { value: unknown; problems: DataProblem[] }>;
+
+function cached<T>(cache: FileCache, key: string, problems: DataProblem[], read: (sink: DataProblem[]) => T): T {
+  let entry = cache.get(key);
+  if (!entry) {
+    const sink: DataProblem[] = [];
+    entry = { value: read(sink), problems: sink };
+    cache.set(key, entry);
+  }
+  problems.push(...entry.problems);
+  return entry.value as T;
+}
+
+/** The same defect in a shared file is reported once. */
+function dedupe(problems: DataProblem[]): DataProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file}|${p.line}|${p.field}|${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function loadTask(root: string, task: TaskCode, problems: DataProblem[], cache: FileCache): EgoPathItem[] {
   const vqaRef = releasePaths.vqa(task);
   const vqaPath = path.join(root, vqaRef);
   if (!existsSync(vqaPath)) {
@@ -82,7 +108,7 @@ function loadTask(root: string, task: TaskCode, problems: DataProblem[]): EgoPat
   for (const { line, value } of rows) {
     const merged = mergeGroundTruth(value, gtRows);
     const at = { file: vqaRef, line };
-    const item = checkRow(root, task, merged, at, problems);
+    const item = checkRow(root, task, merged, at, problems, cache);
     if (!item) continue;
     const previous = seen.get(item.id);
     if (previous !== undefined) {
@@ -132,6 +158,7 @@ function checkRow(
   row: Record<string, unknown>,
   at: Where,
   problems: DataProblem[],
+  cache: FileCache,
 ): EgoPathItem | undefined {
   const before = problems.length;
   const report = (field: string, message: string) => problems.push({ ...at, field, message });
@@ -151,7 +178,12 @@ function checkRow(
   const systemPrompt = row["system_prompt"] === undefined ? "" : requireString(row, "system_prompt", report);
 
   const waypointsRef = requireString(row, "visible_waypoints_path", report);
-  const waypoints = waypointsRef !== undefined ? readWaypoints(root, waypointsRef, at, problems) : undefined;
+  let waypoints: Waypoint[] | undefined;
+  if (waypointsRef !== undefined && !isFile(path.resolve(root, waypointsRef))) {
+    report("visible_waypoints_path", `visible-waypoints file not found: ${waypointsRef}`);
+  } else if (waypointsRef !== undefined) {
+    waypoints = cached(cache, `wp:${waypointsRef}`, problems, (sink) => readWaypoints(root, waypointsRef, sink));
+  }
 
   const gt = row["ground_truth"];
   if (!isObject(gt)) {
@@ -174,7 +206,7 @@ function checkRow(
     source: at,
   };
   const item = isRouteTask(task)
-    ? routeItem(root, row, gt, base, waypointsRef, at, problems)
+    ? routeItem(root, row, gt, base, waypointsRef, at, problems, cache)
     : setItem(gt, base, waypoints, report);
   return problems.length === before ? item : undefined;
 }
@@ -213,6 +245,7 @@ function routeItem(
   waypointsRef: string | undefined,
   at: Where,
   problems: DataProblem[],
+  cache: FileCache,
 ): RouteItem | undefined {
   const report: Report = (field, message) => problems.push({ ...at, field, message });
   const startId = intValue(gt["start_id"], "ground_truth.start_id", report);
@@ -242,7 +275,10 @@ function routeItem(
     ].filter((a): a is string => a !== undefined);
     const resolved = resolveSidecar(root, pairsRef, anchors);
     if (!resolved) report("ground_truth.direct_pairs_ref", `cannot resolve sidecar ${pairsRef}`);
-    else adjacency = readDirectPairs(resolved, path.relative(root, resolved), base.waypoints, problems);
+    else {
+      const key = `dp:${resolved}|${waypointsRef}`;
+      adjacency = cached(cache, key, problems, (sink) => readDirectPairs(resolved, path.relative(root, resolved), base.waypoints, sink));
+    }
   }
   const reference = gt["reference_path_display_ids"] ?? gt["answer"];
   const referenceRoute = reference == null ? [] : intList(reference, "ground_truth.answer", report) ?? [];
@@ -269,12 +305,8 @@ function resolveSidecar(root: string, ref: string, anchors: string[]): string | 
   return undefined;
 }
 
-function readWaypoints(root: string, ref: string, at: Where, problems: DataProblem[]): Waypoint[] | undefined {
+function readWaypoints(root: string, ref: string, problems: DataProblem[]): Waypoint[] | undefined {
   const file = path.resolve(root, ref);
-  if (!isFile(file)) {
-    problems.push({ ...at, field: "visible_waypoints_path", message: `visible-waypoints file not found: ${ref}` });
-    return undefined;
-  }
   const data = readJsonFile(file, ref, problems);
   if (data === undefined) return undefined;
   const list = isObject(data) ? data["visible_waypoints"] : undefined;

@@ -110,3 +110,20 @@ test("ids as Python dict keys and str()", () => {
   assert.equal(pyFloatRepr(1.5e-5), "1.5e-05");
   assert.equal(pyFloatRepr(123.0), "123.0");
 });
+
+test("float() of strings", async () => {
+  const { pyFloat } = await import("../../src/core/pycompat/float.js");
+  assert.equal(pyFloat("\x851.5"), 1.5);
+  assert.equal(pyFloat("\x1c1.5"), null); // ASCII control characters are not stripped
+  assert.equal(pyFloat("1_0.5"), 10.5);
+  assert.equal(pyFloat("1__0.5"), null);
+  assert.equal(pyFloat(".5"), 0.5);
+  assert.equal(pyFloat("5."), 5);
+  assert.equal(pyFloat("_1.5"), null);
+  assert.equal(pyFloat("1e5"), 100000);
+  assert.equal(pyFloat("1_e5"), null);
+  assert.equal(pyFloat("infinity"), Infinity);
+  assert.ok(Number.isNaN(pyFloat("-nan")));
+  assert.equal(pyFloat("in f"), null);
+  assert.equal(pyFloat(null), null);
+});

@@ -1,4 +1,4 @@
-import { decimalValue, isPySpace } from "./text.js";
+import { toNumericAscii } from "./text.js";
 
 /**
  * Python's float(x) for JSON values: numbers as they are, booleans as 1/0, strings by Python's
@@ -10,16 +10,7 @@ export function pyFloat(value: unknown): number | null {
   if (typeof value === "boolean") return value ? 1 : 0;
   if (typeof value === "bigint") return Number(value);
   if (typeof value !== "string") return null;
-  let ascii = "";
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!;
-    // ASCII is kept as is (so \x1c..\x1f stay and are rejected); other Unicode spaces become " ".
-    if (cp < 128) ascii += ch;
-    else if (isPySpace(cp)) ascii += " ";
-    else if (decimalValue(cp) >= 0) ascii += String(decimalValue(cp));
-    else return null; // Python maps other characters to "?", which never parses
-  }
-  const text = ascii.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
+  const text = toNumericAscii(value).replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
   const special = /^([+-]?)(inf|infinity|nan)$/i.exec(text);
   if (special) {
     const sign = special[1] === "-" ? -1 : 1;

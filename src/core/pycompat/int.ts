@@ -1,4 +1,4 @@
-import { decimalValue, isPySpace } from "./text.js";
+import { toNumericAscii } from "./text.js";
 import type { PyValue } from "./json.js";
 
 /** CPython 3.11 refuses int<->str conversions of more than this many decimal digits. */
@@ -9,15 +9,7 @@ export const PY_INT_MAX_STR_DIGITS = 4300;
  * are accepted, as are single underscores between digits. Returns null where Python raises.
  */
 export function pyIntFromString(text: string): bigint | null {
-  let ascii = "";
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    // ASCII is kept as is (so \x1c..\x1f stay and are rejected); other Unicode spaces become " ".
-    if (cp < 128) ascii += ch;
-    else if (isPySpace(cp)) ascii += " ";
-    else if (decimalValue(cp) >= 0) ascii += String(decimalValue(cp));
-    else ascii += "?";
-  }
+  const ascii = toNumericAscii(text);
   const match = /^[ \t\n\v\f\r]*([+-]?)([0-9](?:_?[0-9])*)[ \t\n\v\f\r]*$/.exec(ascii);
   if (!match) return null;
   const digits = match[2]!.replaceAll("_", "");

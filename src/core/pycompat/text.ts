@@ -74,3 +74,20 @@ export function pyLstripChars(text: string, chars: string): string {
   while (i < text.length && chars.includes(text[i]!)) i++;
   return text.slice(i);
 }
+
+/**
+ * What int() and float() do to a string before parsing it: ASCII stays as is, other Unicode
+ * whitespace becomes a space, Unicode decimal digits become ASCII digits, anything else becomes
+ * "?" (which never parses).
+ */
+export function toNumericAscii(text: string): string {
+  let ascii = "";
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 128) ascii += ch;
+    else if (isPySpace(cp)) ascii += " ";
+    else if (decimalValue(cp) >= 0) ascii += String(decimalValue(cp));
+    else ascii += "?";
+  }
+  return ascii;
+}

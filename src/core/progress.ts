@@ -35,7 +35,7 @@ export class Progress {
     const fresh = this.done - this.cached;
     const rate = seconds > 0 ? fresh / seconds : 0;
     const remaining = this.total - this.done;
-    const eta = rate > 0 ? formatDuration(remaining / rate) : "–";
+    const eta = remaining === 0 ? "0s" : rate > 0 ? formatDuration(remaining / rate) : "–";
     return `[${this.label}] ${this.done}/${this.total} done · ${this.errors} errors · ${this.cached} reused · ${rate.toFixed(1)}/s · ETA ${eta}`;
   }
 

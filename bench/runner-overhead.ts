@@ -78,6 +78,8 @@ interface RunMeasure {
   peakRssMb: number;
   peakHeapMb: number;
   baseRssMb: number;
+  /** CPU time of this process (user + system) per request: the runner's own work. */
+  cpuMsPerRequest: number;
   requests: number;
   errors: number;
   scoredItems: number;
@@ -86,6 +88,7 @@ interface RunMeasure {
 async function measure(root: string, outDir: string, n: number, url: string, gc: () => void): Promise<RunMeasure> {
   gc();
   const baseRss = process.memoryUsage.rss();
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const { peakRss, peakHeap } = await withPeakRss(() =>
     executeRun({
@@ -107,6 +110,7 @@ async function measure(root: string, outDir: string, n: number, url: string, gc:
     }),
   );
   const wallS = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
 
   // The mock server has no stats endpoint: count the HTTP attempts recorded in items.jsonl
   // (every item is fresh, so each attempt is one request the server answered).
@@ -130,6 +134,7 @@ async function measure(root: string, outDir: string, n: number, url: string, gc:
     peakRssMb: peakRss / MB,
     peakHeapMb: peakHeap / MB,
     baseRssMb: baseRss / MB,
+    cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / n,
     requests,
     errors: scores.counts.errors,
     scoredItems,
@@ -166,7 +171,7 @@ async function main(): Promise<number> {
   console.log("");
   console.log(
     table(
-      ["N", "requests", "wall s", "ideal s", "wall/ideal", "rounds floor s", "RSS before MB", "peak RSS MB", "peak heap MB", "errors"],
+      ["N", "requests", "wall s", "ideal s", "wall/ideal", "rounds floor s", "RSS before MB", "peak RSS MB", "peak heap MB", "CPU ms/req", "errors"],
       results.map((r) => [
         String(r.n),
         String(r.requests),
@@ -177,6 +182,7 @@ async function main(): Promise<number> {
         r.baseRssMb.toFixed(1),
         r.peakRssMb.toFixed(1),
         r.peakHeapMb.toFixed(1),
+        r.cpuMsPerRequest.toFixed(2),
         String(r.errors),
       ]),
     ),

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Benchmark, BenchItem, ItemResult, PromptBuilder } from "./benchmark.js";
 import { canonicalJson, sha256 } from "./hash.js";
 import type { Progress } from "./progress.js";
@@ -40,6 +41,8 @@ export function requestKey(model: Model, settings: GenerationSettings, messages:
  */
 export async function runItems<I extends BenchItem>(options: RunOptions<I>): Promise<ItemResult[]> {
   const { items, signal } = options;
+  // Every in-flight request listens to the run's signal; more than 10 at once is expected.
+  setMaxListeners(0, signal);
   const results: Array<ItemResult | undefined> = new Array(items.length);
   let next = 0;
   let completed = 0;

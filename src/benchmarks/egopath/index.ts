@@ -4,7 +4,6 @@ import type { PyDict } from "../../core/pycompat/json.js";
 import { pyToPlain } from "../../core/pycompat/json.js";
 import { aggregate, type ScoredQuestion } from "./aggregate.js";
 import { egopathBaselines } from "./baselines.js";
-import { generateSyntheticRelease } from "./synthetic/index.js";
 import { loadRelease, toIdOrNull } from "./load.js";
 import { normalizeReply, parseStoredOutput, predictionOutput } from "./parse.js";
 import {
@@ -162,6 +161,8 @@ export const egopath: Benchmark<EgoPathItem> = {
   terminal: egopathTerminal,
   predictionIdField: "question_id",
   async generate({ outDir, seed, count }) {
+    // Loaded on demand: the generator pulls in the image libraries.
+    const { generateSyntheticRelease } = await import("./synthetic/index.js");
     const { questions } = await generateSyntheticRelease({
       outDir, seed, scenes: count, viewsPerScene: 2,
       command: `spatialprobe generate egopath --out ${outDir} --seed ${seed} --count ${count}`,

@@ -58,7 +58,12 @@ export function loadRelease(root: string, options: LoadOptions = {}): LoadResult
   }
   const items: EgoPathItem[] = [];
   const cache: FileCache = new Map();
-  for (const task of tasks) items.push(...loadTask(absRoot, task, problems, cache));
+  existsMemo = new Map();
+  try {
+    for (const task of tasks) items.push(...loadTask(absRoot, task, problems, cache));
+  } finally {
+    existsMemo = undefined;
+  }
   return { root: absRoot, tasks, items, problems: dedupe(problems) };
 }
 
@@ -454,12 +459,20 @@ function readJsonFile(file: string, ref: string, problems: DataProblem[]): unkno
   }
 }
 
+/** Existence checks of one load, so files shared by many rows are looked up once. */
+let existsMemo: Map<string, boolean> | undefined;
+
 function isFile(file: string): boolean {
+  const known = existsMemo?.get(file);
+  if (known !== undefined) return known;
+  let found: boolean;
   try {
-    return statSync(file).isFile();
+    found = statSync(file).isFile();
   } catch {
-    return false;
+    found = false;
   }
+  existsMemo?.set(file, found);
+  return found;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -58,14 +58,13 @@ export function pyIsDigit(text: string): boolean {
   return true;
 }
 
-/** Python's str.strip() with no arguments. */
+/** Python's str.strip() with no arguments (every Python whitespace character is one UTF-16 unit). */
 export function pyStrip(text: string): string {
-  const points = Array.from(text);
   let start = 0;
-  let end = points.length;
-  while (start < end && isPySpace(points[start]!.codePointAt(0)!)) start++;
-  while (end > start && isPySpace(points[end - 1]!.codePointAt(0)!)) end--;
-  return start === 0 && end === points.length ? text : points.slice(start, end).join("");
+  let end = text.length;
+  while (start < end && isPySpace(text.charCodeAt(start))) start++;
+  while (end > start && isPySpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 /** Python's str.lstrip(chars) for a set of single characters. */

@@ -59,6 +59,7 @@ function outcomeDetail(outcome: SetOutcome | RouteOutcome): Record<string, unkno
   return toPlainDeep(outcome) as Record<string, unknown>;
 }
 
+/** Bigints inside an outcome become JSON-safe values (numbers when exact). */
 function toPlainDeep(value: unknown): unknown {
   if (typeof value === "bigint") return pyToPlain(value);
   if (Array.isArray(value)) return value.map(toPlainDeep);
@@ -171,4 +172,3 @@ export const egopath: Benchmark<EgoPathItem> = {
   },
 };
 
-export { toPlainDeep };

@@ -4,6 +4,7 @@
  * Each benchmark namespace exposes its pure functions (load, parse, score, aggregate, prompts).
  */
 export * as egopath from "./benchmarks/egopath/index.js";
+export * as patheval from "./benchmarks/patheval/index.js";
 export * as metrics from "./metrics.js";
 export * as geometry from "./geometry/index.js";
 export * as pycompat from "./core/pycompat/index.js";

@@ -16,5 +16,10 @@ test('the package exports work by name: import { egopath, metrics, geometry } fr
   assert.equal(lib.metrics.pyRound(0.03125, 4), 0.0312);
   assert.equal(lib.metrics.egoPathScore({ a1: 1, b1: 1, a2: 1, b2: 1, c: 1 }), 1);
   assert.equal(lib.geometry.distance2({ x: 0, y: 0 }, { x: 3, y: 4 }), 5);
-  assert.deepEqual(Object.keys(lib.BENCHMARKS), ["egopath"]);
+  assert.deepEqual(Object.keys(lib.BENCHMARKS), ["egopath", "patheval"]);
+  assert.equal(lib.patheval.label(
+    { "Minimum clearance": 1, "Maximum clearance": 1, "Average clearance": 1, "Path length": 10, "Smoothness": 0, "Sharp turns": 0, "Maximum angle": 0 },
+    { "Minimum clearance": 1, "Maximum clearance": 1, "Average clearance": 1, "Path length": 70, "Smoothness": 0, "Sharp turns": 0, "Maximum angle": 0 },
+    4,
+  ), "Path 1");
 });

@@ -11,9 +11,9 @@ export function registerRun(program: Command): void {
     .requiredOption("--model <spec>", "openai:<model> | anthropic:<model> | gemini:<model> | replay:<file> | a built-in (oracle, random[:seed], ...)");
   addScoringFlags(command)
     .option("--concurrency <n>", "requests in flight (default 8)", positiveInteger)
-    .option("--prompt <source>", "release (the row's prompts + the official output instruction) | templates (our templates)", "release")
+    .option("--prompt <variant>", "egopath: release (default) | templates; patheval: plain (default) | with-descriptors | descriptors-only | random-ids | flipped")
     .option("--template <file>", "template file for --prompt templates (default: templates/<benchmark>.yaml)")
-    .option("--control <name>", "input-dependence control: none | text-only | mismatched-overlay", "none")
+    .option("--control <name>", "egopath input-dependence control: none (default) | text-only | mismatched-overlay")
     .option("--seed <n>", "seed for controls that draw at random", integer, 20260717)
     .option("--config <file>", "YAML config with model settings (flags win)")
     .option("--base-url <url>", "API base URL (vLLM, SGLang, Ollama, LM Studio, OpenRouter, or a proxy)")
@@ -45,8 +45,8 @@ export function registerRun(program: Command): void {
           quiet: opts.quiet,
           model: opts.model,
           concurrency: opts.concurrency,
-          promptSource: opts.prompt,
-          control: opts.control,
+          promptSource: opts.prompt ?? benchmark.promptSources[0]!,
+          control: opts.control ?? benchmark.promptControls[0]!,
           templateFile: opts.template,
           seed: opts.seed,
           configFile: opts.config,

@@ -49,8 +49,11 @@ export interface PromptSetup {
   seed: number;
 }
 
+/** A built prompt: the messages, and what a reader of the reply needs to know about it (e.g. path names shown). */
+export type BuiltPrompt = { messages: Message[]; info: Record<string, unknown> } | { error: string };
+
 /** Builds the chat messages for one item, or says why it cannot (e.g. no mismatched partner). */
-export type PromptBuilder<I> = (item: I) => { messages: Message[]; info: Record<string, unknown> } | { error: string };
+export type PromptBuilder<I> = (item: I) => BuiltPrompt | Promise<BuiltPrompt>;
 
 export interface SummaryOptions {
   bootstrapResamples: number;
@@ -79,16 +82,16 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   promptSources: string[];
   promptControls: string[];
   preparePrompts(items: I[], setup: PromptSetup): { build: PromptBuilder<I>; info: Record<string, unknown> };
-  /** Read raw model text into an answer (never throws). */
-  readReply(item: I, text: string): Answer;
+  /** Read raw model text into an answer (never throws); `prompt` is the built prompt's info. */
+  readReply(item: I, text: string, prompt?: Record<string, unknown>): Answer;
   /** Read a stored prediction row (undefined when there is none) with the official evaluator's rules. */
   readPrediction(item: I, row: PyDict | undefined): Answer;
-  /** Score one answer. */
-  scoreItem(item: I, answer: Answer): Record<string, unknown>;
+  /** Score one answer (`prompt`: the built prompt's info, e.g. whether the pair was shown flipped). */
+  scoreItem(item: I, answer: Answer, prompt?: Record<string, unknown>): Record<string, unknown>;
   /** Aggregate scored results (error results are passed too, and counted). */
   summarize(items: I[], results: ItemResult[], tasks: string[], options: SummaryOptions): Omit<ScoresDocument, "benchmark" | "model">;
   /** Built-in models that answer from the item (no key, no network). */
-  baselines: Record<string, { describe: string; reply: (item: I, seed: number) => string }>;
+  baselines: Record<string, { describe: string; reply: (item: I, seed: number, prompt: Record<string, unknown>) => string }>;
   /** Markdown tables for one or several runs side by side. */
   markdown(runs: ScoresDocument[]): string;
   /** Compact terminal table for one run. */

@@ -8,7 +8,7 @@ import type { ResponseStore } from "../store/store.js";
 /** Who answers: a real model (through the store), or a built-in that replies from the item. */
 export type Responder<I> =
   | { kind: "model"; model: Model }
-  | { kind: "baseline"; name: string; reply: (item: I) => string };
+  | { kind: "baseline"; name: string; reply: (item: I, prompt: Record<string, unknown>) => string };
 
 export interface RunOptions<I extends BenchItem> {
   benchmark: Benchmark<I>;
@@ -67,13 +67,13 @@ export async function runItems<I extends BenchItem>(options: RunOptions<I>): Pro
 async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>): Promise<ItemResult | undefined> {
   const base = { id: item.id, task: item.task, cluster: item.cluster };
   const { responder, benchmark } = options;
-  if (responder.kind === "baseline") {
-    const reply = responder.reply(item);
-    return finish(benchmark, item, base, reply, { latency_ms: 0, attempts: 1, cached: false }, undefined);
-  }
-  const prompt = options.build(item);
+  const prompt = await options.build(item);
   if ("error" in prompt) {
     return { ...base, status: "error", response: { latency_ms: 0, attempts: 0, cached: false, error: { kind: "prompt", message: prompt.error } } };
+  }
+  if (responder.kind === "baseline") {
+    const reply = responder.reply(item, prompt.info);
+    return finish(benchmark, item, base, reply, { latency_ms: 0, attempts: 1, cached: false }, prompt.info);
   }
   const key = requestKey(responder.model, options.settings, prompt.messages);
   let response = options.store?.get(key);
@@ -110,8 +110,8 @@ function finish<I extends BenchItem>(
   response: NonNullable<ItemResult["response"]>,
   prompt: Record<string, unknown> | undefined,
 ): ItemResult {
-  const answer = benchmark.readReply(item, reply);
-  return { ...base, status: "scored", answer, detail: benchmark.scoreItem(item, answer), reply, response, ...(prompt ? { prompt } : {}) };
+  const answer = benchmark.readReply(item, reply, prompt);
+  return { ...base, status: "scored", answer, detail: benchmark.scoreItem(item, answer, prompt), reply, response, ...(prompt ? { prompt } : {}) };
 }
 
 /** Score stored predictions (`score` and `replay:`): no model call, the official reading of each row. */

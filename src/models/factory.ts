@@ -61,5 +61,5 @@ export function resolveModel<I extends BenchItem>(
   }
   const seed = seedText === undefined ? 0 : Number(seedText);
   if (!Number.isInteger(seed)) throw new UsageError(`seed in "${spec}" must be an integer`);
-  return { kind: "responder", responder: { kind: "baseline", name: spec, reply: (item) => baseline.reply(item, seed) }, settings: generation };
+  return { kind: "responder", responder: { kind: "baseline", name: spec, reply: (item, prompt) => baseline.reply(item, seed, prompt) }, settings: generation };
 }

@@ -1,4 +1,5 @@
 import type { ScoresDocument } from "../../core/benchmark.js";
+import { table } from "../../report/markdown.js";
 import { TASKS } from "./tasks.js";
 
 /** Percent with one decimal, as the paper's tables print. */
@@ -81,10 +82,6 @@ function halfTable(run: ScoresDocument): string {
   return table(header, rows);
 }
 
-export function table(header: string[], rows: string[][]): string {
-  const line = (cells: string[]) => `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
-  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
-}
 
 export function egopathMarkdown(runs: ScoresDocument[]): string {
   const parts = [

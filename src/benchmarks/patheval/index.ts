@@ -1,0 +1,124 @@
+import type { Answer, Benchmark, ItemResult, PromptSetup, SummaryOptions } from "../../core/benchmark.js";
+import { UsageError } from "../../core/problems.js";
+import type { PyDict } from "../../core/pycompat/json.js";
+import { summarizePairs, type ScoredPair } from "./aggregate.js";
+import { pathevalBaselines } from "./baselines.js";
+import { loadPathEval } from "./load.js";
+import { buildMessages, loadTemplates, shownPair, VARIANTS, type ShownPair, type Variant } from "./prompt.js";
+import { pathevalMarkdown, pathevalTerminal } from "./report.js";
+import { readChoice, scoreChoice } from "./score.js";
+import type { Dim, PathEvalItem } from "./types.js";
+
+export * from "./descriptors.js";
+export * from "./label.js";
+export * from "./pairs.js";
+export * from "./parse.js";
+export * from "./scenarios.js";
+export { loadPathEval, scenarioIdOf, findDataFiles } from "./load.js";
+export { buildMessages, formatDescriptors, randomNames, shownPair, loadTemplates, VARIANTS } from "./prompt.js";
+export { scoreChoice, readChoice, toRecordFrame } from "./score.js";
+export { summarizePairs } from "./aggregate.js";
+export { pathevalBaselines } from "./baselines.js";
+export type * from "./types.js";
+
+const DIMS: Dim[] = ["2D", "3D"];
+
+/** The shown pair recorded with a result (plain names, not flipped, when nothing was recorded: replay). */
+function shownOf(prompt: Record<string, unknown> | undefined): ShownPair {
+  const names = prompt?.["names"];
+  return {
+    variant: (prompt?.["variant"] as Variant | undefined) ?? "plain",
+    names: Array.isArray(names) && names.length === 2 ? (names as [string, string]) : ["Path 1", "Path 2"],
+    flipped: prompt?.["flipped"] === true,
+  };
+}
+
+function readReply(item: PathEvalItem, text: string, prompt?: Record<string, unknown>): Answer {
+  const choice = readChoice(text, shownOf(prompt), "robust");
+  return choice
+    ? { status: "ok", value: choice, stored: text }
+    : { status: "unparseable", value: null, reason: "no single path named after \"Answer\"", stored: text };
+}
+
+function readPrediction(item: PathEvalItem, row: PyDict | undefined): Answer {
+  if (!row) return { status: "missing", value: null, reason: "no prediction row for this item" };
+  const response = row.get("response");
+  if (typeof response !== "string") return { status: "unparseable", value: null, reason: "\"response\" must be the raw reply text" };
+  return readReply(item, response);
+}
+
+function scoreItem(item: PathEvalItem, answer: Answer, prompt?: Record<string, unknown>): Record<string, unknown> {
+  const text = typeof answer.stored === "string" ? answer.stored : null;
+  return { ...scoreChoice(item, text, shownOf(prompt)) };
+}
+
+function summarize(items: PathEvalItem[], results: ItemResult[], tasks: string[], options: SummaryOptions) {
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const pairs: ScoredPair[] = [];
+  const counts = { parse_failures: 0, errors: 0, missing: 0, items: results.length };
+  for (const result of results) {
+    if (result.status === "error") { counts.errors++; continue; }
+    const item = byId.get(result.id)!;
+    const answer = result.answer!;
+    if (answer.status === "missing") counts.missing++;
+    if (answer.status === "unparseable" || answer.status === "failed") counts.parse_failures++;
+    const text = typeof answer.stored === "string" ? answer.stored : null;
+    pairs.push({ item, outcome: scoreChoice(item, text, shownOf(result.prompt)) });
+  }
+  const summary = summarizePairs(pairs, tasks as Dim[], { resamples: options.bootstrapResamples, seed: options.bootstrapSeed });
+  return {
+    n: pairs.length,
+    score: summary.accuracy,
+    score_ci: summary.accuracy_ci,
+    tasks: summary.byDim as unknown as Record<string, Record<string, unknown>>,
+    per_scenario: summary.perScenario,
+    per_descriptor: summary.perDescriptor,
+    counts,
+    bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed, cluster: "environment (the record when unknown)", level: 0.95 },
+    definitions: {
+      score: "accuracy over all answered pairs; an unreadable reply counts as wrong",
+      official_accuracy: "the same replies read with the release's rule (text after 'Answer: ' up to 'Explanation:', spaces, '*', '.' and newlines removed, equal to 'Path1'/'Path2')",
+      per_descriptor: "accuracy on the pairs whose label that descriptor decides (it differs by at least its threshold in the scenario's direction)",
+    },
+  };
+}
+
+function preparePrompts(items: PathEvalItem[], setup: PromptSetup) {
+  const variant = setup.source as Variant;
+  if (!VARIANTS.includes(variant)) throw new UsageError(`unknown PathEval prompt variant "${setup.source}" (choose ${VARIANTS.join(", ")})`);
+  if (setup.control !== "none") throw new UsageError("PathEval has no controls; use --prompt for its variants");
+  const templates = loadTemplates(setup.templateFile);
+  const build = async (item: PathEvalItem) => {
+    const shown = shownPair(item, variant, setup.seed);
+    return { messages: await buildMessages(item, shown, templates), info: { ...shown } as Record<string, unknown> };
+  };
+  void items;
+  return { build, info: { variant, template: { name: templates.name, sha256: templates.hash }, seed: setup.seed } };
+}
+
+export const patheval: Benchmark<PathEvalItem> = {
+  id: "patheval",
+  title: "PathEval",
+  tasks: DIMS.map((d) => ({ code: d.toLowerCase(), name: d, title: `${d} pictures` })),
+  resolveTasks(list) {
+    return list.map((text) => {
+      const dim = DIMS.find((d) => d.toLowerCase() === text.trim().toLowerCase());
+      if (!dim) throw new UsageError(`unknown PathEval task "${text}" (use 2d, 3d)`);
+      return dim;
+    });
+  },
+  load(root, tasks) {
+    return loadPathEval(root, tasks ? { tasks: tasks as Dim[] } : {});
+  },
+  promptSources: [...VARIANTS],
+  promptControls: ["none"],
+  preparePrompts,
+  readReply,
+  readPrediction,
+  scoreItem,
+  summarize,
+  baselines: pathevalBaselines,
+  markdown: pathevalMarkdown,
+  terminal: pathevalTerminal,
+  predictionIdField: "id",
+};

@@ -1,0 +1,130 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import type { DataProblem } from "../../core/problems.js";
+import { DESCRIPTORS, SCENARIOS } from "./scenarios.js";
+import type { Dim, PathEvalItem } from "./types.js";
+
+/**
+ * Loading PathEval data: the release's JSON files (`2D/test_dataset_2D.json`, `3D/...`, and the
+ * train files), or a set made by `spatialprobe generate patheval` in the same layout.
+ * `--data` may be a folder or one JSON file.
+ */
+
+const descriptorShape = z.object(Object.fromEntries(DESCRIPTORS.map((d) => [d, z.number()])) as Record<(typeof DESCRIPTORS)[number], z.ZodNumber>);
+
+const recordSchema = z.object({
+  id: z.union([z.string(), z.number()]),
+  image: z.string().min(1),
+  conversations: z.array(z.object({ from: z.string(), value: z.string() })).min(2),
+  metrics: z.object({ "Path 1": descriptorShape, "Path 2": descriptorShape }),
+  scenario_id: z.number().int().min(1).max(15).optional(),
+  scenario: z.string().optional(),
+  environment: z.string().optional(),
+  paths: z.object({ "Path 1": z.array(z.tuple([z.number(), z.number()])), "Path 2": z.array(z.tuple([z.number(), z.number()])) }).optional(),
+});
+
+export interface LoadResult {
+  items: PathEvalItem[];
+  problems: DataProblem[];
+  tasks: Dim[];
+}
+
+/** The test files under a folder (or the file itself), with the dimension each holds. */
+export function findDataFiles(data: string, split: "test" | "train" = "test"): Array<{ file: string; dim: Dim }> {
+  if (existsSync(data) && statSync(data).isFile()) return [{ file: data, dim: /3D/i.test(path.basename(data)) ? "3D" : "2D" }];
+  const out: Array<{ file: string; dim: Dim }> = [];
+  for (const dim of ["2D", "3D"] as const) {
+    for (const dir of [path.join(data, dim), data]) {
+      if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
+      const hit = readdirSync(dir).find((f) => f.endsWith(".json") && f.includes(dim) && (split === "test" ? /test/i.test(f) : /train/i.test(f)));
+      if (hit) {
+        out.push({ file: path.join(dir, hit), dim });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Match a scenario text to its id by the agent it names (release texts are the paper's wording). */
+const AGENT_PATTERNS: Array<[RegExp, number]> = [
+  [/large truck/i, 1], [/firefighting/i, 2], [/war ?zone/i, 3], [/drone/i, 4], [/earthquake/i, 5],
+  [/museum/i, 6], [/articulated bus/i, 7], [/harvester/i, 8], [/forklift/i, 9], [/crane/i, 10],
+  [/taxi/i, 11], [/mars rover/i, 12], [/visually impaired|blind/i, 13], [/soil/i, 14], [/nuclear/i, 15],
+];
+
+export function scenarioIdOf(text: string): number | undefined {
+  return AGENT_PATTERNS.find(([pattern]) => pattern.test(text))?.[1];
+}
+
+export function loadPathEval(data: string, options: { tasks?: Dim[]; split?: "test" | "train" } = {}): LoadResult {
+  const problems: DataProblem[] = [];
+  if (!existsSync(data)) return { items: [], problems: [{ file: data, message: "data path does not exist" }], tasks: [] };
+  const files = findDataFiles(data, options.split).filter((f) => !options.tasks || options.tasks.includes(f.dim));
+  if (files.length === 0) problems.push({ file: data, message: "no PathEval JSON files found (expected 2D/test_dataset_2D.json and/or 3D/test_dataset_3D.json)" });
+  const items: PathEvalItem[] = [];
+  for (const { file, dim } of files) items.push(...loadFile(file, dim, path.resolve(data), problems));
+  return { items, problems, tasks: files.map((f) => f.dim) };
+}
+
+function loadFile(file: string, dim: Dim, root: string, problems: DataProblem[]): PathEvalItem[] {
+  const display = path.relative(root, file) || path.basename(file);
+  let records: unknown;
+  try {
+    records = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    problems.push({ file: display, message: `invalid JSON: ${(error as Error).message}` });
+    return [];
+  }
+  if (!Array.isArray(records)) {
+    problems.push({ file: display, message: "expected a JSON array of records" });
+    return [];
+  }
+  const items: PathEvalItem[] = [];
+  const seen = new Set<string>();
+  records.forEach((raw, index) => {
+    const where = { file: display }; // records are located by their index in the array
+    const parsed = recordSchema.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push({ ...where, field: `[${index}].${issue.path.join(".")}`, message: issue.message });
+      return;
+    }
+    const record = parsed.data;
+    const answer = record.conversations[1]!.value.trim();
+    if (answer !== "Path 1" && answer !== "Path 2") {
+      problems.push({ ...where, field: `[${index}].conversations[1].value`, message: `must be "Path 1" or "Path 2", found ${JSON.stringify(answer)}` });
+      return;
+    }
+    const imagePath = [path.resolve(path.dirname(file), record.image), path.resolve(root, record.image), path.resolve(path.dirname(path.dirname(file)), record.image)].find((p) => existsSync(p));
+    if (!imagePath) {
+      problems.push({ ...where, field: `[${index}].image`, message: `image not found: ${record.image}` });
+      return;
+    }
+    const id = `${dim}/${record.id}`;
+    if (seen.has(id)) {
+      problems.push({ ...where, field: `[${index}].id`, message: `duplicate id ${record.id}` });
+      return;
+    }
+    seen.add(id);
+    const question = record.conversations[0]!.value;
+    const scenarioId = record.scenario_id ?? scenarioIdOf(record.scenario ?? question);
+    items.push({
+      id,
+      recordId: record.id,
+      task: dim,
+      cluster: record.environment ?? String(record.id),
+      imagePath,
+      question,
+      ...(scenarioId !== undefined ? { scenarioId } : {}),
+      truth: answer,
+      metrics: record.metrics,
+      ...(record.paths ? { paths: record.paths } : {}),
+      ...(record.environment ? { environment: record.environment } : {}),
+      source: { file: display, index },
+    });
+  });
+  return items;
+}
+
+export { SCENARIOS };

@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import YAML from "yaml";
+import { UsageError } from "../../core/problems.js";
+import type { Message, Part } from "../../core/types.js";
+import { swapHalves } from "../../media/halves.js";
+import { createRng, seedFromString } from "../../stats/rng.js";
+import { DESCRIPTORS, type DescriptorName, type Descriptors } from "./scenarios.js";
+import type { PathEvalItem, PathName } from "./types.js";
+
+/** Prompt variants (paper §4 and App. C): the question with the image, with descriptor values, values only, random path names, flipped order. */
+export const VARIANTS = ["plain", "with-descriptors", "descriptors-only", "random-ids", "flipped"] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+export interface PathEvalTemplates {
+  name: string;
+  hash: string;
+  system: string;
+  plain: string;
+  with_descriptors: string;
+  descriptors_only: string;
+  attribute_abstraction: string;
+  fine_grained: string;
+}
+
+export const DEFAULT_TEMPLATE_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../templates/patheval.yaml");
+
+export function loadTemplates(file = DEFAULT_TEMPLATE_FILE): PathEvalTemplates {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new UsageError(`cannot read template file ${file}`);
+  }
+  const data = (YAML.parse(text) ?? {}) as Record<string, unknown>;
+  const keys = ["system", "plain", "with_descriptors", "descriptors_only", "attribute_abstraction", "fine_grained"];
+  const missing = keys.filter((k) => typeof data[k] !== "string");
+  if (missing.length > 0) throw new UsageError(`template file ${file} lacks: ${missing.join(", ")}`);
+  return { ...(data as unknown as PathEvalTemplates), name: String(data["name"] ?? path.basename(file)), hash: createHash("sha256").update(text).digest("hex") };
+}
+
+export function fill(template: string, fields: Record<string, string>): string {
+  return template.replace(/\{([a-z_]+)\}/g, (whole, key: string) => fields[key] ?? whole).trim();
+}
+
+/** Descriptor values as one line: sharp turns as an integer, the rest with 2 decimals. */
+export function formatDescriptors(d: Descriptors): string {
+  return DESCRIPTORS.map((name) => `${name} ${name === "Sharp turns" ? String(d[name]) : d[name].toFixed(2)}`).join(", ");
+}
+
+const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** Two distinct random 4-character path names for an item (seeded), as the release's random-ids variant. */
+export function randomNames(itemId: string, seed: number): [string, string] {
+  const rng = createRng(seedFromString(itemId, seed));
+  const name = () => Array.from({ length: 4 }, () => ALPHANUMERIC[rng.below(ALPHANUMERIC.length)]).join("");
+  const first = name();
+  let second = name();
+  while (second === first || second.includes(first) || first.includes(second)) second = name();
+  return [first, second];
+}
+
+export const other = (p: PathName): PathName => (p === "Path 1" ? "Path 2" : "Path 1");
+
+/** What the reader of a reply needs: the names shown (left first) and whether the pair was flipped. */
+export interface ShownPair {
+  variant: Variant;
+  names: [string, string];
+  flipped: boolean;
+}
+
+export function shownPair(item: PathEvalItem, variant: Variant, seed: number): ShownPair {
+  const names: [string, string] = variant === "random-ids" ? randomNames(item.id, seed) : ["Path 1", "Path 2"];
+  return { variant, names, flipped: variant === "flipped" };
+}
+
+/** The record's path shown on the left (Path 1 unless flipped). */
+export function leftPath(shown: Pick<ShownPair, "flipped">): PathName {
+  return shown.flipped ? "Path 2" : "Path 1";
+}
+
+export async function buildMessages(item: PathEvalItem, shown: ShownPair, templates: PathEvalTemplates, readImage: (file: string) => Buffer = readFileSync): Promise<Message[]> {
+  const left = leftPath(shown);
+  const fields = {
+    scenario: item.question,
+    left: shown.names[0],
+    right: shown.names[1],
+    descriptors_left: formatDescriptors(item.metrics[left]),
+    descriptors_right: formatDescriptors(item.metrics[other(left)]),
+  };
+  const template = shown.variant === "with-descriptors" ? templates.with_descriptors : shown.variant === "descriptors-only" ? templates.descriptors_only : templates.plain;
+  const content: Part[] = [];
+  if (shown.variant !== "descriptors-only") {
+    const image = readImage(item.imagePath);
+    const bytes = shown.flipped ? await swapHalves(image) : image;
+    content.push({ type: "image", mediaType: "image/png", base64: bytes.toString("base64"), source: item.imagePath });
+  }
+  content.push({ type: "text", text: fill(template, fields) });
+  return [
+    { role: "system", content: [{ type: "text", text: templates.system.trim() }] },
+    { role: "user", content },
+  ];
+}
+
+export type { DescriptorName };

@@ -171,10 +171,28 @@ export function createCamera(spec: CameraSpec): Camera {
 }
 
 /**
+ * A camera for drawing in pixel units: world (x, y, 0) lands exactly on pixel coordinates (x, y)
+ * (y down), +z goes away from the viewer (the plane z = 0 is `height / 2` in front of the eye, so
+ * keep z > 1 - height / 2). Handy for tests and flat overlays.
+ */
+export function screenSpaceCamera(width: number, height: number): Camera {
+  const d = height / 2; // 90 degree vertical field of view
+  return createCamera({
+    eye: [width / 2, height / 2, -d],
+    target: [width / 2, height / 2, 0],
+    up: [0, -1, 0],
+    fovYDeg: 90,
+    aspect: width / height,
+    near: 1,
+    far: 1e6,
+  });
+}
+
+/**
  * Where a world point lands: continuous pixel coordinates (pixel (i, j) covers [i, i+1) x [j, j+1),
  * y down) and its depth key 1/w; null when it is behind the near plane or past the far plane.
  */
-export function projectPoint(fb: Framebuffer, camera: Camera, p: Vec3): { x: number; y: number; invW: number } | null {
+export function projectPoint(fb: Pick<Framebuffer, "width" | "height">, camera: Camera, p: Vec3): { x: number; y: number; invW: number } | null {
   const m = camera.viewProj;
   const x = m[0]! * p[0] + m[4]! * p[1] + m[8]! * p[2] + m[12]!;
   const y = m[1]! * p[0] + m[5]! * p[1] + m[9]! * p[2] + m[13]!;
@@ -202,13 +220,11 @@ export function createFramebuffer(width: number, height: number, background: Rgb
 }
 
 export function clearFramebuffer(fb: Framebuffer): void {
-  const [r, g, b] = fb.background;
   const c = fb.color;
-  for (let i = 0; i < c.length; i += 3) {
-    c[i] = r;
-    c[i + 1] = g;
-    c[i + 2] = b;
-  }
+  c[0] = fb.background[0];
+  c[1] = fb.background[1];
+  c[2] = fb.background[2];
+  for (let filled = 3; filled < c.length; filled *= 2) c.copyWithin(filled, 0, Math.min(filled, c.length - filled));
   fb.depth.fill(0);
 }
 
@@ -320,7 +336,8 @@ function rasterTriangle(
     const zRow = z0 + zx * (PX - X0) + zy * (PY - Y0);
     const rowBase = j * W + iMin;
     for (let k = kLo; k <= kHi; k++) {
-      const z = zRow + zStep * k;
+      // Compare at the buffer's precision, so an equal depth passes (GL_LEQUAL).
+      const z = Math.fround(zRow + zStep * k);
       const p = rowBase + k;
       if (test && z < depth[p]!) continue;
       if (write) depth[p] = z;

@@ -1,7 +1,7 @@
+import { pointInPolygon, type Polygon } from "../../geometry/polygon.js";
 import { DESCRIPTORS, type Descriptors } from "./scenarios.js";
 
 export type Point = readonly [number, number];
-export type PolygonRing = ReadonlyArray<Point>;
 
 /**
  * The seven path descriptors as the release computes them (helpers.calculate_metrics), on the
@@ -18,7 +18,7 @@ export type PolygonRing = ReadonlyArray<Point>;
  * `denseStep` (optional, the paper's wording) also samples clearance along every segment at that
  * spacing.
  */
-export function descriptors(points: ReadonlyArray<Point>, polygons: ReadonlyArray<PolygonRing>, options: { denseStep?: number } = {}): Descriptors {
+export function descriptors(points: ReadonlyArray<Point>, polygons: ReadonlyArray<Polygon>, options: { denseStep?: number } = {}): Descriptors {
   const clearance = clearanceStats(clearanceSamples(points, options.denseStep), polygons);
   return {
     "Minimum clearance": clearance.min,
@@ -77,7 +77,7 @@ function clearanceSamples(points: ReadonlyArray<Point>, step?: number): Readonly
   return out;
 }
 
-function clearanceStats(points: ReadonlyArray<Point>, polygons: ReadonlyArray<PolygonRing>): { min: number; max: number; mean: number } {
+function clearanceStats(points: ReadonlyArray<Point>, polygons: ReadonlyArray<Polygon>): { min: number; max: number; mean: number } {
   if (points.length === 0) return { min: 0, max: 0, mean: 0 };
   // Start values as the release's (100000 and 0): with no polygons every clearance is 100000.
   let min = 100000, max = 0, total = 0;
@@ -91,34 +91,29 @@ function clearanceStats(points: ReadonlyArray<Point>, polygons: ReadonlyArray<Po
   return { min, max, mean: total / points.length };
 }
 
-/** GEOS's point-to-segment distance, term for term, so results match shapely bit for bit. */
-export function pointSegmentDistance(p: Point, a: Point, b: Point): number {
-  if (a[0] === b[0] && a[1] === b[1]) return norm(p[0] - a[0], p[1] - a[1]);
-  const len2 = (b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]);
-  const r = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / len2;
-  if (r <= 0) return norm(p[0] - a[0], p[1] - a[1]);
-  if (r >= 1) return norm(p[0] - b[0], p[1] - b[1]);
-  const s = ((a[1] - p[1]) * (b[0] - a[0]) - (a[0] - p[0]) * (b[1] - a[1])) / len2;
+/**
+ * GEOS's point-to-segment distance (Distance::pointToSegment), term for term, so clearances match
+ * shapely bit for bit (the shared geometry module's projection formula can differ in the last digit).
+ */
+export function geosPointSegmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  if (ax === bx && ay === by) return norm(px - ax, py - ay);
+  const len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay);
+  const r = ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / len2;
+  if (r <= 0) return norm(px - ax, py - ay);
+  if (r >= 1) return norm(px - bx, py - by);
+  const s = ((ay - py) * (bx - ax) - (ax - px) * (by - ay)) / len2;
   return Math.abs(s) * Math.sqrt(len2);
 }
 
-/** Even-odd containment (points on the boundary count as inside: their distance is 0 anyway). */
-export function insidePolygon(p: Point, ring: PolygonRing): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i]!;
-    const [xj, yj] = ring[j]!;
-    if (yi > p[1] !== yj > p[1] && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
-
-/** Distance from a point to a polygon: 0 inside, else the nearest edge (the ring closes itself). */
-export function pointPolygonDistance(p: Point, ring: PolygonRing): number {
-  if (ring.length === 0) return Infinity;
-  if (insidePolygon(p, ring)) return 0;
+/** Distance from a point to a polygon as shapely gives it: 0 inside or on it, else the nearest edge. */
+export function pointPolygonDistance(p: Point, ring: Polygon): number {
+  if (ring.length < 2) return Infinity;
+  if (pointInPolygon(ring, p[0], p[1])) return 0;
+  const n = ring.length >> 1;
   let best = Infinity;
-  for (let i = 0; i < ring.length; i++) best = Math.min(best, pointSegmentDistance(p, ring[i]!, ring[(i + 1) % ring.length]!));
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    best = Math.min(best, geosPointSegmentDistance(p[0], p[1], ring[2 * j]!, ring[2 * j + 1]!, ring[2 * i]!, ring[2 * i + 1]!));
+  }
   return best;
 }
 

@@ -5,8 +5,9 @@ import { label, labelDetail } from "../../../src/benchmarks/patheval/label.js";
 import { farthestPairs, minMaxScale } from "../../../src/benchmarks/patheval/pairs.js";
 import { parseAnswer } from "../../../src/benchmarks/patheval/parse.js";
 import { DESCRIPTORS, SCENARIOS, type Descriptors } from "../../../src/benchmarks/patheval/scenarios.js";
+import { polygon } from "../../../src/geometry/polygon.js";
 
-const square: Array<[number, number]> = [[0, 0], [2, 0], [2, 2], [0, 2]];
+const square = polygon([[0, 0], [2, 0], [2, 2], [0, 2]]);
 
 test("descriptors of hand-made paths", () => {
   // Around a 2x2 box at the origin: vertices 1 unit away (corners at distance sqrt(2)).

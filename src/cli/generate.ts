@@ -9,11 +9,18 @@ export function registerGenerate(program: Command): void {
     .description("generate fresh data in the benchmark's release layout (egopath: synthetic scenes, 2 views each)")
     .requiredOption("--out <dir>", "output folder (a new or empty folder)")
     .option("--seed <n>", "random seed", integer, 7)
-    .option("--count <n>", "number of scenes (egopath)", positiveInteger, 6)
+    .option("--count <n>", "egopath: scenes (default 6); patheval: environments (default 40; the release has 1,149)", positiveInteger)
+    .option("--set <key=value...>", "benchmark options, e.g. patheval: runs=30 pairs=5 planner=rrt-connect|rrt test-per-scenario=70|release dims=2d,3d train-images=true time-limit-ms=2000 workers=2")
     .action(async (benchmarkId: string, opts) => {
       const benchmark = getBenchmark(benchmarkId);
       if (!benchmark.generate) throw new UsageError(`${benchmarkId} has no generator`);
-      const summary = await benchmark.generate({ outDir: opts.out, seed: opts.seed, count: opts.count });
+      const extra: Record<string, string> = {};
+      for (const pair of (opts.set as string[] | undefined) ?? []) {
+        const i = pair.indexOf("=");
+        if (i <= 0) throw new UsageError(`--set expects key=value, got "${pair}"`);
+        extra[pair.slice(0, i)] = pair.slice(i + 1);
+      }
+      const summary = await benchmark.generate({ outDir: opts.out, seed: opts.seed, count: opts.count ?? (benchmarkId === "egopath" ? 6 : 40), extra, log: (line) => console.error(line) });
       console.log(`wrote ${opts.out}: ${summary}`);
     });
 }

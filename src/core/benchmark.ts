@@ -97,7 +97,7 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   /** Compact terminal table for one run. */
   terminal(run: ScoresDocument): string;
   /** Procedural data in the release layout, where the benchmark has a generator. */
-  generate?: (options: { outDir: string; seed: number; count: number }) => Promise<string>;
+  generate?: (options: { outDir: string; seed: number; count: number; extra: Record<string, string>; log: (line: string) => void }) => Promise<string>;
   /** Predictions file key and shape: the id field and the value written by `run --export`. */
   predictionIdField: string;
 }

@@ -3,3 +3,6 @@ export * from "./point2.js";
 export * from "./segment2.js";
 export * from "./rect.js";
 export * from "./dijkstra.js";
+export * from "./polygon.js";
+export * from "./collision.js";
+export * from "./planners.js";

@@ -161,7 +161,8 @@ export const egopath: Benchmark<EgoPathItem> = {
   markdown: egopathMarkdown,
   terminal: egopathTerminal,
   predictionIdField: "question_id",
-  async generate({ outDir, seed, count }) {
+  async generate({ outDir, seed, count, extra }) {
+    if (Object.keys(extra).length > 0) throw new UsageError(`egopath generate takes no --set options (got ${Object.keys(extra).join(", ")})`);
     // Loaded on demand: the generator pulls in the image libraries.
     const { generateSyntheticRelease } = await import("./synthetic/index.js");
     const { questions } = await generateSyntheticRelease({

@@ -3,6 +3,8 @@ import { UsageError } from "../../core/problems.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { summarizePairs, type ScoredPair } from "./aggregate.js";
 import { pathevalBaselines } from "./baselines.js";
+import { generatePathEval, PAPER_TABLE_10, type GenerateOptions } from "./generate.js";
+import { DESCRIPTORS } from "./scenarios.js";
 import { loadPathEval } from "./load.js";
 import { buildMessages, loadTemplates, shownPair, VARIANTS, type ShownPair, type Variant } from "./prompt.js";
 import { pathevalMarkdown, pathevalTerminal } from "./report.js";
@@ -121,4 +123,42 @@ export const patheval: Benchmark<PathEvalItem> = {
   markdown: pathevalMarkdown,
   terminal: pathevalTerminal,
   predictionIdField: "id",
+  async generate({ outDir, seed, count, extra, log }) {
+    const options = generateOptions(extra);
+    const summary = await generatePathEval({ outDir, seed, environments: count, ...options, log });
+    const lines = [
+      `${summary.environments} environments, ${summary.validPaths} paths reaching the goal, ${summary.pairs} pairs, ${summary.test} test and ${summary.train} training questions`,
+      `label balance (test): Path 1 ${summary.labelBalance.test["Path 1"]}, Path 2 ${summary.labelBalance.test["Path 2"]}`,
+      "average descriptor differences of the test pairs (paper Table 10 in brackets):",
+      ...DESCRIPTORS.map((d) => `  ${d.padEnd(18)} ${summary.meanDifference[d].toFixed(3).padStart(9)}  (${PAPER_TABLE_10[d]})`),
+      `planning ${summary.seconds.planning.toFixed(1)} s, pictures ${summary.seconds.rendering.toFixed(1)} s`,
+    ];
+    return lines.join("\n");
+  },
 };
+
+/** `--set` options of `generate patheval`. */
+function generateOptions(extra: Record<string, string>): Omit<GenerateOptions, "outDir" | "seed" | "environments"> {
+  const known = ["runs", "pairs", "planner", "test-per-scenario", "dims", "train-images", "time-limit-ms", "workers", "simplify"];
+  const unknown = Object.keys(extra).filter((k) => !known.includes(k));
+  if (unknown.length > 0) throw new UsageError(`unknown patheval option ${unknown.join(", ")} (known: ${known.join(", ")})`);
+  const int = (key: string) => {
+    const v = Number(extra[key]);
+    if (!Number.isInteger(v) || v < 1) throw new UsageError(`${key} must be a positive integer`);
+    return v;
+  };
+  const out: Omit<GenerateOptions, "outDir" | "seed" | "environments"> = {};
+  if (extra["runs"]) out.runsPerEnvironment = int("runs");
+  if (extra["pairs"]) out.pairsPerEnvironment = int("pairs");
+  if (extra["time-limit-ms"]) out.timeLimitMs = int("time-limit-ms");
+  if (extra["workers"]) out.workers = int("workers");
+  if (extra["planner"]) {
+    if (extra["planner"] !== "rrt-connect" && extra["planner"] !== "rrt") throw new UsageError("planner must be rrt-connect or rrt");
+    out.planner = extra["planner"];
+  }
+  if (extra["test-per-scenario"]) out.testPerScenario = extra["test-per-scenario"] === "release" ? "release" : int("test-per-scenario");
+  if (extra["dims"]) out.dims = patheval.resolveTasks(extra["dims"].split(",")) as Dim[];
+  if (extra["train-images"]) out.trainImages = extra["train-images"] === "true";
+  if (extra["simplify"]) out.simplify = extra["simplify"] !== "false";
+  return out;
+}

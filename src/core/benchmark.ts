@@ -81,6 +81,8 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   load(root: string, tasks?: string[]): { items: I[]; problems: DataProblem[]; tasks: string[] };
   promptSources: string[];
   promptControls: string[];
+  /** Items a prompt source asks about, when they are not the loaded ones (e.g. PathEval's probes). */
+  deriveItems?(items: I[], setup: PromptSetup): I[];
   preparePrompts(items: I[], setup: PromptSetup): { build: PromptBuilder<I>; info: Record<string, unknown> };
   /** Read raw model text into an answer (never throws); `prompt` is the built prompt's info. */
   readReply(item: I, text: string, prompt?: Record<string, unknown>): Answer;

@@ -136,12 +136,14 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   }
   const concurrency = options.concurrency ?? config?.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError("--concurrency must be a positive integer");
-  const { build, info } = loaded.benchmark.preparePrompts(loaded.items, {
+  const setup = {
     source: options.promptSource,
     control: options.control,
     ...(options.templateFile ? { templateFile: options.templateFile } : {}),
     seed: options.seed,
-  });
+  };
+  if (loaded.benchmark.deriveItems) loaded.items = loaded.benchmark.deriveItems(loaded.items, setup);
+  const { build, info } = loaded.benchmark.preparePrompts(loaded.items, setup);
   const store = choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
   const progress = new Progress(`${loaded.benchmark.id} ${options.model}`, loaded.items.length, process.stderr, options.quiet);
   try {

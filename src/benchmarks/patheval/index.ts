@@ -6,7 +6,9 @@ import { pathevalBaselines } from "./baselines.js";
 import { generatePathEval, PAPER_TABLE_10, type GenerateOptions } from "./generate.js";
 import { DESCRIPTORS } from "./scenarios.js";
 import { loadPathEval } from "./load.js";
-import { buildMessages, loadTemplates, shownPair, VARIANTS, type ShownPair, type Variant } from "./prompt.js";
+import { buildMessages, buildProbeMessages, loadTemplates, shownPair, VARIANTS, type ShownPair, type Variant } from "./prompt.js";
+import { abstractionItems, fineGrainedItems, parseStances, PROBES, type ProbeName } from "./probes.js";
+import { scoreProbe, summarizeAbstraction, summarizeFineGrained, type AbstractionOutcome, type FineGrainedOutcome } from "./probe-score.js";
 import { pathevalMarkdown, pathevalTerminal } from "./report.js";
 import { readChoice, scoreChoice } from "./score.js";
 import type { Dim, PathEvalItem } from "./types.js";
@@ -20,6 +22,8 @@ export { loadPathEval, scenarioIdOf, findDataFiles } from "./load.js";
 export { buildMessages, formatDescriptors, randomNames, shownPair, loadTemplates, VARIANTS } from "./prompt.js";
 export { scoreChoice, readChoice, toRecordFrame } from "./score.js";
 export { summarizePairs } from "./aggregate.js";
+export * from "./probes.js";
+export { scoreProbe, summarizeAbstraction, summarizeFineGrained } from "./probe-score.js";
 export { pathevalBaselines } from "./baselines.js";
 export type * from "./types.js";
 
@@ -36,6 +40,12 @@ function shownOf(prompt: Record<string, unknown> | undefined): ShownPair {
 }
 
 function readReply(item: PathEvalItem, text: string, prompt?: Record<string, unknown>): Answer {
+  if (item.probe?.kind === "attribute-abstraction") {
+    const stances = parseStances(text);
+    return Object.values(stances).some((v) => v !== null)
+      ? { status: "ok", value: stances, stored: text }
+      : { status: "unparseable", value: null, reason: "no \"<descriptor>: smaller | larger | irrelevant\" line found", stored: text };
+  }
   const choice = readChoice(text, shownOf(prompt), "robust");
   return choice
     ? { status: "ok", value: choice, stored: text }
@@ -51,12 +61,13 @@ function readPrediction(item: PathEvalItem, row: PyDict | undefined): Answer {
 
 function scoreItem(item: PathEvalItem, answer: Answer, prompt?: Record<string, unknown>): Record<string, unknown> {
   const text = typeof answer.stored === "string" ? answer.stored : null;
-  return { ...scoreChoice(item, text, shownOf(prompt)) };
+  return item.probe ? { ...scoreProbe(item, text, shownOf(prompt)) } : { ...scoreChoice(item, text, shownOf(prompt)) };
 }
 
 function summarize(items: PathEvalItem[], results: ItemResult[], tasks: string[], options: SummaryOptions) {
   const byId = new Map(items.map((i) => [i.id, i]));
   const pairs: ScoredPair[] = [];
+  const probeOutcomes: Array<{ outcome: AbstractionOutcome | FineGrainedOutcome; cluster: string }> = [];
   const counts = { parse_failures: 0, errors: 0, missing: 0, items: results.length };
   for (const result of results) {
     if (result.status === "error") { counts.errors++; continue; }
@@ -65,8 +76,10 @@ function summarize(items: PathEvalItem[], results: ItemResult[], tasks: string[]
     if (answer.status === "missing") counts.missing++;
     if (answer.status === "unparseable" || answer.status === "failed") counts.parse_failures++;
     const text = typeof answer.stored === "string" ? answer.stored : null;
-    pairs.push({ item, outcome: scoreChoice(item, text, shownOf(result.prompt)) });
+    if (item.probe) probeOutcomes.push({ outcome: scoreProbe(item, text, shownOf(result.prompt)), cluster: item.cluster });
+    else pairs.push({ item, outcome: scoreChoice(item, text, shownOf(result.prompt)) });
   }
+  if (probeOutcomes.length > 0 || items.some((i) => i.probe)) return summarizeProbe(probeOutcomes, counts, options);
   const summary = summarizePairs(pairs, tasks as Dim[], { resamples: options.bootstrapResamples, seed: options.bootstrapSeed });
   return {
     n: pairs.length,
@@ -85,9 +98,46 @@ function summarize(items: PathEvalItem[], results: ItemResult[], tasks: string[]
   };
 }
 
+/** Probe runs: the abstraction or fine-grained tables instead of pair accuracy. */
+function summarizeProbe(list: Array<{ outcome: AbstractionOutcome | FineGrainedOutcome; cluster: string }>, counts: Record<string, number>, options: SummaryOptions) {
+  const abstraction = list.filter((x) => x.outcome.kind === "attribute-abstraction").map((x) => x.outcome as AbstractionOutcome);
+  const fine = list.filter((x) => x.outcome.kind === "fine-grained");
+  const tasks: Record<string, Record<string, unknown>> = {};
+  let score: number | null = null;
+  if (abstraction.length > 0) {
+    const summary = summarizeAbstraction(abstraction);
+    tasks["attribute-abstraction"] = summary;
+    score = summary.accuracy;
+  }
+  if (fine.length > 0) {
+    const summary = summarizeFineGrained(fine.map((x) => x.outcome as FineGrainedOutcome), fine.map((x) => x.cluster), { resamples: options.bootstrapResamples, seed: options.bootstrapSeed });
+    tasks["fine-grained"] = summary;
+    score = summary.accuracy;
+  }
+  return {
+    n: list.length,
+    score,
+    tasks,
+    counts: counts as { parse_failures: number; errors: number; missing: number },
+    probe: abstraction.length > 0 ? "attribute-abstraction" : "fine-grained",
+    definitions: {
+      "attribute-abstraction": "per scenario and descriptor, the stated direction (smaller / larger / irrelevant) against the scenario's (Table 7); relevance_accuracy ignores the direction",
+      "fine-grained": "which path has the smaller value of one descriptor; ε subsets hold the pairs whose difference is at least 1x, 2x, 4x the labelling threshold",
+    },
+  };
+}
+
 function preparePrompts(items: PathEvalItem[], setup: PromptSetup) {
+  if (PROBES.includes(setup.source as ProbeName)) {
+    const templates = loadTemplates(setup.templateFile);
+    const build = async (item: PathEvalItem) => {
+      const shown = shownPair(item, "plain", setup.seed);
+      return { messages: await buildProbeMessages(item, shown, templates), info: { ...shown, probe: setup.source } as Record<string, unknown> };
+    };
+    return { build, info: { probe: setup.source, template: { name: templates.name, sha256: templates.hash } } };
+  }
   const variant = setup.source as Variant;
-  if (!VARIANTS.includes(variant)) throw new UsageError(`unknown PathEval prompt variant "${setup.source}" (choose ${VARIANTS.join(", ")})`);
+  if (!VARIANTS.includes(variant)) throw new UsageError(`unknown PathEval prompt "${setup.source}" (choose ${[...VARIANTS, ...PROBES].join(", ")})`);
   if (setup.control !== "none") throw new UsageError("PathEval has no controls; use --prompt for its variants");
   const templates = loadTemplates(setup.templateFile);
   const build = async (item: PathEvalItem) => {
@@ -112,8 +162,13 @@ export const patheval: Benchmark<PathEvalItem> = {
   load(root, tasks) {
     return loadPathEval(root, tasks ? { tasks: tasks as Dim[] } : {});
   },
-  promptSources: [...VARIANTS],
+  promptSources: [...VARIANTS, ...PROBES],
   promptControls: ["none"],
+  deriveItems(items, setup) {
+    if (setup.source === "attribute-abstraction") return abstractionItems(items.filter((i) => i.task === items[0]?.task));
+    if (setup.source === "fine-grained") return fineGrainedItems(items);
+    return items;
+  },
   preparePrompts,
   readReply,
   readPrediction,

@@ -7,6 +7,7 @@ import { UsageError } from "../../core/problems.js";
 import type { Message, Part } from "../../core/types.js";
 import { swapHalves } from "../../media/halves.js";
 import { createRng, seedFromString } from "../../stats/rng.js";
+import { DESCRIPTOR_MEANINGS } from "./probes.js";
 import { DESCRIPTORS, type DescriptorName, type Descriptors } from "./scenarios.js";
 import type { PathEvalItem, PathName } from "./types.js";
 
@@ -102,6 +103,18 @@ export async function buildMessages(item: PathEvalItem, shown: ShownPair, templa
     { role: "system", content: [{ type: "text", text: templates.system.trim() }] },
     { role: "user", content },
   ];
+}
+
+/** Probe prompts: the scenario alone (abstraction), or the picture and one descriptor (fine-grained). */
+export async function buildProbeMessages(item: PathEvalItem, shown: ShownPair, templates: PathEvalTemplates, readImage: (file: string) => Buffer = readFileSync): Promise<Message[]> {
+  const probe = item.probe!;
+  const system: Message = { role: "system", content: [{ type: "text", text: templates.system.trim() }] };
+  if (probe.kind === "attribute-abstraction") {
+    return [system, { role: "user", content: [{ type: "text", text: fill(templates.attribute_abstraction, { scenario: item.question }) }] }];
+  }
+  const image = readImage(item.imagePath);
+  const text = fill(templates.fine_grained, { left: shown.names[0], right: shown.names[1], descriptor: probe.descriptor, descriptor_meaning: DESCRIPTOR_MEANINGS[probe.descriptor] });
+  return [system, { role: "user", content: [{ type: "image", mediaType: "image/png", base64: image.toString("base64"), source: item.imagePath }, { type: "text", text }] }];
 }
 
 export type { DescriptorName };

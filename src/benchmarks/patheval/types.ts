@@ -1,4 +1,4 @@
-import type { Descriptors } from "./scenarios.js";
+import type { DescriptorName, Descriptors } from "./scenarios.js";
 
 export type Dim = "2D" | "3D";
 export type PathName = "Path 1" | "Path 2";
@@ -24,6 +24,25 @@ export interface PathEvalItem {
   paths?: Record<PathName, Array<[number, number]>>;
   environment?: string;
   source: { file: string; index: number };
+  /** Set on the probe items derived from records (attribute abstraction, fine-grained perception). */
+  probe?: AbstractionProbe | FineGrainedProbe;
+}
+
+/** "Which descriptors matter for this scenario, and in which direction?" (truth: Table 7). */
+export interface AbstractionProbe {
+  kind: "attribute-abstraction";
+  scenarioId: number;
+}
+
+/** "Which path has the smaller <descriptor>?" (Table 8). */
+export interface FineGrainedProbe {
+  kind: "fine-grained";
+  descriptor: DescriptorName;
+  /** The path with the smaller value. */
+  smaller: PathName;
+  difference: number;
+  /** The largest ε subset the pair belongs to (ε1 ⊇ ε2 ⊇ ε3), or "below" when under ε1. */
+  level: "below" | "ε1" | "ε2" | "ε3";
 }
 
 /** A record in the release's JSON format (train/test files), with our optional extra fields. */

@@ -10,7 +10,7 @@ export function registerGenerate(program: Command): void {
     .requiredOption("--out <dir>", "output folder (a new or empty folder)")
     .option("--seed <n>", "random seed", integer, 7)
     .option("--count <n>", "egopath: scenes (default 6); patheval: environments (default 40; the release has 1,149)", positiveInteger)
-    .option("--set <key=value...>", "benchmark options, e.g. patheval: runs=30 pairs=5 planner=rrt-connect|rrt test-per-scenario=70|release dims=2d,3d train-images=true time-limit-ms=2000 workers=2")
+    .option("--set <key=value...>", "benchmark options, e.g. patheval: runs=30 pairs=5 planner=rrt-connect|rrt test-per-scenario=70|release dims=2d,3d train-images=true max-iterations=50000 workers=2")
     .action(async (benchmarkId: string, opts) => {
       const benchmark = getBenchmark(benchmarkId);
       if (!benchmark.generate) throw new UsageError(`${benchmarkId} has no generator`);

@@ -109,8 +109,12 @@ export interface PlanResult {
 
 // ------------------------------------------------------------------ nearest neighbours
 
-/** Exact nearest neighbour over a growing point set: a bucket grid searched ring by ring. */
-class Tree {
+/**
+ * A tree of points with exact nearest-neighbour queries: a bucket grid over the bounds, searched
+ * ring by ring outward from the query's cell (rings that cannot beat the best distance so far, and
+ * rings outside the occupied cells, are skipped). Ties go to the first point met.
+ */
+export class NearestNeighborTree {
   xs: Float64Array;
   ys: Float64Array;
   parent: Int32Array;
@@ -293,7 +297,7 @@ export function rrt(problem: PlanningProblem, rng: Rng, options: PlannerOptions 
   const [gx, gy] = problem.goal;
   if (!problem.isStateValid(sx, sy)) return failed("invalid-start", s);
   const { minX, maxX, minY, maxY } = problem.bounds;
-  const tree = new Tree(problem.bounds);
+  const tree = new NearestNeighborTree(problem.bounds);
   tree.add(sx, sy, -1);
   const satisfied = (x: number, y: number): boolean =>
     s.goalMode === "box"
@@ -356,15 +360,15 @@ export function rrtConnect(problem: PlanningProblem, rng: Rng, options: PlannerO
   if (!problem.isStateValid(gx, gy)) return failed("invalid-goal", s);
   const { minX, maxX, minY, maxY } = problem.bounds;
   const { isStateValid, isMotionValid } = problem;
-  const tStart = new Tree(problem.bounds);
-  const tGoal = new Tree(problem.bounds);
+  const tStart = new NearestNeighborTree(problem.bounds);
+  const tGoal = new NearestNeighborTree(problem.bounds);
   tStart.add(sx, sy, -1);
   tGoal.add(gx, gy, -1);
   const range = s.range;
 
   // The node added by the last successful grow.
   let xmotion = -1;
-  const grow = (tree: Tree, fromStart: boolean, rx: number, ry: number): number => {
+  const grow = (tree: NearestNeighborTree, fromStart: boolean, rx: number, ry: number): number => {
     const n = tree.nearest(rx, ry);
     const nx = tree.xs[n]!;
     const ny = tree.ys[n]!;

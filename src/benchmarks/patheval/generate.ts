@@ -36,6 +36,8 @@ export interface GenerateOptions {
   testPerScenario?: number | "release";
   dims?: Dim[];
   trainImages?: boolean;
+  /** Iterations per plan (default 50,000); optional wall-time cap (machine-dependent when it triggers). */
+  maxIterations?: number;
   timeLimitMs?: number;
   workers?: number;
   log?: (line: string) => void;
@@ -85,7 +87,8 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
   const started = performance.now();
   const jobs: EnvironmentJob[] = chooseEnvironments(options.environments, options.seed).map((e) => ({
     ...e, seed: options.seed, runs: options.runsPerEnvironment ?? 30, planner: options.planner ?? "rrt-connect",
-    simplify: options.simplify ?? true, timeLimitMs: options.timeLimitMs ?? 2000,
+    simplify: options.simplify ?? true, maxIterations: options.maxIterations ?? 50_000,
+    ...(options.timeLimitMs ? { timeLimitMs: options.timeLimitMs } : {}),
   }));
   const plans = await planAll(jobs, { ...(options.workers ? { workers: options.workers } : {}), onDone: (n) => { if (n % 25 === 0 || n === jobs.length) log(`planned ${n}/${jobs.length} environments`); } });
   const planningSeconds = (performance.now() - started) / 1000;
@@ -126,7 +129,9 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
     perScenario: SCENARIOS.map((s) => ({ id: s.id, test: test.filter((x) => x.scenarioId === s.id).length, train: train.filter((x) => x.scenarioId === s.id).length })),
     seconds: { planning: planningSeconds, rendering: renderingSeconds },
   };
-  writeFileSync(path.join(out, "stats.json"), `${JSON.stringify({ ...summary, paper_table_10: PAPER_TABLE_10, test_records: testRecords }, null, 2)}\n`);
+  // Timings are printed, not written, so the same seed gives the same files.
+  const { seconds: _timings, ...stats } = summary;
+  writeFileSync(path.join(out, "stats.json"), `${JSON.stringify({ ...stats, paper_table_10: PAPER_TABLE_10, test_records: testRecords }, null, 2)}\n`);
   writeFileSync(path.join(out, "README.md"), readme(options));
   return summary;
 }

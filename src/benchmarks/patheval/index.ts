@@ -194,7 +194,7 @@ export const patheval: Benchmark<PathEvalItem> = {
 
 /** `--set` options of `generate patheval`. */
 function generateOptions(extra: Record<string, string>): Omit<GenerateOptions, "outDir" | "seed" | "environments"> {
-  const known = ["runs", "pairs", "planner", "test-per-scenario", "dims", "train-images", "time-limit-ms", "workers", "simplify"];
+  const known = ["runs", "pairs", "planner", "test-per-scenario", "dims", "train-images", "max-iterations", "time-limit-ms", "workers", "simplify"];
   const unknown = Object.keys(extra).filter((k) => !known.includes(k));
   if (unknown.length > 0) throw new UsageError(`unknown patheval option ${unknown.join(", ")} (known: ${known.join(", ")})`);
   const int = (key: string) => {
@@ -206,6 +206,7 @@ function generateOptions(extra: Record<string, string>): Omit<GenerateOptions, "
   if (extra["runs"]) out.runsPerEnvironment = int("runs");
   if (extra["pairs"]) out.pairsPerEnvironment = int("pairs");
   if (extra["time-limit-ms"]) out.timeLimitMs = int("time-limit-ms");
+  if (extra["max-iterations"]) out.maxIterations = int("max-iterations");
   if (extra["workers"]) out.workers = int("workers");
   if (extra["planner"]) {
     if (extra["planner"] !== "rrt-connect" && extra["planner"] !== "rrt") throw new UsageError("planner must be rrt-connect or rrt");

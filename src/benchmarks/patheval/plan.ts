@@ -14,7 +14,10 @@ export interface EnvironmentJob {
   planner: PlannerName;
   /** Shortcut simplification after planning (the release simplifies its RRT paths). */
   simplify: boolean;
-  timeLimitMs: number;
+  /** Iteration budget per plan: the stopping rule, so results do not depend on machine speed. */
+  maxIterations: number;
+  /** Optional wall-time cap per plan (makes results machine-dependent when it triggers). */
+  timeLimitMs?: number;
 }
 
 export interface EnvironmentPlans {
@@ -40,7 +43,7 @@ export function planEnvironment(job: EnvironmentJob): EnvironmentPlans {
     const radius = 0.5 + rng.next();
     const problem = pathEvalProblem(env.polygons, { radius });
     const planner = job.planner === "rrt" ? rrt : rrtConnect;
-    const result = planner(problem, rng, { timeLimitMs: job.timeLimitMs });
+    const result = planner(problem, rng, { maxIterations: job.maxIterations, ...(job.timeLimitMs ? { timeLimitMs: job.timeLimitMs } : {}) });
     if (!result.path || !result.reachesGoal) continue;
     const points = job.simplify ? shortcutSimplify(result.path, problem.isMotionValid, rng) : result.path;
     paths.push({ points: points.map((p) => [p[0], p[1]] as Vec2), radius, run });

@@ -10,14 +10,19 @@ import type { EnvironmentJob, EnvironmentPlans } from "./plan.js";
 export async function planAll(jobs: EnvironmentJob[], options: { workers?: number; onDone?: (done: number) => void } = {}): Promise<EnvironmentPlans[]> {
   const size = Math.max(1, Math.min(options.workers ?? os.availableParallelism(), jobs.length));
   const here = import.meta.url;
-  const script = new URL(here.endsWith(".ts") ? "./plan-worker.ts" : "./plan-worker.js", here);
-  const execArgv = here.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const fromSource = here.endsWith(".ts");
+  const script = new URL(fromSource ? "./plan-worker.ts" : "./plan-worker.js", here);
+  // Run from TypeScript sources (tests, bench under tsx): the worker registers tsx before loading the script.
+  const spawn = () =>
+    fromSource
+      ? new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); });`, { eval: true })
+      : new Worker(fileURLToPath(script));
   const results: EnvironmentPlans[] = new Array(jobs.length);
   let next = 0;
   let done = 0;
   const runWorker = () =>
     new Promise<void>((resolve, reject) => {
-      const worker = new Worker(fileURLToPath(script), { execArgv });
+      const worker = spawn();
       let current = -1;
       const feed = () => {
         if (next >= jobs.length) {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
@@ -10,6 +10,7 @@ import { markdownReport } from "../report/render.js";
 /** The bundled synthetic set in the EgoPathBench release layout. */
 export const DEMO_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples/egopath-mini");
 const DEMO_MODELS = ["oracle", "direct-to-goal", "random:1", "all-ids", "none"];
+const PATHEVAL_DEMO_RUNS: Array<[string, string]> = [["descriptor-oracle", "plain"], ["always-first", "plain"], ["random:1", "plain"], ["always-first", "flipped"], ["descriptor-oracle", "fine-grained"]];
 
 export function registerDemo(program: Command): void {
   program
@@ -28,9 +29,24 @@ export function registerDemo(program: Command): void {
         console.log(`\n== ${model}\n${benchmark.terminal(scores)}`);
         runs.push(scores);
       }
+      // PathEval: a small fresh set made with the paper's method, then the built-in baselines.
+      const pathevalData = path.join(opts.out, "patheval-set");
+      rmSync(pathevalData, { recursive: true, force: true });
+      const patheval = getBenchmark("patheval");
+      console.log(`\n== generating a PathEval set in ${pathevalData}`);
+      console.log(await patheval.generate!({ outDir: pathevalData, seed: 7, count: 6, extra: { runs: "10", "test-per-scenario": "2" }, log: () => {} }));
+      for (const [model, prompt] of PATHEVAL_DEMO_RUNS) {
+        const out = path.join(opts.out, `patheval-${model.replace(/[^A-Za-z0-9._-]+/g, "_")}-${prompt}`);
+        const { scores } = await executeRun({
+          benchmark: "patheval", data: pathevalData, out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
+          promptSource: prompt, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
+        });
+        console.log(`\n== patheval ${model} (${prompt})\n${patheval.terminal(scores)}`);
+        runs.push(scores);
+      }
       mkdirSync(opts.out, { recursive: true });
       const report = path.join(opts.out, "report.md");
-      writeFileSync(report, `# spatialprobe demo: built-in models on the bundled EgoPathBench-layout example\n\nData: examples/egopath-mini (synthetic).\n\n${markdownReport(runs)}`);
+      writeFileSync(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (synthetic EgoPathBench layout) and a PathEval set generated into ${pathevalData}.\n\n${markdownReport(runs)}`);
       console.log(`\nwrote ${report} (and one folder per model with scores.json, items.jsonl, report.md)`);
     });
 }

@@ -23,3 +23,14 @@ test('the package exports work by name: import { egopath, metrics, geometry } fr
     4,
   ), "Path 1");
 });
+
+test('import { patheval } from "spatialprobe": parseEnvironment, descriptors, label, parseAnswer', async () => {
+  const { patheval } = await import("spatialprobe");
+  const polygons = patheval.parseEnvironment("1\n4 0 0 2 0 2 2 0 2\n");
+  const d = patheval.descriptors([[-1, -1], [3, -1], [3, 3]], polygons);
+  assert.equal(d["Path length"], 8);
+  assert.equal(d["Sharp turns"], 0);
+  assert.equal(patheval.parseAnswer("Answer: Path 2\nExplanation: -", { mode: "official" }), "Path 2");
+  assert.equal(patheval.parseAnswer("**Answer**: path 1"), "Path 1");
+  assert.equal(patheval.SCENARIOS.length, 15);
+});

@@ -23,6 +23,9 @@ export { buildMessages, formatDescriptors, randomNames, shownPair, loadTemplates
 export { scoreChoice, readChoice, toRecordFrame } from "./score.js";
 export { summarizePairs } from "./aggregate.js";
 export * from "./probes.js";
+export { parseEnvironment, formatEnvironment } from "../../geometry/polygon.js";
+export { generatePathEval, PAPER_TABLE_10, type GenerateOptions, type GenerateSummary } from "./generate.js";
+export { readPlannerPaths } from "./planfile.js";
 export { scoreProbe, summarizeAbstraction, summarizeFineGrained } from "./probe-score.js";
 export { pathevalBaselines } from "./baselines.js";
 export type * from "./types.js";

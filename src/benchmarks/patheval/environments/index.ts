@@ -96,7 +96,7 @@ export interface GenerateEnvironmentOptions {
   clearRadius?: number;
   /** Extra clearance demanded at start and goal beyond clearRadius (default 0.25). */
   startGoalMargin?: number;
-  /** Draws before giving up (default 50). */
+  /** Draws before giving up (default 200; dense SceneRandom_Frac20 needs about 6 on average). */
   maxAttempts?: number;
   /** Grid step of the path-existence search (default 0.05). */
   pathCheckCell?: number;
@@ -154,7 +154,7 @@ export function generateEnvironment(family: EnvironmentFamily, parameter: number
   const goal = options.goal ?? PATHEVAL_GOAL;
   const r = options.clearRadius ?? 1.5;
   const margin = options.startGoalMargin ?? 0.25;
-  const maxAttempts = options.maxAttempts ?? 50;
+  const maxAttempts = options.maxAttempts ?? 200;
   const base = seedFromString(name, seed >>> 0);
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const polygons = round6(draw(family, parameter, createRng(deriveSeed(base, attempt))));

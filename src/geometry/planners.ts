@@ -14,7 +14,8 @@
  *     it is grows one step towards a uniform sample, the other tree then extends towards the new node
  *     until trapped or reached; a new goal-tree node is checked as `isStateValid(new) &&
  *     isMotionValid(new -> nearest)`, as in OMPL; when the trees meet, the duplicated meeting state
- *     is dropped; approximate solutions track the start-tree node nearest to the goal.
+ *     is dropped; approximate solutions track the start-tree node nearest to the goal (OMPL 1.6's
+ *     bookkeeping; 1.5.2 could record a goal-tree node there; exact solutions are the same).
  *   - Nearest neighbours are exact (a bucket grid searched ring by ring), like OMPL's GNAT default;
  *     ties go to the first node found.
  * What differs: OMPL's random stream is not reproduced (the Rng is injected); planning is in 2-D,
@@ -486,14 +487,20 @@ interface Vertex {
  *   5. reduceVertices again, up to 5 times while it changes the path.
  * Rounds repeat while the last reduceVertices changed the path. checkAndRepair is not run: every
  * step keeps a valid path valid, so it would do nothing. The endpoints never move (except to the
- * goal with `goal`). `isMotionValid(a, b)` may assume a is valid.
+ * goal with `goal`). `isMotionValid(a, b)` may assume a is valid. Consecutive repeated points are
+ * dropped first.
  */
 export function shortcutSimplify(path: readonly Readonly<Vec2>[], isMotionValid: MotionValidityFn, rng: Rng, options: SimplifyOptions = {}): Vec2[] {
   const metric = options.metric ?? true;
   const maxRounds = options.maxRounds ?? 1000;
   let nextId = 0;
   const V = (x: number, y: number): Vertex => ({ x, y, id: nextId++ });
-  let st: Vertex[] = path.map((p) => V(p[0], p[1]));
+  // Consecutive repeats would make zero-length segments (0 / 0 when interpolating): drop them.
+  let st: Vertex[] = [];
+  for (const p of path) {
+    const last = st[st.length - 1];
+    if (!last || last.x !== p[0] || last.y !== p[1]) st.push(V(p[0], p[1]));
+  }
   if (st.length < 3) return st.map((v) => [v.x, v.y]);
 
   const dist = (a: Vertex, b: Vertex) => Math.sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y));

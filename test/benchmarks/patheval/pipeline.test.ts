@@ -82,3 +82,25 @@ test("probes: the oracle knows the directions and the smaller values; random is 
   const random = await run("random", "fine-grained");
   assert.ok(random.score > 0.3 && random.score < 0.7);
 });
+
+test("a real OpenAI-compatible endpoint (the mock): markdown answers read robustly, and the release's reading side by side", async () => {
+  const { startMockServer } = await import("../../helpers/mock-server.js");
+  const server = await startMockServer({ reply: (req) => (req.imageCount === 1 ? "**Answer:** Path 2\n**Explanation:** fewer turns." : "no image"), faults: (_req, attempt) => (attempt === 1 ? { type: "status", status: 503 } : undefined) });
+  try {
+    const { scores, results } = await executeRun({
+      benchmark: "patheval", data, out: path.join(tmp, "mock"), model: "openai:mock-vlm", bootstrapResamples: 0, bootstrapSeed: 1, quiet: true,
+      promptSource: "plain", control: "none", seed: 5, retryErrors: false, concurrency: 4,
+      flags: { base_url: `${server.url}/v1`, backoff_base_ms: 1, backoff_cap_ms: 5, max_attempts: 3 }, env: { OPENAI_API_KEY: "sk-mock" },
+    });
+    const { items } = loadPathEval(data);
+    const path2 = items.filter((i) => i.truth === "Path 2").length;
+    assert.equal(scores.counts.errors, 0);
+    assert.equal(results.every((r) => r.response!.attempts === 2), true);
+    assert.equal(scores.score, path2 / items.length);
+    const tasks = scores.tasks as Record<string, { official_accuracy: number; chose_second: number }>;
+    assert.equal(tasks["2D"]!.official_accuracy, 0); // "**Answer:**" has no "Answer: " for the release's split
+    assert.equal(tasks["2D"]!.chose_second, 30);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,5 +1,6 @@
 import type { Answer, Benchmark, ItemResult, PromptSetup, SummaryOptions } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
+import { tallyResults } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { pyToPlain } from "../../core/pycompat/json.js";
 import { aggregate, type ScoredQuestion } from "./aggregate.js";
@@ -69,16 +70,11 @@ function toPlainDeep(value: unknown): unknown {
 
 function summarize(items: EgoPathItem[], results: ItemResult[], tasks: string[], options: SummaryOptions) {
   const byId = new Map(items.map((item) => [item.id, item]));
-  const scored: ScoredQuestion[] = [];
-  const counts = { parse_failures: 0, errors: 0, missing: 0, items: results.length };
-  for (const result of results) {
-    if (result.status === "error") { counts.errors++; continue; }
+  const { counts, scored: answered } = tallyResults(results);
+  const scored: ScoredQuestion[] = answered.map((result) => {
     const item = byId.get(result.id)!;
-    const answer = result.answer!;
-    if (answer.status === "missing") counts.missing++;
-    if (answer.status === "unparseable" || answer.status === "failed") counts.parse_failures++;
-    scored.push({ item, outcome: scoreItem(item, (answer.value as bigint[] | null) ?? null) });
-  }
+    return { item, outcome: scoreItem(item, (result.answer!.value as bigint[] | null) ?? null) };
+  });
   const agg = aggregate(scored, tasks as TaskCode[], options);
   const taskScores: Record<string, Record<string, unknown>> = {};
   const diagnostics: Record<string, unknown> = {};

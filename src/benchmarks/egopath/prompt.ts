@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import YAML from "yaml";
 import { UsageError } from "../../core/problems.js";
+import { readTemplateFile } from "../../core/results.js";
 import type { Message, Part } from "../../core/types.js";
 import { createRng, seedFromString } from "../../stats/rng.js";
 import type { TaskCode } from "./tasks.js";
@@ -31,13 +30,8 @@ export interface PromptTemplates {
 export const DEFAULT_TEMPLATE_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../templates/egopath.yaml");
 
 export function loadTemplates(file = DEFAULT_TEMPLATE_FILE): PromptTemplates {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    throw new UsageError(`cannot read template file ${file}`);
-  }
-  const data = YAML.parse(text) as Partial<PromptTemplates> | null;
+  const { data: raw, hash } = readTemplateFile(file);
+  const data = raw as Partial<PromptTemplates>;
   const tasks = data?.tasks as Record<string, unknown> | undefined;
   const missing = ["a1", "b1", "a2", "b2", "c"].filter((t) => typeof tasks?.[t] !== "string");
   if (typeof data?.system !== "string" || missing.length > 0) {
@@ -47,7 +41,7 @@ export function loadTemplates(file = DEFAULT_TEMPLATE_FILE): PromptTemplates {
     name: String(data.name ?? path.basename(file)),
     system: data.system,
     tasks: tasks as Record<TaskCode, string>,
-    hash: createHash("sha256").update(text).digest("hex"),
+    hash,
   };
 }
 

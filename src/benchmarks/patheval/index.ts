@@ -1,5 +1,6 @@
 import type { Answer, Benchmark, ItemResult, PromptSetup, SummaryOptions } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
+import { tallyResults, type ResultCounts } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { summarizePairs, type ScoredPair } from "./aggregate.js";
 import { pathevalBaselines } from "./baselines.js";
@@ -71,13 +72,10 @@ function summarize(items: PathEvalItem[], results: ItemResult[], tasks: string[]
   const byId = new Map(items.map((i) => [i.id, i]));
   const pairs: ScoredPair[] = [];
   const probeOutcomes: Array<{ outcome: AbstractionOutcome | FineGrainedOutcome; cluster: string }> = [];
-  const counts = { parse_failures: 0, errors: 0, missing: 0, items: results.length };
-  for (const result of results) {
-    if (result.status === "error") { counts.errors++; continue; }
+  const { counts, scored } = tallyResults(results);
+  for (const result of scored) {
     const item = byId.get(result.id)!;
     const answer = result.answer!;
-    if (answer.status === "missing") counts.missing++;
-    if (answer.status === "unparseable" || answer.status === "failed") counts.parse_failures++;
     const text = typeof answer.stored === "string" ? answer.stored : null;
     if (item.probe) probeOutcomes.push({ outcome: scoreProbe(item, text, shownOf(result.prompt)), cluster: item.cluster });
     else pairs.push({ item, outcome: scoreChoice(item, text, shownOf(result.prompt)) });
@@ -102,7 +100,7 @@ function summarize(items: PathEvalItem[], results: ItemResult[], tasks: string[]
 }
 
 /** Probe runs: the abstraction or fine-grained tables instead of pair accuracy. */
-function summarizeProbe(list: Array<{ outcome: AbstractionOutcome | FineGrainedOutcome; cluster: string }>, counts: Record<string, number>, options: SummaryOptions) {
+function summarizeProbe(list: Array<{ outcome: AbstractionOutcome | FineGrainedOutcome; cluster: string }>, counts: ResultCounts, options: SummaryOptions) {
   const abstraction = list.filter((x) => x.outcome.kind === "attribute-abstraction").map((x) => x.outcome as AbstractionOutcome);
   const fine = list.filter((x) => x.outcome.kind === "fine-grained");
   const tasks: Record<string, Record<string, unknown>> = {};
@@ -121,7 +119,7 @@ function summarizeProbe(list: Array<{ outcome: AbstractionOutcome | FineGrainedO
     n: list.length,
     score,
     tasks,
-    counts: counts as { parse_failures: number; errors: number; missing: number },
+    counts,
     probe: abstraction.length > 0 ? "attribute-abstraction" : "fine-grained",
     definitions: {
       "attribute-abstraction": "per scenario and descriptor, the stated direction (smaller / larger / irrelevant) against the scenario's (Table 7); relevance_accuracy ignores the direction",
@@ -130,7 +128,7 @@ function summarizeProbe(list: Array<{ outcome: AbstractionOutcome | FineGrainedO
   };
 }
 
-function preparePrompts(items: PathEvalItem[], setup: PromptSetup) {
+function preparePrompts(_items: PathEvalItem[], setup: PromptSetup) {
   if (PROBES.includes(setup.source as ProbeName)) {
     const templates = loadTemplates(setup.templateFile);
     const build = async (item: PathEvalItem) => {
@@ -147,7 +145,6 @@ function preparePrompts(items: PathEvalItem[], setup: PromptSetup) {
     const shown = shownPair(item, variant, setup.seed);
     return { messages: await buildMessages(item, shown, templates), info: { ...shown } as Record<string, unknown> };
   };
-  void items;
   return { build, info: { variant, template: { name: templates.name, sha256: templates.hash }, seed: setup.seed } };
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { DataProblem } from "../../core/problems.js";
-import { DESCRIPTORS, SCENARIOS } from "./scenarios.js";
+import { DESCRIPTORS } from "./scenarios.js";
 import type { Dim, PathEvalItem } from "./types.js";
 
 /**
@@ -127,4 +127,4 @@ function loadFile(file: string, dim: Dim, root: string, problems: DataProblem[])
   return items;
 }
 
-export { SCENARIOS };
+

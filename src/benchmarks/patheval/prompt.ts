@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import YAML from "yaml";
 import { UsageError } from "../../core/problems.js";
+import { readTemplateFile } from "../../core/results.js";
 import type { Message, Part } from "../../core/types.js";
 import { swapHalves } from "../../media/halves.js";
 import { createRng, seedFromString } from "../../stats/rng.js";
@@ -29,17 +28,11 @@ export interface PathEvalTemplates {
 export const DEFAULT_TEMPLATE_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../templates/patheval.yaml");
 
 export function loadTemplates(file = DEFAULT_TEMPLATE_FILE): PathEvalTemplates {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    throw new UsageError(`cannot read template file ${file}`);
-  }
-  const data = (YAML.parse(text) ?? {}) as Record<string, unknown>;
+  const { data, hash } = readTemplateFile(file);
   const keys = ["system", "plain", "with_descriptors", "descriptors_only", "attribute_abstraction", "fine_grained"];
   const missing = keys.filter((k) => typeof data[k] !== "string");
   if (missing.length > 0) throw new UsageError(`template file ${file} lacks: ${missing.join(", ")}`);
-  return { ...(data as unknown as PathEvalTemplates), name: String(data["name"] ?? path.basename(file)), hash: createHash("sha256").update(text).digest("hex") };
+  return { ...(data as unknown as PathEvalTemplates), name: String(data["name"] ?? path.basename(file)), hash };
 }
 
 export function fill(template: string, fields: Record<string, string>): string {

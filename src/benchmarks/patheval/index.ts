@@ -194,7 +194,7 @@ export const patheval: Benchmark<PathEvalItem> = {
 
 /** `--set` options of `generate patheval`. */
 function generateOptions(extra: Record<string, string>): Omit<GenerateOptions, "outDir" | "seed" | "environments"> {
-  const known = ["runs", "pairs", "planner", "test-per-scenario", "dims", "train-images", "max-iterations", "time-limit-ms", "workers", "simplify"];
+  const known = ["runs", "pairs", "labelled-pairs", "planner", "test-per-scenario", "dims", "train-images", "max-iterations", "time-limit-ms", "workers", "simplify"];
   const unknown = Object.keys(extra).filter((k) => !known.includes(k));
   if (unknown.length > 0) throw new UsageError(`unknown patheval option ${unknown.join(", ")} (known: ${known.join(", ")})`);
   const int = (key: string) => {
@@ -216,5 +216,9 @@ function generateOptions(extra: Record<string, string>): Omit<GenerateOptions, "
   if (extra["dims"]) out.dims = patheval.resolveTasks(extra["dims"].split(",")) as Dim[];
   if (extra["train-images"]) out.trainImages = extra["train-images"] === "true";
   if (extra["simplify"]) out.simplify = extra["simplify"] !== "false";
+  if (extra["labelled-pairs"]) {
+    if (extra["labelled-pairs"] !== "all" && extra["labelled-pairs"] !== "last") throw new UsageError("labelled-pairs must be all or last");
+    out.labelledPairs = extra["labelled-pairs"];
+  }
   return out;
 }

@@ -104,3 +104,33 @@ test("a real OpenAI-compatible endpoint (the mock): markdown answers read robust
     await server.close();
   }
 });
+
+test("score: stored {id, response} predictions give the same accuracy as the run that produced them", async () => {
+  const { executeScore } = await import("../../../src/core/session.js");
+  const { writeFileSync } = await import("node:fs");
+  const first = await executeRun({
+    benchmark: "patheval", data, out: path.join(tmp, "to-score"), model: "random:3", bootstrapResamples: 0, bootstrapSeed: 1, quiet: true,
+    promptSource: "plain", control: "none", seed: 5, flags: {}, retryErrors: false,
+  });
+  const predictions = path.join(tmp, "predictions.jsonl");
+  writeFileSync(predictions, first.results.map((r) => JSON.stringify({ id: r.id, response: r.reply })).join("\n") + "\n");
+  const scored = await executeScore({ benchmark: "patheval", data, out: path.join(tmp, "scored"), predictions: [predictions], bootstrapResamples: 0, bootstrapSeed: 1 });
+  assert.equal(scored.scores.score, first.scores.score);
+  assert.equal(scored.scores.n, 60);
+});
+
+test("release records without our extra fields: the scenario is recognised from the agent it names", async () => {
+  const { scenarioIdOf } = await import("../../../src/benchmarks/patheval/load.js");
+  const { SCENARIOS } = await import("../../../src/benchmarks/patheval/scenarios.js");
+  for (const s of SCENARIOS) assert.equal(scenarioIdOf(`${s.text} Which path better achieves the task?`), s.id, s.agent);
+  const { writeFileSync, mkdirSync, readFileSync: read } = await import("node:fs");
+  const bare = path.join(tmp, "bare");
+  mkdirSync(path.join(bare, "2D"), { recursive: true });
+  const records = JSON.parse(read(path.join(data, "2D", "test_dataset_2D.json"), "utf8")).map((r: Record<string, unknown>) => ({
+    id: r["id"], image: `../../set/${r["image"]}`, conversations: r["conversations"], metrics: r["metrics"],
+  }));
+  writeFileSync(path.join(bare, "2D", "test_dataset_2D.json"), JSON.stringify(records));
+  const loaded = loadPathEval(bare);
+  assert.deepEqual(loaded.problems, []);
+  assert.ok(loaded.items.every((i) => i.scenarioId !== undefined && i.paths === undefined));
+});

@@ -6,3 +6,7 @@ export * from "./dijkstra.js";
 export * from "./polygon.js";
 export * from "./collision.js";
 export * from "./planners.js";
+export * from "./mask.js";
+export * from "./rle.js";
+export * from "./distance-transform.js";
+export * from "./components.js";

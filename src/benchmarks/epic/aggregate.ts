@@ -1,0 +1,89 @@
+import { clusterBootstrap, type Interval } from "../../stats/bootstrap.js";
+import { BY_GROUP_ORDER, CATEGORIES, LEAF_TASKS, type LeafTask } from "./taxonomy.js";
+
+/** What aggregation needs from one scored sample. */
+export interface ScoredSample {
+  leaf: LeafTask;
+  score: number;
+  invalid: boolean;
+  cluster: string;
+  /** Ground-truth instance count, for the counting analysis (Fig. 4). */
+  gtCount?: number | null;
+  /** The count component, when the task has one. */
+  countScore?: number;
+}
+
+export interface Bucket {
+  total_processed: number;
+  num_invalid_response: number;
+  mean_score: number;
+}
+
+/** The official summary's bucket: plain mean over the samples in it. */
+function bucket(samples: ScoredSample[]): Bucket {
+  const n = samples.length;
+  return {
+    total_processed: n,
+    num_invalid_response: samples.filter((s) => s.invalid).length,
+    mean_score: n > 0 ? samples.reduce((sum, s) => sum + s.score, 0) / n : 0,
+  };
+}
+
+/** Overall, by category, by task type (23) and by group (9), in the official order and key names. */
+export function summarizeSamples(samples: ScoredSample[]) {
+  const by = <K extends string>(keys: K[], pick: (s: ScoredSample) => K) =>
+    Object.fromEntries(keys.flatMap((key) => {
+      const group = samples.filter((s) => pick(s) === key);
+      return group.length > 0 ? [[key, bucket(group)]] : [];
+    })) as Record<string, Bucket>;
+  const n = samples.length;
+  return {
+    overall: {
+      total_processed: n,
+      num_invalid_response: samples.filter((s) => s.invalid).length,
+      average_score: n > 0 ? samples.reduce((sum, s) => sum + s.score, 0) / n : 0,
+    },
+    by_category: by(CATEGORIES, (s) => s.leaf.category),
+    by_type: by(LEAF_TASKS.map((t) => t.byType), (s) => s.leaf.byType),
+    by_group: by(BY_GROUP_ORDER, (s) => s.leaf.byGroup),
+  };
+}
+
+/** Counting score against the number of ground-truth targets (paper Fig. 4): 0, 1, 2, 3, 4, 5+. */
+export function countingByTargets(samples: ScoredSample[]) {
+  const labelOf = (k: number) => (k >= 5 ? "5+" : String(k));
+  const rows = new Map<string, { n: number; sum: number }>();
+  for (const s of samples) {
+    if (s.countScore === undefined || s.gtCount === undefined || s.gtCount === null) continue;
+    const key = labelOf(s.gtCount);
+    const row = rows.get(key) ?? { n: 0, sum: 0 };
+    row.n++;
+    row.sum += s.countScore;
+    rows.set(key, row);
+  }
+  return ["0", "1", "2", "3", "4", "5+"].flatMap((targets) => {
+    const row = rows.get(targets);
+    return row ? [{ targets, n: row.n, count_score: row.sum / row.n }] : [];
+  });
+}
+
+/** Scene-cluster bootstrap of the overall mean and each group's mean. */
+export function bootstrapGroups(samples: ScoredSample[], options: { resamples: number; seed: number }): Record<string, Interval> {
+  const groups = BY_GROUP_ORDER;
+  const width = 2 * (groups.length + 1);
+  const clusters = new Map<string, Float64Array>();
+  for (const s of samples) {
+    const v = clusters.get(s.cluster) ?? new Float64Array(width);
+    clusters.set(s.cluster, v);
+    const g = groups.indexOf(s.leaf.byGroup);
+    v[0]! += 1;
+    v[1]! += s.score;
+    v[2 + 2 * g]! += 1;
+    v[3 + 2 * g]! += s.score;
+  }
+  return clusterBootstrap([...clusters.values()], (sum) => {
+    const out: Record<string, number> = { overall: sum[0]! > 0 ? sum[1]! / sum[0]! : NaN };
+    groups.forEach((g, i) => (out[g] = sum[2 + 2 * i]! > 0 ? sum[3 + 2 * i]! / sum[2 + 2 * i]! : NaN));
+    return out;
+  }, options);
+}

@@ -1,0 +1,145 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { DataProblem } from "../../core/problems.js";
+import { readRle, RleError } from "../../geometry/rle.js";
+import { gtFields, LEAF_TASKS, leafFromPath, overlaySuffix, type LeafTask } from "./taxonomy.js";
+import type { EpicItem, RleJson } from "./types.js";
+
+/**
+ * Find EPIC-Bench samples below `<data>/EPIC_Bench/` by the official folder rules: a sample is a
+ * `*_mask_rle.json` file in a task folder; its images sit next to it (`<id>_image.*` and the task's
+ * overlay; Visual Matching: `<a>__<b>_mask_rle.json` with `<a>_image.*`,
+ * `<a>_reference_area_overlay.png`, `<b>_image.*`). Every RLE is checked (size, counts summing to
+ * H×W) and every problem reported with its file and field; masks stay as RLE until scoring.
+ */
+export interface EpicLoadResult {
+  items: EpicItem[];
+  problems: DataProblem[];
+  tasks: string[];
+}
+
+const GT_SUFFIX = "_mask_rle.json";
+
+export function loadEpic(data: string, options: { tasks?: string[] } = {}): EpicLoadResult {
+  const root = path.resolve(data);
+  const bench = path.join(root, "EPIC_Bench");
+  const problems: DataProblem[] = [];
+  if (!existsSync(bench) || !statSync(bench).isDirectory()) {
+    return { items: [], problems: [{ file: data, message: "no EPIC_Bench/ folder here: --data must be the folder that holds EPIC_Bench/" }], tasks: [] };
+  }
+  const items: EpicItem[] = [];
+  for (const file of listFiles(bench).filter((f) => f.endsWith(GT_SUFFIX)).sort()) {
+    const rel = path.relative(root, file).split(path.sep).join("/");
+    const leaf = leafFromPath(rel.split("/"));
+    if (!leaf) {
+      problems.push({ file: rel, message: "not inside a known EPIC-Bench task folder" });
+      continue;
+    }
+    if (options.tasks && !options.tasks.includes(leaf.byType)) continue;
+    const item = readSample(root, file, rel, leaf, problems);
+    if (item) items.push(item);
+  }
+  const tasks = LEAF_TASKS.map((t) => t.byType).filter((t) => items.some((i) => i.task === t));
+  if (items.length === 0 && problems.length === 0) problems.push({ file: path.relative(process.cwd(), bench) || bench, message: "no samples found" });
+  return { items, problems, tasks };
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listFiles(full));
+    else if (entry.isFile()) out.push(full);
+  }
+  return out;
+}
+
+/** `<stem>_image.<ext>` in a folder (any image extension). */
+function findImage(dir: string, stem: string): string | undefined {
+  const prefix = `${stem}_image.`;
+  return readdirSync(dir).find((f) => f.startsWith(prefix) && /\.(jpe?g|png|webp|bmp)$/i.test(f));
+}
+
+function imagesOf(dir: string, base: string, leaf: LeafTask): { files: string[]; missing: string[] } {
+  const missing: string[] = [];
+  const need = (name: string | undefined, what: string) => {
+    if (name && existsSync(path.join(dir, name))) return path.join(dir, name);
+    missing.push(what);
+    return undefined;
+  };
+  let files: Array<string | undefined>;
+  if (leaf.leaf === "VisualMatching") {
+    const [a, b] = base.split("__");
+    if (!a || !b) return { files: [], missing: [`an "<a>__<b>" sample name (found ${base})`] };
+    files = [need(findImage(dir, a), `${a}_image.*`), need(`${a}${overlaySuffix(leaf)}`, `${a}${overlaySuffix(leaf)}`), need(findImage(dir, b), `${b}_image.*`)];
+  } else {
+    const overlay = overlaySuffix(leaf);
+    files = [need(findImage(dir, base), `${base}_image.*`), ...(overlay ? [need(`${base}${overlay}`, `${base}${overlay}`)] : [])];
+  }
+  return { files: files.filter((f): f is string => f !== undefined), missing };
+}
+
+function readSample(root: string, file: string, rel: string, leaf: LeafTask, problems: DataProblem[]): EpicItem | undefined {
+  const before = problems.length;
+  const base = path.basename(file).slice(0, -GT_SUFFIX.length);
+  const { files, missing } = imagesOf(path.dirname(file), base, leaf);
+  for (const m of missing) problems.push({ file: rel, field: "images", message: `missing ${m} next to the ground truth` });
+
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    problems.push({ file: rel, message: `invalid JSON: ${(error as Error).message}` });
+    return undefined;
+  }
+  const obj = (json ?? {}) as Record<string, unknown>;
+  const maskAnnotation = obj["mask_annotation"];
+  const text = obj["text_annotation"];
+  if (typeof maskAnnotation !== "object" || maskAnnotation === null || Array.isArray(maskAnnotation)) {
+    problems.push({ file: rel, field: "mask_annotation", message: "must be an object of RLE lists" });
+    return undefined;
+  }
+  if (typeof text !== "object" || text === null || Array.isArray(text)) problems.push({ file: rel, field: "text_annotation", message: "must be an object" });
+
+  const masks: Record<string, RleJson[]> = {};
+  let size: [number, number] | undefined;
+  for (const [field, value] of Object.entries(maskAnnotation as Record<string, unknown>)) {
+    if (!field.startsWith("masklet_")) continue;
+    const list = Array.isArray(value) ? value : value && typeof value === "object" ? [value] : null;
+    if (!list) {
+      problems.push({ file: rel, field: `mask_annotation.${field}`, message: "must be a list of RLEs ([] for no target)" });
+      continue;
+    }
+    list.forEach((rle, i) => {
+      try {
+        const runs = readRle(rle);
+        size ??= [runs.height, runs.width];
+      } catch (error) {
+        if (!(error instanceof RleError)) throw error;
+        problems.push({ file: rel, field: `mask_annotation.${field}[${i}]`, message: `bad RLE: ${error.message}` });
+      }
+    });
+    masks[field] = list as RleJson[];
+  }
+  const fields = gtFields(leaf);
+  for (const needed of [fields.localizationMask, fields.pathMask, fields.targetAreaMask]) {
+    if (needed && !(needed in masks)) problems.push({ file: rel, field: `mask_annotation.${needed}`, message: "missing (the task is scored on it)" });
+  }
+  if (problems.length > before) return undefined;
+  // Scored size: the scored mask's (Visual Matching: image b's, which its mask has).
+  const scored = masks[fields.localizationMask ?? fields.pathMask ?? ""]?.[0];
+  const [height, width] = scored ? [scored.size[0], scored.size[1]] : size ?? [0, 0];
+  return {
+    id: rel,
+    task: leaf.byType,
+    cluster: rel,
+    leaf,
+    images: files,
+    imageRefs: files.map((f) => path.relative(root, f).split(path.sep).join("/")),
+    text: (text ?? {}) as Record<string, unknown>,
+    masks,
+    height,
+    width,
+    gtFile: file,
+  };
+}

@@ -1,0 +1,346 @@
+import { labelComponents, componentMask } from "../../geometry/components.js";
+import { pointToRegionDistance, regionToRegionMinDistance } from "../../geometry/distance-transform.js";
+import { BitMask, iou } from "../../geometry/mask.js";
+import { decodeRleUnion } from "../../geometry/rle.js";
+import { boxesToPixels, pointsToPixels, resolveCoordMode, type CoordMode } from "./coords.js";
+import { gtFields, type LeafTask } from "./taxonomy.js";
+import type { EpicItem } from "./types.js";
+import { first, isNoValidResponse, isNotRequired, readBinary, readBoxes, readCount, readFlag, readPoints } from "./values.js";
+
+/**
+ * Scoring one EPIC-Bench sample from its formatted reply, with the official rules (epic.md;
+ * paper Appendix D and Table 7 for the path score). The formatted fields are the official
+ * std_format ones: `localization` (boxes), `count`, `path` (points), `binary` (feasibility).
+ */
+export interface FormattedReply {
+  localization: unknown;
+  count: unknown;
+  path: unknown;
+  binary: unknown;
+}
+
+export interface ScoreOptions {
+  coordMode: CoordMode;
+  /** Opt-in: an unreadable reply scores 0 (the official code lets it count as "no boxes"). */
+  strict?: boolean;
+}
+
+export interface EpicOutcome {
+  score: number;
+  components: { localization: number; count: number; path: number; binary: number };
+  weights: { localization: number; count: number; path: number; binary: number };
+  invalid: boolean;
+  error: string | null;
+  /** Coordinate mode in force after "auto" was resolved. */
+  coordMode: string;
+  gtCount: number | null;
+  predCount: number | null;
+  boxes?: number[][];
+  points?: Array<[number, number]>;
+  path?: PathDetail;
+}
+
+// ------------------------------------------------------------------ ground truth
+
+export interface GroundTruth {
+  count: number | null;
+  preciseCount: boolean;
+  countInDescription: boolean;
+  feasibility: boolean | null;
+}
+
+export function groundTruth(item: EpicItem): GroundTruth {
+  const f = gtFields(item.leaf);
+  const flag = (fields: string[] | string | undefined) => {
+    for (const field of [fields ?? []].flat()) {
+      const v = readFlag(item.text[field] ?? item.masks[field]);
+      if (v !== null) return v;
+    }
+    return false;
+  };
+  let feasibility: boolean | null = null;
+  for (const field of f.feasibilityFields ?? []) {
+    const v = item.text[field];
+    if (first(v) === null || first(v) === undefined) continue;
+    feasibility = readBinary(v);
+    if (feasibility !== null) break;
+  }
+  return {
+    count: f.countField ? readCount(item.text[f.countField] ?? null) : null,
+    preciseCount: flag(f.preciseCountFields),
+    countInDescription: flag(f.countInDescriptionField),
+    feasibility,
+  };
+}
+
+/** Localization/count weights (official: TL and CR by the count flags; VM 0.5/0.5). */
+export function weightsFor(leaf: LeafTask, gt: GroundTruth): { localization: number; count: number } {
+  if (leaf.leaf === "VisualMatching") return { localization: 0.5, count: 0.5 };
+  const count = gt.countInDescription ? 0.1 : gt.preciseCount ? 0.5 : 0.3;
+  return { localization: 1.0 - count, count };
+}
+
+// ------------------------------------------------------------------ components
+
+interface Component {
+  score: number;
+  error: string | null;
+}
+
+/** IoU of the union of predicted boxes with the union of ground-truth instances. */
+export function localizationScore(value: unknown, gtRles: unknown, gtCount: number | null, coordMode: CoordMode): Component & { actual: string; boxes: number[][] } {
+  if (isNotRequired(value)) return { score: 0, error: null, actual: coordMode, boxes: [] };
+  if (isNoValidResponse(value)) return { score: 0, error: "No Valid Response", actual: coordMode, boxes: [] };
+  const gtEmpty = gtRles === null || gtRles === undefined || (Array.isArray(gtRles) && gtRles.length === 0) || (gtCount !== null && gtCount === 0);
+  const gtMask = gtEmpty ? null : decodeRleUnion(gtRles, { strict: false });
+  if (!gtEmpty && !gtMask) return { score: 0, error: "Failed to decode GT mask or GT mask is missing", actual: coordMode, boxes: [] };
+  const [h, w] = gtMask ? [gtMask.height, gtMask.width] : [1, 1];
+  const raw = readBoxes(value);
+  const actual = resolveCoordMode(coordMode, raw.flat(), h, w);
+  if (raw.length === 0) return { score: gtEmpty ? 1 : 0, error: null, actual, boxes: [] };
+  if (gtEmpty) return { score: 0, error: null, actual, boxes: raw };
+  const boxes = boxesToPixels(raw, coordMode, h, w);
+  return { score: iou(BitMask.fromBoxes(boxes, w, h), gtMask), error: null, actual, boxes: raw };
+}
+
+/** Exact when the description has a count or the count must be precise, else 1 − relative error. */
+export function countScore(value: unknown, gt: GroundTruth): Component & { pred: number | null } {
+  if (isNotRequired(value)) return { score: 0, error: null, pred: null };
+  if (isNoValidResponse(value)) return { score: 0, error: "No Valid Response", pred: null };
+  const pred = readCount(value);
+  if (pred === null || gt.count === null) return { score: 0, error: "Missing pred_count or gt_count", pred };
+  if (gt.preciseCount || gt.countInDescription) return { score: pred === gt.count ? 1 : 0, error: null, pred };
+  if (gt.count <= 0) return { score: pred === 0 ? 1 : 0, error: null, pred };
+  const ratio = Math.abs(gt.count - pred) / Math.max(1, gt.count);
+  return { score: Math.max(0, 1 - Math.min(1, ratio)), error: null, pred };
+}
+
+export function binaryScore(value: unknown, truth: boolean | null): Component {
+  if (isNotRequired(value)) return { score: 0, error: null };
+  if (isNoValidResponse(value)) return { score: 0, error: "No Valid Response" };
+  const pred = readBinary(value);
+  if (pred === null || truth === null) return { score: 0, error: "Missing pred_binary or gt_binary" };
+  return { score: pred === truth ? 1 : 0, error: null };
+}
+
+// ------------------------------------------------------------------ path score
+
+/** Paper Table 7: weights of (start/end, feasibility, away from start, toward end, continuity). */
+const WEIGHTS = {
+  first: [1.0, 0.0, 0.0, 0.0, 0.0],
+  last: [0.3, 0.4, 0.1, 0.1, 0.1],
+  middle: [0.0, 0.4, 0.2, 0.2, 0.2],
+} as const;
+const START_END_K = 3.0;
+const NEAR_RATIO = 1.0 / 30.0;
+const CONTINUITY_MAX_RATIO = 2.0 / 3.0;
+const SEGMENT_SAMPLES = 50;
+
+export interface PathDetail {
+  perspective: "FirstPerspective" | "ThirdPerspective";
+  pointsBeforeFilter: number;
+  pointsAfterFilter: number;
+  startEnd: number | null;
+  feasibility: number | null;
+  awayStart: number | null;
+  towardEnd: number | null;
+  continuity: number | null;
+  /** Per kept point: its score and the five component values. */
+  perPoint: Array<{ score: number; startEnd: number; feasibility: number; awayStart: number; towardEnd: number; continuity: number; distToStart: number; distToEnd: number }>;
+  startEndDistance: number;
+}
+
+const dist = (a: readonly number[], b: readonly number[]) => ((a[0]! - b[0]!) ** 2 + (a[1]! - b[1]!) ** 2) ** 0.5;
+
+/** Keep a point only when it is at least diag/30 from the last kept one. */
+export function filterNearbyPoints(points: Array<[number, number]>, height: number, width: number): Array<[number, number]> {
+  if (points.length <= 1) return points;
+  const minDist = (height ** 2 + width ** 2) ** 0.5 * NEAR_RATIO;
+  const out = [points[0]!];
+  for (let i = 1; i < points.length; i++) if (dist(out[out.length - 1]!, points[i]!) >= minDist) out.push(points[i]!);
+  return out;
+}
+
+/** Fraction of 50 samples along the segment whose rounded pixel is in the mask. */
+function segmentInMask(p1: readonly number[], p2: readonly number[], mask: BitMask): number {
+  let inside = 0;
+  for (let i = 0; i < SEGMENT_SAMPLES; i++) {
+    const t = (i + 0.5) / SEGMENT_SAMPLES;
+    const x = p1[0]! * (1 - t) + p2[0]! * t;
+    const y = p1[1]! * (1 - t) + p2[1]! * t;
+    if (mask.containsPoint(x, y)) inside++;
+  }
+  return inside / SEGMENT_SAMPLES;
+}
+
+/** Centroid (x, y) of a mask's pixels; the image centre for an empty mask. */
+function centroid(mask: BitMask): [number, number] {
+  let n = 0, sx = 0, sy = 0;
+  mask.forEachPixel((x, y) => { n++; sx += x; sy += y; });
+  return n === 0 ? [mask.width / 2, mask.height / 2] : [sx / n, sy / n];
+}
+
+/**
+ * Third-person views: split the target area's 4-connected components into two regions seeded by
+ * the two components whose centroids are farthest apart; the region nearer the first point is the
+ * start. With fewer than two components there is one region (the goal) and the start is the
+ * bottom centre, as in first-person views.
+ */
+function splitRegions(mask: BitMask): [BitMask, BitMask | null] {
+  const labeling = labelComponents(mask, 4);
+  const comps = labeling.components.filter((c) => c.pixelCount > 0);
+  if (comps.length < 2) return [mask, null];
+  const c = comps.map((k) => [k.sumX / k.pixelCount, k.sumY / k.pixelCount] as const);
+  let seeds = [0, 1];
+  let best = -1;
+  for (let i = 0; i < c.length; i++) {
+    for (let j = i + 1; j < c.length; j++) {
+      const d = (c[i]![0] - c[j]![0]) ** 2 + (c[i]![1] - c[j]![1]) ** 2;
+      if (d > best) { best = d; seeds = [i, j]; }
+    }
+  }
+  const [s1, s2] = [c[seeds[0]!]!, c[seeds[1]!]!];
+  const one: number[] = [], two: number[] = [];
+  comps.forEach((k, i) => {
+    const d1 = (c[i]![0] - s1[0]) ** 2 + (c[i]![1] - s1[1]) ** 2;
+    const d2 = (c[i]![0] - s2[0]) ** 2 + (c[i]![1] - s2[1]) ** 2;
+    (d1 <= d2 ? one : two).push(k.label);
+  });
+  if (one.length === 0 || two.length === 0) return [mask, null];
+  return [componentMask(labeling, one), componentMask(labeling, two)];
+}
+
+export function pathScore(value: unknown, item: EpicItem, coordMode: CoordMode): Component & { actual: string; points: Array<[number, number]>; detail?: PathDetail } {
+  const f = gtFields(item.leaf);
+  const perspective = item.leaf.leaf === "FeasiblePath_Exo" ? "ThirdPerspective" : "FirstPerspective";
+  if (isNotRequired(value)) return { score: 0, error: null, actual: coordMode, points: [] };
+  if (isNoValidResponse(value)) return { score: 0, error: "No Valid Response", actual: coordMode, points: [] };
+  const feasible = decodeRleUnion(item.masks[f.pathMask!], { strict: false });
+  if (!feasible) return { score: 0, error: "Failed to decode feasible area mask (masklet_path) or mask is missing", actual: coordMode, points: [] };
+  const { height: H, width: W } = feasible;
+  const raw = readPoints(value);
+  const actual = resolveCoordMode(coordMode, raw.flat(), H, W);
+  if (raw.length === 0) return { score: 0, error: "No path points parsed", actual, points: [] };
+  const absolute = pointsToPixels(raw, coordMode, H, W);
+  const points = filterNearbyPoints(absolute, H, W);
+  const base: PathDetail = {
+    perspective, pointsBeforeFilter: absolute.length, pointsAfterFilter: points.length,
+    startEnd: null, feasibility: null, awayStart: null, towardEnd: null, continuity: null, perPoint: [], startEndDistance: NaN,
+  };
+  if (points.length < 2) return { score: 0, error: null, actual, points: raw, detail: base };
+
+  const target = decodeRleUnion(item.masks[f.targetAreaMask!] ?? [], { strict: false });
+  const fallbackStart: [number, number] = [W / 2, H - 1];
+  let startMask: BitMask | null = null;
+  let endMask: BitMask | null = target;
+  if (target && perspective === "ThirdPerspective") {
+    const [r1, r2] = splitRegions(target);
+    if (r2) {
+      const d1 = pointToRegionDistance(r1, points[0]![0], points[0]![1]);
+      const d2 = pointToRegionDistance(r2, points[0]![0], points[0]![1]);
+      [startMask, endMask] = d1 <= d2 ? [r1, r2] : [r2, r1];
+    } else endMask = r1;
+  }
+
+  const diag = (H ** 2 + W ** 2) ** 0.5;
+  // D_SG: exact minimum distance between start and goal (the official code samples 1,000 pixels
+  // of regions larger than that at random; here every pixel counts).
+  let dSG = startMask && endMask ? regionToRegionMinDistance(startMask, endMask) : endMask ? pointToRegionDistance(endMask, fallbackStart[0], fallbackStart[1]) : Infinity;
+  if (dSG === Infinity || dSG <= 0) {
+    const sp = startMask ? centroid(startMask) : fallbackStart;
+    const ep = endMask ? centroid(endMask) : [W / 2, H / 2];
+    dSG = dist(sp, ep);
+  }
+  const minSegment = diag * NEAR_RATIO;
+  const maxSegment = dSG > 0 ? dSG * CONTINUITY_MAX_RATIO : diag;
+  const n = points.length;
+  const toStart = points.map(([x, y]) => (startMask ? pointToRegionDistance(startMask, x, y) : dist([x, y], fallbackStart)));
+  const toEnd = points.map(([x, y]) => (endMask ? pointToRegionDistance(endMask, x, y) : Infinity));
+
+  const seFirst = Math.max(0, 1 - START_END_K * (diag > 0 ? toStart[0]! / diag : 0));
+  const seLast = Math.max(0, 1 - START_END_K * (diag > 0 ? toEnd[n - 1]! / diag : 0));
+  const feas = points.map((p, i) => (i === 0 ? 0 : segmentInMask(points[i - 1]!, p, feasible)));
+  const away = points.map((_, i) => (i > 0 && toStart[i]! > toStart[i - 1]! ? 1 : 0));
+  const toward = points.map((_, i) => (i > 0 && toEnd[i]! < toEnd[i - 1]! ? 1 : 0));
+  const stepOk = (i: number) => {
+    const d = dist(points[i - 1]!, points[i]!);
+    return minSegment <= d && d <= maxSegment ? 1 : 0;
+  };
+  const continuity = points.map((_, i) => (i > 0 && i < n - 1 ? stepOk(i) : 0));
+
+  const perPoint = points.map((_, i) => {
+    const isLast = i === n - 1;
+    const [wSe, wFea, wAway, wToward, wCont] = i === 0 ? WEIGHTS.first : isLast ? WEIGHTS.last : WEIGHTS.middle;
+    const se = i === 0 ? seFirst : isLast ? seLast : 0;
+    const cont = i > 0 && !isLast ? continuity[i]! : isLast && n >= 3 ? stepOk(i) : 0;
+    let total = 0, wSum = 0;
+    if (i === 0 || isLast) { total += wSe * se; wSum += wSe; }
+    if (i > 0) { total += wFea * feas[i]! + wAway * away[i]! + wToward * toward[i]!; wSum += wFea + wAway + wToward; }
+    if ((i > 0 && !isLast) || (isLast && n >= 3)) { total += wCont * cont; wSum += wCont; }
+    return { score: wSum > 0 ? total / wSum : 0, startEnd: se, feasibility: i > 0 ? feas[i]! : 0, awayStart: away[i]!, towardEnd: toward[i]!, continuity: cont, distToStart: toStart[i]!, distToEnd: toEnd[i]! };
+  });
+  const mean = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / Math.max(1, xs.length);
+  const detail: PathDetail = {
+    ...base,
+    startEnd: (seFirst + seLast) / 2,
+    feasibility: mean(feas.slice(1)),
+    awayStart: mean(away.slice(1)),
+    towardEnd: mean(toward.slice(1)),
+    continuity: n >= 3 ? mean(continuity.slice(1, n - 1)) : null,
+    perPoint,
+    startEndDistance: dSG,
+  };
+  return { score: perPoint.reduce((s, p) => s + p.score, 0) / n, error: null, actual, points: raw, detail };
+}
+
+// ------------------------------------------------------------------ one sample
+
+const INVALID_MARKERS = ["No Valid Response", "No path points parsed", "Missing"];
+
+/** Score a sample's formatted reply; `null` reply = unreadable (strict mode scores it 0). */
+export function scoreSample(item: EpicItem, reply: FormattedReply, options: ScoreOptions): EpicOutcome {
+  const gt = groundTruth(item);
+  const f = gtFields(item.leaf);
+  const components = { localization: 0, count: 0, path: 0, binary: 0 };
+  const weights = { localization: 0, count: 0, path: 0, binary: 0 };
+  const errors: string[] = [];
+  const out: Partial<EpicOutcome> = {};
+  let actual = options.coordMode as string;
+  const kind = item.leaf.group === "FeasiblePath" ? "path" : item.leaf.leaf === "PlacementRegion" ? "placement" : f.countField ? "counted" : "localization";
+  if (kind === "path") {
+    const p = pathScore(reply.path, item, options.coordMode);
+    components.path = p.score;
+    weights.path = 1;
+    actual = p.actual;
+    if (p.error) errors.push(p.error);
+    out.points = p.points;
+    if (p.detail) out.path = p.detail;
+  } else {
+    const loc = localizationScore(reply.localization, item.masks[f.localizationMask!], gt.count, options.coordMode);
+    components.localization = loc.score;
+    actual = loc.actual;
+    out.boxes = loc.boxes;
+    if (loc.error) errors.push(loc.error);
+    if (kind === "counted") {
+      const c = countScore(reply.count, gt);
+      components.count = c.score;
+      out.predCount = c.pred;
+      Object.assign(weights, weightsFor(item.leaf, gt));
+      if (c.error) errors.push(c.error);
+    } else if (kind === "placement") {
+      const b = binaryScore(reply.binary, gt.feasibility);
+      components.binary = b.score;
+      weights.localization = 0.5;
+      weights.binary = 0.5;
+      if (b.error) errors.push(b.error);
+    } else weights.localization = 1;
+  }
+  const score = weights.localization * components.localization + weights.count * components.count + weights.path * components.path + weights.binary * components.binary;
+  const error = errors.length > 0 ? errors.join("; ") : null;
+  return {
+    score, components, weights, error,
+    invalid: error !== null && INVALID_MARKERS.some((m) => error.includes(m)),
+    coordMode: actual, gtCount: gt.count, predCount: out.predCount ?? null,
+    ...(out.boxes ? { boxes: out.boxes } : {}), ...(out.points ? { points: out.points } : {}), ...(out.path ? { path: out.path } : {}),
+  };
+}

@@ -72,6 +72,9 @@ add("fromBoxes (5 boxes)", () => BitMask.fromBoxes(boxes, W, H));
 add("count", () => a.count());
 add("squaredDistanceToMask (EDT)", () => squaredDistanceToMask(a));
 add("regionToRegionMinDistance", () => regionToRegionMinDistance(a, far), `d = ${regionToRegionMinDistance(a, far).toFixed(3)}`);
+const smallA = BitMask.fromBoxes([[600, 300, 660, 340]], W, H);
+const smallB = BitMask.fromBoxes([[700, 420, 760, 470]], W, H);
+add("regionToRegionMinDistance (small)", () => regionToRegionMinDistance(smallA, smallB), "two 60-px-wide boxes: the EDT runs on their bounding box");
 add("pointToRegionDistance x16", () => points.reduce((s, [x, y]) => s + pointToRegionDistance(far, x, y), 0));
 add("labelComponents (4-conn)", () => labelComponents(a), `${labelComponents(a).count} components`);
 

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { executeRun } from "../core/session.js";
 import { getBenchmark } from "../registry.js";
 import { integer, number, positiveInteger } from "./main.js";
-import { addScoringFlags, defaultOut } from "./shared.js";
+import { addScoringFlags, benchmarkOptions, defaultOut } from "./shared.js";
 
 export function registerRun(program: Command): void {
   const command = program
@@ -36,6 +36,7 @@ export function registerRun(program: Command): void {
       try {
         const { scores } = await executeRun({
           benchmark: benchmarkId,
+          benchmarkOptions: benchmarkOptions(opts),
           data: opts.data,
           tasks: opts.tasks,
           limit: opts.limit,

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { executeScore } from "../core/session.js";
 import { UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
-import { addScoringFlags } from "./shared.js";
+import { addScoringFlags, benchmarkOptions } from "./shared.js";
 
 export function registerScore(program: Command): void {
   const command = program
@@ -14,6 +14,7 @@ export function registerScore(program: Command): void {
     if (!opts.out) throw new UsageError("score needs --out <dir>");
     const { scores } = await executeScore({
       benchmark: benchmarkId,
+      benchmarkOptions: benchmarkOptions(opts),
       data: opts.data,
       tasks: opts.tasks,
       limit: opts.limit,

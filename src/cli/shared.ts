@@ -10,9 +10,16 @@ export function addScoringFlags(command: Command): Command {
     .option("--out <dir>", "output folder for scores.json, items.jsonl, report.md")
     .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (0 = none)", integer, 10000)
     .option("--bootstrap-seed <n>", "seed of the bootstrap", integer, 20260717)
+    .option("--coords <mode>", "epic: coordinate system of replies: auto | absolute | 0-1 | 0-1000 (default: the official per-model-family choice for run, auto for score)")
+    .option("--strict", "epic: an unreadable reply scores 0 (the official code lets it count as an empty answer)")
     .option("--quiet", "no progress on stderr");
 }
 
 export function defaultOut(benchmark: string, model: string): string {
   return `runs/${benchmark}/${model.replace(/[^A-Za-z0-9._-]+/g, "_")}`;
+}
+
+/** The benchmark options of `run` and `score` (only set flags are passed). */
+export function benchmarkOptions(opts: { coords?: string; strict?: boolean }): { coords?: string; strict?: boolean } {
+  return { ...(opts.coords ? { coords: opts.coords } : {}), ...(opts.strict ? { strict: true } : {}) };
 }

@@ -20,6 +20,14 @@ export interface Answer<V = unknown> {
   stored?: unknown;
 }
 
+/** Options some benchmarks take from the command line (`--coords`, `--strict`). */
+export interface BenchmarkOptions {
+  coords?: string;
+  strict?: boolean;
+  /** The --model spec, for per-model-family defaults. */
+  model?: string;
+}
+
 /** Everything one question's score came from; one line of items.jsonl. */
 export interface ItemResult {
   id: string;
@@ -81,6 +89,10 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   load(root: string, tasks?: string[]): { items: I[]; problems: DataProblem[]; tasks: string[] };
   promptSources: string[];
   promptControls: string[];
+  /** A copy configured by benchmark options (e.g. EPIC-Bench's coordinate system and strict mode). */
+  configure?(options: BenchmarkOptions): Benchmark<I>;
+  /** The key of a predictions row when it is not simply `predictionIdField` (e.g. derived from image paths). */
+  predictionKey?(row: PyDict, dataRoot: string): string | number | undefined;
   /** Items a prompt source asks about, when they are not the loaded ones (e.g. PathEval's probes). */
   deriveItems?(items: I[], setup: PromptSetup): I[];
   preparePrompts(items: I[], setup: PromptSetup): { build: PromptBuilder<I>; info: Record<string, unknown> };

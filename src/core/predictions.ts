@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readJsonlLines } from "./jsonl.js";
 import { DataError, type DataProblem } from "./problems.js";
-import { pyJsonLoads, type PyDict } from "./pycompat/json.js";
+import { pyJsonLoads, type PyDict, type PyValue } from "./pycompat/json.js";
 import { pyHashKey } from "./pycompat/keys.js";
 
 /**
@@ -9,7 +9,7 @@ import { pyHashKey } from "./pycompat/keys.js";
  * rows keyed by their id with Python dict-key equality (1 == 1.0, "1" differs), the last row of an
  * id winning.
  */
-export function readPredictionFile(file: string, idField: string): Map<string, PyDict> {
+export function readPredictionFile(file: string, idField: string, keyOf?: (row: PyDict) => PyValue | undefined): Map<string, PyDict> {
   if (!existsSync(file)) throw new DataError([{ file, message: "predictions file not found" }]);
   const problems: DataProblem[] = [];
   const rows = new Map<string, PyDict>();
@@ -25,9 +25,9 @@ export function readPredictionFile(file: string, idField: string): Map<string, P
       problems.push({ file, line, message: "each line must be a JSON object" });
       continue;
     }
-    const key = pyHashKey(row.get(idField));
+    const key = pyHashKey(keyOf ? keyOf(row) : row.get(idField));
     if (key === undefined) {
-      problems.push({ file, line, field: idField, message: "must be a string or a number" });
+      problems.push({ file, line, field: idField, message: keyOf ? "no sample matches this row (id or images)" : "must be a string or a number" });
       continue;
     }
     rows.set(key, row);

@@ -68,12 +68,14 @@ async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>):
   const base = { id: item.id, task: item.task, cluster: item.cluster };
   const { responder, benchmark } = options;
   const prompt = await options.build(item);
+  if (responder.kind === "baseline") {
+    // Built-ins answer from the item; they only need what the prompt would show (e.g. path names).
+    const info = "error" in prompt ? {} : prompt.info;
+    const reply = responder.reply(item, info);
+    return finish(benchmark, item, base, reply, { latency_ms: 0, attempts: 1, cached: false }, info);
+  }
   if ("error" in prompt) {
     return { ...base, status: "error", response: { latency_ms: 0, attempts: 0, cached: false, error: { kind: "prompt", message: prompt.error } } };
-  }
-  if (responder.kind === "baseline") {
-    const reply = responder.reply(item, prompt.info);
-    return finish(benchmark, item, base, reply, { latency_ms: 0, attempts: 1, cached: false }, prompt.info);
   }
   const key = requestKey(responder.model, options.settings, prompt.messages);
   let response = options.store?.get(key);

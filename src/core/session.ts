@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Benchmark, BenchItem, ItemResult, ScoresDocument } from "./benchmark.js";
+import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "./benchmark.js";
 import { readConfigFile, settingsFor, type ModelSettingsConfig } from "./config.js";
 import { writeRunOutputs } from "./outputs.js";
 import { itemKey, readPredictionFile } from "./predictions.js";
@@ -18,6 +18,8 @@ import { ResponseStore } from "../store/store.js";
 
 export interface CommonOptions {
   benchmark: string;
+  /** Benchmark options from the command line (--coords, --strict). */
+  benchmarkOptions?: BenchmarkOptions;
   data: string;
   tasks?: string[];
   limit?: number;
@@ -55,8 +57,9 @@ interface Loaded {
 }
 
 /** Load the data; refuse it (DataError with every problem) when anything is wrong. */
-export function loadForScoring(options: CommonOptions): Loaded {
-  const benchmark = getBenchmark(options.benchmark);
+export function loadForScoring(options: CommonOptions, model?: string): Loaded {
+  const base = getBenchmark(options.benchmark);
+  const benchmark = base.configure ? base.configure({ ...options.benchmarkOptions, ...(model ? { model } : {}) }) : base;
   const tasks = options.tasks && options.tasks.length > 0 ? benchmark.resolveTasks(options.tasks) : undefined;
   const loaded = benchmark.load(options.data, tasks);
   if (loaded.problems.length > 0) throw new DataError(loaded.problems);
@@ -94,7 +97,7 @@ function rawIdMap(items: BenchItem[]): Map<string, unknown> {
 /** `score`: stored predictions through the official evaluator's rules. */
 export async function executeScore(options: CommonOptions & { predictions: string[] }): Promise<RunSummary> {
   const loaded = loadForScoring(options);
-  const lookup = predictionLookup(loaded.benchmark, options.predictions);
+  const lookup = predictionLookup(loaded.benchmark, options.predictions, path.resolve(options.data));
   const results = scorePredictions(loaded.benchmark, loaded.items, lookup);
   const label = options.predictions.length === 1 ? `replay:${options.predictions[0]}` : `replay:${options.predictions.join(",")}`;
   const scores = scoresDocument(loaded.benchmark, label, loaded, results, options, { predictions: options.predictions.map((p) => path.resolve(p.replace(/^[a-z0-9_]+=/i, ""))) });
@@ -106,13 +109,14 @@ export async function executeScore(options: CommonOptions & { predictions: strin
  * Predictions files: `file.jsonl` applies to every task; `<task>=file.jsonl` to one task only
  * (as the official evaluator takes one file per task).
  */
-export function predictionLookup(benchmark: Benchmark<BenchItem>, specs: string[]): (item: BenchItem) => PyDict | undefined {
+export function predictionLookup(benchmark: Benchmark<BenchItem>, specs: string[], dataRoot = "."): (item: BenchItem) => PyDict | undefined {
   const general: Array<Map<string, PyDict>> = [];
   const perTask = new Map<string, Map<string, PyDict>>();
   for (const spec of specs) {
     const match = /^([a-z0-9_]+)=(.+)$/i.exec(spec);
     const task = match ? benchmark.resolveTasks([match[1]!])[0]! : undefined;
-    const rows = readPredictionFile(match ? match[2]! : spec, benchmark.predictionIdField);
+    const keyOf = benchmark.predictionKey ? (row: PyDict) => benchmark.predictionKey!(row, dataRoot) : undefined;
+    const rows = readPredictionFile(match ? match[2]! : spec, benchmark.predictionIdField, keyOf);
     if (task) perTask.set(task, new Map([...(perTask.get(task) ?? new Map()), ...rows]));
     else general.push(rows);
   }
@@ -127,7 +131,7 @@ export function predictionLookup(benchmark: Benchmark<BenchItem>, specs: string[
 
 /** `run`: ask a model (or a built-in), store every reply, score, write outputs. */
 export async function executeRun(options: RunCommandOptions): Promise<RunSummary> {
-  const loaded = loadForScoring(options);
+  const loaded = loadForScoring(options, options.model);
   const config = options.configFile ? readConfigFile(options.configFile) : undefined;
   const settings = settingsFor(options.model, config, options.flags);
   const choice = resolveModel(options.model, loaded.benchmark, settings, options.env);

@@ -55,13 +55,18 @@ export function squaredDistanceToMask(mask: BitMask): Float64Array {
     }
   }
   // Pass 2, along rows: lower envelope of the parabolas (x - q)^2 + g(q)^2 over the columns that
-  // have a set pixel.
+  // have a set pixel. Values are exact integers. A breakpoint s = n / d is one correctly rounded
+  // division of exact integers (|n| <= W^2 + H^2, 0 < d < 2W): equal fractions give equal doubles,
+  // and two distinct ones n1/d1, n2/d2 differ by at least 1/(d1 d2), more than their rounding errors
+  // (at most (W^2 + H^2)(1/d1 + 1/d2) 2^-53) as long as (W^2 + H^2) 4W < 2^53, i.e. for sides up
+  // to about 100,000 pixels. So every comparison (s <= z[k], z[k + 1] < q) has its exact-arithmetic
+  // outcome, and the squared distances are exact.
   const f = new Float64Array(W);
   const v = new Int32Array(W);
   const z = new Float64Array(W + 1);
   for (let y = 0; y < H; y++) {
     const base = y * W;
-    let k = -1;
+    let k = -1; // index of the last parabola of the envelope
     for (let q = 0; q < W; q++) {
       const gq = g[base + q]!;
       if (gq >= NONE) continue; // no set pixel in this column
@@ -188,7 +193,8 @@ export function pointToRegionDistance(mask: BitMask, x: number, y: number): numb
 
 /**
  * The exact minimum squared distance between a set pixel of `a` and a set pixel of `b`: 0 when they
- * overlap, Infinity when either is empty. Throws when the shapes differ. O(W·H).
+ * overlap, Infinity when either is empty. Throws when the shapes differ. O(W·H); the distance
+ * transform runs on the box around both masks only.
  */
 export function regionToRegionMinSquaredDistance(a: BitMask, b: BitMask): number {
   if (!a.sameShape(b)) throw new RangeError(`mask shapes differ (${a.width}x${a.height} vs ${b.width}x${b.height})`);
@@ -204,13 +210,24 @@ export function regionToRegionMinSquaredDistance(a: BitMask, b: BitMask): number
     if (q !== 0) bEmpty = false;
   }
   if (aEmpty || bEmpty) return Infinity;
-  // The distance field costs O(W·H) whichever mask it is built on; visit the pixels of the smaller one.
+  // Every pixel of both masks lies in the box around their union, so the distance field of `field`
+  // computed on that box alone is exact for the pixels of `scan`.
   const [field, scan] = a.count() <= b.count() ? [b, a] : [a, b];
-  const d2 = squaredDistanceToMask(field);
-  const W = a.width;
+  const fb = field.bounds()!;
+  const sb = scan.bounds()!;
+  const x0 = Math.min(fb[0], sb[0]);
+  const y0 = Math.min(fb[1], sb[1]);
+  const cw = Math.max(fb[2], sb[2]) - x0;
+  const ch = Math.max(fb[3], sb[3]) - y0;
+  let cropped = field;
+  if (cw !== field.width || ch !== field.height) {
+    cropped = new BitMask(cw, ch);
+    field.forEachRun((y, x1, x2) => cropped.fillBox(x1 - x0, y - y0, x2 - x0, y - y0 + 1));
+  }
+  const d2 = squaredDistanceToMask(cropped);
   let best = Infinity;
   scan.forEachPixel((x, y) => {
-    const d = d2[y * W + x]!;
+    const d = d2[(y - y0) * cw + (x - x0)]!;
     if (d < best) best = d;
   });
   return best;

@@ -90,6 +90,16 @@ test("EDT equals brute force exactly on random masks", () => {
   }
 });
 
+test("EDT equals brute force on larger sparse masks, wide and tall", () => {
+  const rng = createRng(31);
+  for (const [w, h] of [[320, 240], [97, 333], [1, 500], [500, 1]] as const) {
+    const m = new BitMask(w, h);
+    for (let i = 0; i < 25; i++) m.set(rng.int(0, w - 1), rng.int(0, h - 1));
+    m.fillBox(rng.int(0, w - 1), rng.int(0, h - 1), rng.int(0, w), rng.int(0, h));
+    assert.deepEqual(squaredDistanceToMask(m), bruteSquared(m), `${w}x${h}`);
+  }
+});
+
 test("pointToRegionDistance: official semantics by hand", () => {
   const m = draw(".....", ".##..", ".....", ".....");
   assert.equal(pointToRegionDistance(m, 1, 1), 0);

@@ -186,7 +186,7 @@ function centroid(mask: BitMask): [number, number] {
  * start. With fewer than two components there is one region (the goal) and the start is the
  * bottom centre, as in first-person views.
  */
-function splitRegions(mask: BitMask): [BitMask, BitMask | null] {
+export function splitRegions(mask: BitMask): [BitMask, BitMask | null] {
   const labeling = labelComponents(mask, 4);
   const comps = labeling.components.filter((c) => c.pixelCount > 0);
   if (comps.length < 2) return [mask, null];

@@ -1,0 +1,181 @@
+import path from "node:path";
+import type { Answer, Benchmark, BenchmarkOptions, ItemResult, PromptSetup, SummaryOptions } from "../../core/benchmark.js";
+import { UsageError } from "../../core/problems.js";
+import type { PyDict, PyValue } from "../../core/pycompat/json.js";
+import { pyToPlain } from "../../core/pycompat/json.js";
+import { tallyResults } from "../../core/results.js";
+import { bootstrapGroups, countingByTargets, summarizeSamples, type ScoredSample } from "./aggregate.js";
+import { epicBaselines } from "./baselines.js";
+import { canonicalCoordMode, coordModeForModel, COORD_MODES, type CoordMode } from "./coords.js";
+import { formatReply, NO_VALID_RESPONSE, NOT_REQUIRED, type FormattedReply as Formatted } from "./format.js";
+import { loadEpic } from "./load.js";
+import { epicMarkdown, epicTerminal } from "./report.js";
+import { buildEpicMessages, loadEpicTemplates, OVERLAY_VARIANTS, type OverlayVariant } from "./prompt.js";
+import { scoreSample, type EpicOutcome, type FormattedReply } from "./score.js";
+import { BY_GROUP_ORDER, CATEGORIES, LEAF_TASKS, leafFromPath } from "./taxonomy.js";
+import type { EpicItem } from "./types.js";
+
+export { loadEpic } from "./load.js";
+export { formatReply } from "./format.js";
+export { scoreSample, localizationScore, countScore, binaryScore, pathScore, filterNearbyPoints, groundTruth } from "./score.js";
+export { summarizeSamples, countingByTargets } from "./aggregate.js";
+export { LEAF_TASKS, BY_GROUP_ORDER, CATEGORIES } from "./taxonomy.js";
+export { buildEpicMessages, loadEpicTemplates, OVERLAY_VARIANTS } from "./prompt.js";
+export type { EpicItem } from "./types.js";
+
+/** --coords values: ours (0-1, 0-1000) and the official names. */
+export function coordsOption(text: string): CoordMode {
+  const canonical = canonicalCoordMode(text === "0-1" ? "normalized_0_1" : text === "0-1000" ? "normalized_0_1000" : text);
+  if (!(COORD_MODES as readonly string[]).includes(canonical)) throw new UsageError(`--coords must be auto, absolute, 0-1 or 0-1000 (got "${text}")`);
+  return canonical as CoordMode;
+}
+
+/** The official standard-record fields (lists, markers wrapped) for our scorer. */
+export function stdFields(f: Formatted): FormattedReply {
+  const wrap = (v: unknown) => (v === NO_VALID_RESPONSE || v === NOT_REQUIRED ? [v] : v);
+  return {
+    localization: wrap(f.localization),
+    count: f.count === NO_VALID_RESPONSE || f.count === NOT_REQUIRED ? [f.count] : [Number(f.count)],
+    path: wrap(f.points),
+    binary: f.feasibility === NO_VALID_RESPONSE || f.feasibility === NOT_REQUIRED ? [f.feasibility] : [f.feasibility],
+  };
+}
+
+interface Settings {
+  coords: CoordMode;
+  strict: boolean;
+}
+
+function readReply(item: EpicItem, text: string): Answer {
+  const formatted = formatReply(item.leaf.leaf, text);
+  const fields = stdFields(formatted);
+  return formatted.status === "ok"
+    ? { status: "ok", value: fields, stored: text }
+    : { status: "unparseable", value: fields, reason: formatted.reason ?? "no valid response", stored: text };
+}
+
+function scoreWith(settings: Settings) {
+  return (item: EpicItem, answer: Answer): EpicOutcome => {
+    const fields = (answer.value as FormattedReply | null) ?? { localization: [NO_VALID_RESPONSE], count: [NO_VALID_RESPONSE], path: [NO_VALID_RESPONSE], binary: [NO_VALID_RESPONSE] };
+    const outcome = scoreSample(item, fields, { coordMode: settings.coords });
+    // --strict: an unreadable reply scores 0 whatever the ground truth.
+    if (settings.strict && answer.status !== "ok") return { ...outcome, score: 0, components: { localization: 0, count: 0, path: 0, binary: 0 }, invalid: true };
+    return outcome;
+  };
+}
+
+/** The official formatter's way to find a sample from a raw reply's image paths. */
+function sampleKeyFromImages(row: PyDict, dataRoot: string): string | undefined {
+  const id = row.get("id");
+  if (typeof id === "string") return id;
+  const images = row.get("images");
+  if (!Array.isArray(images)) return undefined;
+  const paths = images.map((img) => (typeof img === "string" ? img : img instanceof Map && typeof img.get("path") === "string" ? (img.get("path") as string) : undefined)).filter((p): p is string => p !== undefined);
+  const rel = paths.map((p) => (path.isAbsolute(p) ? path.relative(dataRoot, p) : p).split(path.sep).join("/"));
+  const leaf = rel.map((p) => leafFromPath(p.split("/"))).find((l) => l !== undefined);
+  const stems = rel.filter((p) => /_image\.[^/.]+$/.test(p));
+  if (leaf?.leaf === "VisualMatching") {
+    if (stems.length < 2) return undefined;
+    const a = stems[0]!;
+    const b = stems.length === 2 ? stems[1]! : stems[stems.length - 1]!;
+    const base = (p: string) => path.posix.basename(p).replace(/_image\.[^.]+$/, "");
+    return `${path.posix.dirname(a)}/${base(a)}__${base(b)}_mask_rle.json`;
+  }
+  if (stems.length !== 1) return undefined;
+  return stems[0]!.replace(/_image\.[^/.]+$/, "_mask_rle.json");
+}
+
+function summarizeWith(settings: Settings) {
+  return (items: EpicItem[], results: ItemResult[], _tasks: string[], options: SummaryOptions) => {
+    const byId = new Map(items.map((i) => [i.id, i]));
+    const { counts, scored } = tallyResults(results);
+    const score = scoreWith(settings);
+    const samples: ScoredSample[] = [];
+    for (const result of scored) {
+      // The official summary covers the samples that have a reply; missing ones are only counted.
+      if (result.answer?.status === "missing") continue;
+      const item = byId.get(result.id)!;
+      const o = score(item, result.answer!);
+      samples.push({ leaf: item.leaf, score: o.score, invalid: o.invalid, cluster: item.cluster, gtCount: o.gtCount, ...(o.weights.count > 0 ? { countScore: o.components.count } : {}) });
+    }
+    const summary = summarizeSamples(samples);
+    const intervals = options.bootstrapResamples > 0 && samples.length > 0 ? bootstrapGroups(samples, { resamples: options.bootstrapResamples, seed: options.bootstrapSeed }) : {};
+    const tasks: Record<string, Record<string, unknown>> = {};
+    for (const [key, bucket] of Object.entries(summary.by_type)) tasks[key] = { ...bucket };
+    return {
+      n: samples.length,
+      score: samples.length > 0 ? summary.overall.average_score : null,
+      score_ci: intervals["overall"] ?? null,
+      tasks,
+      summary: { ...summary, by_group_ci: Object.fromEntries(BY_GROUP_ORDER.filter((g) => intervals[g]).map((g) => [g, intervals[g]])) },
+      counting_by_targets: countingByTargets(samples),
+      counts: { ...counts, invalid: summary.overall.num_invalid_response },
+      scoring: {
+        coordinate_system: settings.coords,
+        strict: settings.strict,
+        d_sg: "exact minimum distance between start and goal regions (the official code samples 1,000 pixels of larger regions at random)",
+        unreadable_replies: settings.strict ? "score 0" : "as the official code: read as an empty answer (an empty-target sample then scores 1)",
+      },
+    };
+  };
+}
+
+function preparePromptsWith(settings: Settings) {
+  return (_items: EpicItem[], setup: PromptSetup) => {
+    const variant = setup.source as OverlayVariant;
+    if (!(OVERLAY_VARIANTS as readonly string[]).includes(variant)) throw new UsageError(`unknown EPIC-Bench prompt "${setup.source}" (choose ${OVERLAY_VARIANTS.join(", ")})`);
+    if (setup.control !== "none") throw new UsageError("EPIC-Bench has no controls; use --prompt for the overlay variants");
+    const templates = loadEpicTemplates(setup.templateFile);
+    const coordMode = settings.coords === "normalized_0_1" ? "0-1" : settings.coords === "normalized_0_1000" ? "0-1000" : "absolute";
+    const build = async (item: EpicItem) => {
+      try {
+        return { messages: await buildEpicMessages(item, { templates, variant, coordMode }), info: { variant, coords: coordMode } as Record<string, unknown> };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+    };
+    return { build, info: { variant, asked_coordinates: coordMode, template: { name: templates.name, sha256: templates.hash } } };
+  };
+}
+
+function resolveTasks(list: string[]): string[] {
+  return [...new Set(list.flatMap((text) => {
+    const t = text.trim();
+    const hits = LEAF_TASKS.filter((l) => l.byType === t || l.leaf === t || l.byGroup === t || l.group === t || l.category === t);
+    if (hits.length === 0) throw new UsageError(`unknown EPIC-Bench task "${text}" (use a task type, group or category, e.g. GroundDetection, FeasiblePath, TargetLocalization)`);
+    return hits.map((l) => l.byType);
+  }))];
+}
+
+function makeEpic(settings: Settings): Benchmark<EpicItem> {
+  return {
+    id: "epic",
+    title: "EPIC-Bench",
+    tasks: LEAF_TASKS.map((l) => ({ code: l.leaf, name: l.byType, title: l.leaf })),
+    resolveTasks,
+    load: (root, tasks) => loadEpic(root, tasks ? { tasks } : {}),
+    promptSources: [...OVERLAY_VARIANTS],
+    promptControls: ["none"],
+    preparePrompts: preparePromptsWith(settings),
+    readReply: (item, text) => readReply(item, text),
+    readPrediction(item, row) {
+      if (!row) return { status: "missing", value: null, reason: "no reply for this sample" };
+      const response = row.get("response");
+      return typeof response === "string" ? readReply(item, response) : { status: "unparseable", value: null, reason: "\"response\" must be the raw reply text" };
+    },
+    scoreItem: (item, answer) => pyToPlain(scoreWith(settings)(item, answer) as unknown as PyValue) as Record<string, unknown>,
+    summarize: summarizeWith(settings),
+    baselines: epicBaselines,
+    markdown: epicMarkdown,
+    terminal: epicTerminal,
+    predictionIdField: "id",
+    predictionKey: sampleKeyFromImages,
+    configure(options: BenchmarkOptions) {
+      const coords = options.coords ? coordsOption(options.coords) : options.model ? coordModeForModel(options.model) : "auto";
+      return makeEpic({ coords, strict: options.strict ?? false });
+    },
+  };
+}
+
+export const epic = makeEpic({ coords: "auto", strict: false });
+export { CATEGORIES as EPIC_CATEGORIES };

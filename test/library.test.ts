@@ -16,7 +16,7 @@ test('the package exports work by name: import { egopath, metrics, geometry } fr
   assert.equal(lib.metrics.pyRound(0.03125, 4), 0.0312);
   assert.equal(lib.metrics.egoPathScore({ a1: 1, b1: 1, a2: 1, b2: 1, c: 1 }), 1);
   assert.equal(lib.geometry.distance2({ x: 0, y: 0 }, { x: 3, y: 4 }), 5);
-  assert.deepEqual(Object.keys(lib.BENCHMARKS), ["egopath", "patheval"]);
+  assert.deepEqual(Object.keys(lib.BENCHMARKS), ["egopath", "patheval", "epic"]);
   assert.equal(lib.patheval.label(
     { "Minimum clearance": 1, "Maximum clearance": 1, "Average clearance": 1, "Path length": 10, "Smoothness": 0, "Sharp turns": 0, "Maximum angle": 0 },
     { "Minimum clearance": 1, "Maximum clearance": 1, "Average clearance": 1, "Path length": 70, "Smoothness": 0, "Sharp turns": 0, "Maximum angle": 0 },
@@ -33,4 +33,15 @@ test('import { patheval } from "spatialprobe": parseEnvironment, descriptors, la
   assert.equal(patheval.parseAnswer("Answer: Path 2\nExplanation: -", { mode: "official" }), "Path 2");
   assert.equal(patheval.parseAnswer("**Answer**: path 1"), "Path 1");
   assert.equal(patheval.SCENARIOS.length, 15);
+});
+
+test('import { epic } from "spatialprobe": formatter and scorer on the golden set', async () => {
+  const { epic } = await import("spatialprobe");
+  const { items, problems } = epic.loadEpic(path.resolve(import.meta.dirname, "fixtures/epic/conformance"), { tasks: ["Navigation/GroundDetection"] });
+  assert.deepEqual(problems, []);
+  const item = items[0]!;
+  const formatted = epic.formatReply(item.leaf.leaf, '```json\n{"bounding_boxes": [[0, 0, 5, 5]]}\n```');
+  assert.equal(formatted.status, "ok");
+  assert.deepEqual(formatted.localization, [[0, 0, 5, 5]]);
+  assert.equal(epic.LEAF_TASKS.length, 23);
 });

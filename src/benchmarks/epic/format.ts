@@ -2,7 +2,7 @@ import { pyFloat } from "../../core/pycompat/float.js";
 import { pyIntFromString } from "../../core/pycompat/int.js";
 import { pyJsonLoads, PyJsonError, PyRecursionError, type PyDict, type PyValue } from "../../core/pycompat/json.js";
 import { isPySpace, pyStrip } from "../../core/pycompat/text.js";
-import { TL_LEAVES } from "./task-types.js";
+import { LEAF_TASKS } from "./taxonomy.js";
 
 /**
  * Reading a raw EPIC-Bench model reply into the values the official formatter
@@ -78,7 +78,7 @@ export function fieldValue<T>(field: Field<T>): T | undefined {
 // ------------------------------------------------------------------------------------------------
 
 type ReplyShape = "objects" | "instances" | "boxes" | "placement" | "path";
-type FieldName = "localization" | "count" | "points" | "feasibility";
+export type FieldName = "localization" | "count" | "points" | "feasibility";
 
 interface ShapeSpec {
   /** Keys every preferred candidate contains (substring test on the raw candidate text). */
@@ -118,7 +118,7 @@ const SHAPES: Record<ReplyShape, ShapeSpec> = {
 };
 
 const SHAPE_OF_TASK = new Map<string, ReplyShape>([
-  ...TL_LEAVES.map((leaf) => [leaf, "objects"] as const),
+  ...LEAF_TASKS.filter((t) => t.category === "TargetLocalization").map((t) => [t.leaf, "objects"] as const),
   ["GroundDetection", "boxes"],
   ["AffordanceRegion", "boxes"],
   ["FeasiblePath", "path"],
@@ -395,8 +395,18 @@ const ASSIGNED_AFTER_UNICODE_14: ReadonlyArray<readonly [number, number]> = [
  * optional whitespace and `,` or `}`; so tuples after an inner list's closing bracket are left alone.
  */
 export function bracketTuplesIn(text: string, field: string): string {
-  const span = new RegExp(`("${escapeRegExp(field)}"[${PY_SPACE_CLASS}]*:[${PY_SPACE_CLASS}]*\\[)([\\s\\S]*?)(\\][${PY_SPACE_CLASS}]*[,}])`, "g");
-  return text.replace(span, (_m, head: string, body: string, tail: string) => head + body.replace(/\(([^)]*)\)/g, (_t, inner: string) => `[${inner}]`) + tail);
+  return text.replace(tupleSpan(field), (_m, head: string, body: string, tail: string) => head + body.replace(/\(([^)]*)\)/g, (_t, inner: string) => `[${inner}]`) + tail);
+}
+
+const TUPLE_SPANS = new Map<string, RegExp>();
+
+function tupleSpan(field: string): RegExp {
+  let span = TUPLE_SPANS.get(field);
+  if (!span) {
+    span = new RegExp(`("${escapeRegExp(field)}"[${PY_SPACE_CLASS}]*:[${PY_SPACE_CLASS}]*\\[)([\\s\\S]*?)(\\][${PY_SPACE_CLASS}]*[,}])`, "g");
+    TUPLE_SPANS.set(field, span);
+  }
+  return span;
 }
 
 function escapeRegExp(text: string): string {

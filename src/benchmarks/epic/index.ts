@@ -35,7 +35,7 @@ export function stdFields(f: Formatted): FormattedReply {
   const wrap = (v: unknown) => (v === NO_VALID_RESPONSE || v === NOT_REQUIRED ? [v] : v);
   return {
     localization: wrap(f.localization),
-    count: f.count === NO_VALID_RESPONSE || f.count === NOT_REQUIRED ? [f.count] : [Number(f.count)],
+    count: [f.count],
     path: wrap(f.points),
     binary: f.feasibility === NO_VALID_RESPONSE || f.feasibility === NOT_REQUIRED ? [f.feasibility] : [f.feasibility],
   };

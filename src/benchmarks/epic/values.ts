@@ -28,6 +28,7 @@ export const first = (value: unknown): unknown => (Array.isArray(value) ? (value
 export function readCount(value: unknown): number | null {
   const raw = Array.isArray(value) && value.length > 0 ? value[0] : value;
   if (typeof raw === "boolean") return raw ? 1 : 0;
+  if (typeof raw === "bigint") return Number(raw);
   if (typeof raw === "number") return Number.isFinite(raw) ? Math.trunc(raw) + 0 : null;
   if (typeof raw === "string") {
     const s = pyStrip(raw);

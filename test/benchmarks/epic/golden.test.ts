@@ -71,3 +71,23 @@ test("score epic end to end (official raw replies, ms-swift shape): the official
     for (const key of Object.keys(want.by_type)) assert.ok(close(got.by_type[key].mean_score, want.by_type[key].mean_score), `${responses} ${key}`);
   }
 });
+
+test("holdout (never used for tuning): the official summaries end to end", async () => {
+  const root = path.join(FIXTURES, "holdout");
+  for (const responses of ["responses_A", "responses_B"]) {
+    const want = JSON.parse(readFileSync(path.join(root, "expected", `${responses}.auto.summary.json`), "utf8")).summary;
+    const { scores } = await executeScore({ benchmark: "epic", data: root, out: path.join("/tmp", `epic-holdout-${responses}`), predictions: [path.join(root, `${responses}.jsonl`)], bootstrapResamples: 0, bootstrapSeed: 1 });
+    const got = scores["summary"] as typeof want;
+    assert.equal(got.overall.total_processed, want.overall.total_processed);
+    assert.equal(got.overall.num_invalid_response, want.overall.num_invalid_response);
+    assert.ok(close(got.overall.average_score, want.overall.average_score), `${responses}: ${got.overall.average_score} vs ${want.overall.average_score}`);
+  }
+});
+
+test("D_SG is the exact minimum: large target regions match the official code with its sampling disabled", async () => {
+  const root = path.join(FIXTURES, "conformance_dsg");
+  const want = new Map(readJsonl(path.join(root, "expected", "exact_dsg.jsonl")).map((r) => [r.key, r.score]));
+  const { results } = await executeScore({ benchmark: "epic", data: root, out: path.join("/tmp", "epic-dsg"), predictions: [path.join(root, "responses_dsg.jsonl")], bootstrapResamples: 0, bootstrapSeed: 1 });
+  assert.equal(results.length, want.size);
+  for (const r of results) assert.ok(close((r.detail as { score: number }).score, want.get(r.id)), r.id);
+});

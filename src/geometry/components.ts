@@ -134,15 +134,20 @@ export function componentMask(labeling: Labeling, labels: number | readonly numb
   for (const l of typeof labels === "number" ? [labels] : labels) {
     if (Number.isInteger(l) && l >= 1 && l <= labeling.count) wanted[l] = 1;
   }
-  const { width, height } = labeling;
-  const out = new BitMask(width, height);
+  const { width } = labeling;
+  const out = new BitMask(width, labeling.height);
   const src = labeling.labels;
   const { stride, words } = out;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    const dst = y * stride;
-    for (let x = 0; x < width; x++) {
-      if (wanted[src[row + x]!]) words[dst + (x >>> 5)]! |= 1 << (x & 31);
+  // Only the boxes of the wanted components need scanning.
+  for (const c of labeling.components) {
+    if (!wanted[c.label]) continue;
+    const [x1, y1, x2, y2] = c.box;
+    for (let y = y1; y < y2; y++) {
+      const row = y * width;
+      const dst = y * stride;
+      for (let x = x1; x < x2; x++) {
+        if (src[row + x] === c.label) words[dst + (x >>> 5)]! |= 1 << (x & 31);
+      }
     }
   }
   return out;

@@ -28,6 +28,8 @@ export function loadEpic(data: string, options: { tasks?: string[] } = {}): Epic
     return { items: [], problems: [{ file: data, message: "no EPIC_Bench/ folder here: --data must be the folder that holds EPIC_Bench/" }], tasks: [] };
   }
   const items: EpicItem[] = [];
+  listings = new Map();
+  try {
   for (const file of listFiles(bench).filter((f) => f.endsWith(GT_SUFFIX)).sort()) {
     const rel = path.relative(root, file).split(path.sep).join("/");
     const leaf = leafFromPath(rel.split("/"));
@@ -38,6 +40,9 @@ export function loadEpic(data: string, options: { tasks?: string[] } = {}): Epic
     if (options.tasks && !options.tasks.includes(leaf.byType)) continue;
     const item = readSample(root, file, rel, leaf, problems);
     if (item) items.push(item);
+  }
+  } finally {
+    listings = undefined;
   }
   const tasks = LEAF_TASKS.map((t) => t.byType).filter((t) => items.some((i) => i.task === t));
   if (items.length === 0 && problems.length === 0) problems.push({ file: path.relative(process.cwd(), bench) || bench, message: "no samples found" });
@@ -54,16 +59,28 @@ function listFiles(dir: string): string[] {
   return out;
 }
 
+/** Folder listings of one load, so a folder of thousands of samples is listed once. */
+let listings: Map<string, string[]> | undefined;
+
+function listing(dir: string): string[] {
+  let names = listings?.get(dir);
+  if (!names) {
+    names = readdirSync(dir);
+    listings?.set(dir, names);
+  }
+  return names;
+}
+
 /** `<stem>_image.<ext>` in a folder (any image extension). */
 function findImage(dir: string, stem: string): string | undefined {
   const prefix = `${stem}_image.`;
-  return readdirSync(dir).find((f) => f.startsWith(prefix) && /\.(jpe?g|png|webp|bmp)$/i.test(f));
+  return listing(dir).find((f) => f.startsWith(prefix) && /\.(jpe?g|png|webp|bmp)$/i.test(f));
 }
 
 function imagesOf(dir: string, base: string, leaf: LeafTask): { files: string[]; missing: string[] } {
   const missing: string[] = [];
   const need = (name: string | undefined, what: string) => {
-    if (name && existsSync(path.join(dir, name))) return path.join(dir, name);
+    if (name && listing(dir).includes(name)) return path.join(dir, name);
     missing.push(what);
     return undefined;
   };

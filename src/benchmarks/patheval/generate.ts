@@ -13,6 +13,9 @@ import type { EnvironmentJob, EnvironmentPlans, PlannerName } from "./plan.js";
 import { planAll } from "./pool.js";
 import { DESCRIPTORS, SCENARIOS, type Descriptors } from "./scenarios.js";
 import type { Dim, PathEvalRecord, PathName } from "./types.js";
+import { PAPER_TABLE_10, type GenerateOptions } from "./generate-options.js";
+
+export { PAPER_TABLE_10, type GenerateOptions };
 
 /**
  * Generate a PathEval set with the paper's method (§3): environments of the four families, 30
@@ -22,32 +25,6 @@ import type { Dim, PathEvalRecord, PathName } from "./types.js";
  * the release's layout (`2D/test_dataset_2D.json`, ...), plus `environments/`, `stats.json`.
  * Choices that differ from the release are listed in README.md of the output.
  */
-export interface GenerateOptions {
-  outDir: string;
-  seed: number;
-  /** Number of environments (the release has 1,149; spread over the four families). */
-  environments: number;
-  runsPerEnvironment?: number;
-  /** Pairs per environment: 5 (paper, default) or 6 (release). */
-  pairsPerEnvironment?: number;
-  /**
-   * Which pairs get labelled: "all" (the paper's method, default) or "last" (what the released
-   * generate_samples.py actually writes: only each environment's last, i.e. least distant, pair;
-   * this is what gives the paper's 14,550 instances over 1,150 environments).
-   */
-  labelledPairs?: "all" | "last";
-  planner?: PlannerName;
-  simplify?: boolean;
-  /** Test pairs per scenario (paper 70); "release" = 34 for the five most frequent scenarios, 33 otherwise. */
-  testPerScenario?: number | "release";
-  dims?: Dim[];
-  trainImages?: boolean;
-  /** Iterations per plan (default 50,000); optional wall-time cap (machine-dependent when it triggers). */
-  maxIterations?: number;
-  timeLimitMs?: number;
-  workers?: number;
-  log?: (line: string) => void;
-}
 
 interface Sample {
   env: EnvironmentPlans;
@@ -70,11 +47,6 @@ export interface GenerateSummary {
   seconds: { planning: number; rendering: number };
 }
 
-/** Paper Table 10 (average descriptor differences of the paper's test pairs), for comparison. */
-export const PAPER_TABLE_10: Descriptors = {
-  "Minimum clearance": 0.593, "Maximum clearance": 0.124, "Average clearance": 1.31, "Path length": 19.72,
-  "Smoothness": 140.93, "Sharp turns": 0.582, "Maximum angle": 32.31,
-};
 
 /** An even spread of environments over the release's list (all of them when count >= 1,149). */
 export function chooseEnvironments(count: number, seed: number) {

@@ -4,7 +4,7 @@ import { tallyResults, type ResultCounts } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { summarizePairs, type ScoredPair } from "./aggregate.js";
 import { pathevalBaselines } from "./baselines.js";
-import { generatePathEval, PAPER_TABLE_10, type GenerateOptions } from "./generate.js";
+import { PAPER_TABLE_10, type GenerateOptions } from "./generate-options.js";
 import { DESCRIPTORS } from "./scenarios.js";
 import { loadPathEval } from "./load.js";
 import { buildMessages, buildProbeMessages, loadTemplates, shownPair, VARIANTS, type ShownPair, type Variant } from "./prompt.js";
@@ -25,7 +25,8 @@ export { scoreChoice, readChoice, toRecordFrame } from "./score.js";
 export { summarizePairs } from "./aggregate.js";
 export * from "./probes.js";
 export { parseEnvironment, formatEnvironment } from "../../geometry/polygon.js";
-export { generatePathEval, PAPER_TABLE_10, type GenerateOptions, type GenerateSummary } from "./generate.js";
+export { generatePathEval, type GenerateSummary } from "./generate.js";
+export { PAPER_TABLE_10, type GenerateOptions } from "./generate-options.js";
 export { readPlannerPaths } from "./planfile.js";
 export { scoreProbe, summarizeAbstraction, summarizeFineGrained } from "./probe-score.js";
 export { pathevalBaselines } from "./baselines.js";
@@ -180,6 +181,8 @@ export const patheval: Benchmark<PathEvalItem> = {
   predictionIdField: "id",
   async generate({ outDir, seed, count, extra, log }) {
     const options = generateOptions(extra);
+    // Loaded on demand: generation pulls in the planners and the image libraries.
+    const { generatePathEval } = await import("./generate.js");
     const summary = await generatePathEval({ outDir, seed, environments: count, ...options, log });
     const lines = [
       `${summary.environments} environments, ${summary.validPaths} paths reaching the goal, ${summary.pairs} pairs, ${summary.test} test and ${summary.train} training questions`,

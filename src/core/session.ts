@@ -131,9 +131,11 @@ export function predictionLookup(benchmark: Benchmark<BenchItem>, specs: string[
 
 /** `run`: ask a model (or a built-in), store every reply, score, write outputs. */
 export async function executeRun(options: RunCommandOptions): Promise<RunSummary> {
-  const loaded = loadForScoring(options, options.model);
   const config = options.configFile ? readConfigFile(options.configFile) : undefined;
   const settings = settingsFor(options.model, config, options.flags);
+  // A coordinate system set for this model in the config applies unless --coords says otherwise.
+  if (settings.coords && !options.benchmarkOptions?.coords) options = { ...options, benchmarkOptions: { ...options.benchmarkOptions, coords: settings.coords } };
+  const loaded = loadForScoring(options, options.model);
   const choice = resolveModel(options.model, loaded.benchmark, settings, options.env);
   if (choice.kind === "replay") {
     return executeScore({ ...options, predictions: [choice.file] });

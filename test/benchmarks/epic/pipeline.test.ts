@@ -68,3 +68,18 @@ test("validate names the file and field of a bad RLE and of a missing image", ()
   const missing = problems.find((p) => p.file === image.id);
   assert.equal(missing?.field, "images");
 });
+
+test("coordinate system: per-family default from the model name, a config entry, and --coords, in that order of precedence", async () => {
+  const { coordModeForModel } = await import("../../../src/benchmarks/epic/coords.js");
+  assert.equal(coordModeForModel("openai:Qwen/Qwen2.5-VL-72B-Instruct"), "absolute");
+  assert.equal(coordModeForModel("gemini:gemini-2.5-pro"), "normalized_0_1000");
+  assert.equal(coordModeForModel("openai:gpt-4o"), "auto");
+  const dir = tmp();
+  const config = path.join(dir, "run.yaml");
+  writeFileSync(config, "models:\n  oracle:\n    coords: 0-1000\n");
+  const base = { benchmark: "epic", data: ROOT, model: "oracle", bootstrapResamples: 0, bootstrapSeed: 1, quiet: true, promptSource: "mask-overlay", control: "none", seed: 1, flags: {}, retryErrors: false, tasks: ["GroundDetection"] };
+  const fromConfig = await executeRun({ ...base, out: path.join(dir, "a"), configFile: config });
+  assert.equal((fromConfig.scores["scoring"] as { coordinate_system: string }).coordinate_system, "normalized_0_1000");
+  const fromFlag = await executeRun({ ...base, out: path.join(dir, "b"), configFile: config, benchmarkOptions: { coords: "absolute" } });
+  assert.equal((fromFlag.scores["scoring"] as { coordinate_system: string }).coordinate_system, "absolute");
+});

@@ -178,4 +178,3 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
 }
 
 export const epic = makeEpic({ coords: "auto", strict: false });
-export { CATEGORIES as EPIC_CATEGORIES };

@@ -23,6 +23,7 @@ export function registerRun(program: Command): void {
     .option("--timeout-ms <n>", "per-request timeout (default 120000)", positiveInteger)
     .option("--max-attempts <n>", "attempts per request including retries (default 6)", positiveInteger)
     .option("--rpm <n>", "requests-per-minute limit for the provider", number)
+    .option("--max-images <n>", "most images per request (video frames are thinned evenly to fit)", positiveInteger)
     .option("--no-json-output", "do not ask the provider for JSON output")
     .option("--retry-errors", "ask again for items whose stored reply is an error")
     .option("--store <file>", "response store (default: <out>/responses.sqlite)")
@@ -59,6 +60,7 @@ export function registerRun(program: Command): void {
             timeout_ms: opts.timeoutMs,
             max_attempts: opts.maxAttempts,
             rpm: opts.rpm,
+            max_images: opts.maxImages,
             ...(opts.jsonOutput === false ? { json_output: false } : {}),
           },
           retryErrors: Boolean(opts.retryErrors),

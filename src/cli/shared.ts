@@ -12,6 +12,8 @@ export function addScoringFlags(command: Command): Command {
     .option("--bootstrap-seed <n>", "seed of the bootstrap", integer, 20260717)
     .option("--coords <mode>", "epic: coordinate system of replies: auto | absolute | 0-1 | 0-1000 (default: the official per-model-family choice for run, auto for score)")
     .option("--strict", "epic: an unreadable reply scores 0 (the official code lets it count as an empty answer)")
+    .option("--train <file>", "egotl: training items for the frequency baseline")
+    .option("--circular", "egotl: circular evaluation (every rotation of the options must be answered right)")
     .option("--quiet", "no progress on stderr");
 }
 
@@ -20,6 +22,11 @@ export function defaultOut(benchmark: string, model: string): string {
 }
 
 /** The benchmark options of `run` and `score` (only set flags are passed). */
-export function benchmarkOptions(opts: { coords?: string; strict?: boolean }): { coords?: string; strict?: boolean } {
-  return { ...(opts.coords ? { coords: opts.coords } : {}), ...(opts.strict ? { strict: true } : {}) };
+export function benchmarkOptions(opts: { coords?: string; strict?: boolean; train?: string; circular?: boolean }): { coords?: string; strict?: boolean; train?: string; circular?: boolean } {
+  return {
+    ...(opts.coords ? { coords: opts.coords } : {}),
+    ...(opts.strict ? { strict: true } : {}),
+    ...(opts.train ? { train: opts.train } : {}),
+    ...(opts.circular ? { circular: true } : {}),
+  };
 }

@@ -24,6 +24,10 @@ export interface Answer<V = unknown> {
 export interface BenchmarkOptions {
   coords?: string;
   strict?: boolean;
+  /** A training file for chance baselines that need the answer distribution (EgoTL's `frequency`). */
+  train?: string;
+  /** Optional evaluation modes a benchmark offers (e.g. EgoTL's circular evaluation). */
+  circular?: boolean;
   /** The --model spec, for per-model-family defaults. */
   model?: string;
 }
@@ -55,6 +59,8 @@ export interface PromptSetup {
   control: string;
   templateFile?: string;
   seed: number;
+  /** Most images one request may carry (provider limit); video frames are thinned evenly to fit. */
+  maxImages?: number;
 }
 
 /** A built prompt: the messages, and what a reader of the reply needs to know about it (e.g. path names shown). */

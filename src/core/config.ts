@@ -22,6 +22,8 @@ const ModelSettings = z
     backoff_base_ms: z.number().int().min(0).optional(),
     backoff_cap_ms: z.number().int().min(0).optional(),
     max_tokens_field: z.enum(["max_completion_tokens", "max_tokens"]).optional(),
+    /** Most images per request this provider accepts (video frames are thinned evenly to fit). */
+    max_images: z.number().int().positive().optional(),
     /** EPIC-Bench: the coordinate system this model answers in (auto | absolute | 0-1 | 0-1000). */
     coords: z.enum(["auto", "absolute", "0-1", "0-1000", "normalized_0_1", "normalized_0_1000"]).optional(),
   })

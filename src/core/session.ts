@@ -142,11 +142,13 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   }
   const concurrency = options.concurrency ?? config?.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError("--concurrency must be a positive integer");
+  const maxImages = settings.max_images;
   const setup = {
     source: options.promptSource,
     control: options.control,
     ...(options.templateFile ? { templateFile: options.templateFile } : {}),
     seed: options.seed,
+    ...(maxImages ? { maxImages } : {}),
   };
   if (loaded.benchmark.deriveItems) loaded.items = loaded.benchmark.deriveItems(loaded.items, setup);
   const { build, info } = loaded.benchmark.preparePrompts(loaded.items, setup);

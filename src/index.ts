@@ -6,6 +6,8 @@
 export * as egopath from "./benchmarks/egopath/index.js";
 export * as patheval from "./benchmarks/patheval/index.js";
 export * as epic from "./benchmarks/epic/index.js";
+export * as vcn from "./benchmarks/vcn/index.js";
+export * as egotl from "./benchmarks/egotl/index.js";
 export * as metrics from "./metrics.js";
 export * as geometry from "./geometry/index.js";
 export * as pycompat from "./core/pycompat/index.js";

@@ -6,11 +6,27 @@ import type { ScoresDocument } from "../core/benchmark.js";
 import { executeRun } from "../core/session.js";
 import { getBenchmark } from "../registry.js";
 import { markdownReport } from "../report/render.js";
+import { navigationFromFiles, navigationMarkdown } from "../benchmarks/vcn/index.js";
 
 /** The bundled synthetic set in the EgoPathBench release layout. */
-export const DEMO_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples/egopath-mini");
+const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples");
+export const DEMO_DATA = path.join(EXAMPLES, "egopath-mini");
 const DEMO_MODELS = ["oracle", "direct-to-goal", "random:1", "all-ids", "none"];
 const PATHEVAL_DEMO_RUNS: Array<[string, string]> = [["descriptor-oracle", "plain"], ["always-first", "plain"], ["random:1", "plain"], ["always-first", "flipped"], ["descriptor-oracle", "fine-grained"]];
+
+/** The video benchmarks on their bundled frame folders (no ffmpeg needed). */
+interface VideoDemoRun { benchmark: "vcn" | "egotl"; model: string; prompt?: string; train?: string }
+const VIDEO_DEMO_RUNS: VideoDemoRun[] = [
+  { benchmark: "vcn", model: "oracle" },
+  { benchmark: "vcn", model: "random-category:1" },
+  { benchmark: "vcn", model: "random:1" },
+  { benchmark: "vcn", model: "random:1", prompt: "shuffled-frames" },
+  { benchmark: "vcn", model: "oracle", prompt: "counterfactual" },
+  { benchmark: "egotl", model: "oracle" },
+  { benchmark: "egotl", model: "frequency", train: path.join(EXAMPLES, "egotl-mini/train.jsonl") },
+  { benchmark: "egotl", model: "random:1" },
+];
+const VIDEO_DATA = { vcn: path.join(EXAMPLES, "vcn-mini"), egotl: path.join(EXAMPLES, "egotl-mini") };
 
 export function registerDemo(program: Command): void {
   program
@@ -44,9 +60,27 @@ export function registerDemo(program: Command): void {
         console.log(`\n== patheval ${model} (${prompt})\n${patheval.terminal(scores)}`);
         runs.push(scores);
       }
+      for (const { benchmark: id, model, prompt, train } of VIDEO_DEMO_RUNS) {
+        const benchmark = getBenchmark(id);
+        const source = prompt ?? benchmark.promptSources[0]!;
+        const out = path.join(opts.out, `${id}-${model.replace(/[^A-Za-z0-9._-]+/g, "_")}-${source}`);
+        const { scores } = await executeRun({
+          benchmark: id, data: VIDEO_DATA[id], out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
+          ...(train ? { benchmarkOptions: { train } } : {}),
+          promptSource: source, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
+        });
+        console.log(`\n== ${id} ${model} (${source})\n${benchmark.terminal(scores)}`);
+        runs.push(scores);
+      }
+      // VCN-Bench navigation metrics on the bundled trajectory logs, joined with the oracle's goal identification.
+      const navigation = navigationFromFiles({
+        episodes: path.join(VIDEO_DATA.vcn, "episodes.json.gz"),
+        trajectories: path.join(VIDEO_DATA.vcn, "trajectories.jsonl"),
+        goalRun: path.join(opts.out, "vcn-random_1-plain"),
+      });
       mkdirSync(opts.out, { recursive: true });
       const report = path.join(opts.out, "report.md");
-      writeFileSync(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (synthetic EgoPathBench layout) and a PathEval set generated into ${pathevalData}.\n\n${markdownReport(runs)}`);
+      writeFileSync(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (synthetic EgoPathBench layout), a PathEval set generated into ${pathevalData}, examples/vcn-mini and examples/egotl-mini (synthetic frame folders in spatialprobe's VCN-Bench and EgoTL-Bench item formats).\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (bundled trajectory logs; goal identification from random:1)")}\n`);
       console.log(`\nwrote ${report} (and one folder per model with scores.json, items.jsonl, report.md)`);
     });
 }

@@ -3,13 +3,16 @@ import { UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { integer, positiveInteger } from "./main.js";
 
+/** How much `generate` makes when --count is not given (a few seconds of work each). */
+const DEFAULT_COUNT: Record<string, number> = { egopath: 6, patheval: 40, vcn: 3, egotl: 10 };
+
 export function registerGenerate(program: Command): void {
   program
     .command("generate <benchmark>")
     .description("generate fresh data in the benchmark's release layout (egopath: synthetic scenes, 2 views each)")
     .requiredOption("--out <dir>", "output folder (a new or empty folder)")
     .option("--seed <n>", "random seed", integer, 7)
-    .option("--count <n>", "egopath: scenes (default 6); patheval: environments (default 40; the release has 1,149)", positiveInteger)
+    .option("--count <n>", "egopath: scenes (default 6); patheval: environments (default 40; the release has 1,149); vcn: houses (default 3); egotl: walkthroughs (default 10)", positiveInteger)
     .option("--set <key=value...>", "benchmark options, e.g. patheval: runs=30 pairs=5 planner=rrt-connect|rrt test-per-scenario=70|release dims=2d,3d train-images=true max-iterations=50000 workers=2")
     .action(async (benchmarkId: string, opts) => {
       const benchmark = getBenchmark(benchmarkId);
@@ -20,7 +23,7 @@ export function registerGenerate(program: Command): void {
         if (i <= 0) throw new UsageError(`--set expects key=value, got "${pair}"`);
         extra[pair.slice(0, i)] = pair.slice(i + 1);
       }
-      const summary = await benchmark.generate({ outDir: opts.out, seed: opts.seed, count: opts.count ?? (benchmarkId === "egopath" ? 6 : 40), extra, log: (line) => console.error(line) });
+      const summary = await benchmark.generate({ outDir: opts.out, seed: opts.seed, count: opts.count ?? DEFAULT_COUNT[benchmarkId] ?? 40, extra, log: (line) => console.error(line) });
       console.log(`wrote ${opts.out}: ${summary}`);
     });
 }

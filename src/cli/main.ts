@@ -4,6 +4,7 @@ import { RunInterrupted } from "../core/run.js";
 import { registerDemo } from "./demo.js";
 import { registerGenerate } from "./generate.js";
 import { registerList } from "./list.js";
+import { registerNavigation } from "./navigation.js";
 import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerScore } from "./score.js";
@@ -37,7 +38,7 @@ export function buildProgram(): Command {
     .name("spatialprobe")
     .description("Measure how well vision-language models reason about space, with scores that match each benchmark's official evaluator.")
     .showHelpAfterError();
-  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerDemo]) {
+  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerNavigation, registerDemo]) {
     register(program);
   }
   return program;

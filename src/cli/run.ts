@@ -11,7 +11,7 @@ export function registerRun(program: Command): void {
     .requiredOption("--model <spec>", "openai:<model> | anthropic:<model> | gemini:<model> | replay:<file> | a built-in (oracle, random[:seed], ...)");
   addScoringFlags(command)
     .option("--concurrency <n>", "requests in flight (default 8)", positiveInteger)
-    .option("--prompt <variant>", "egopath: release (default) | templates; patheval: plain (default) | with-descriptors | descriptors-only | random-ids | flipped")
+    .option("--prompt <variant>", "egopath: release (default) | templates; patheval: plain (default) | with-descriptors | descriptors-only | random-ids | flipped | attribute-abstraction | fine-grained; epic: mask-overlay (default) | box-overlay | no-overlay; vcn: plain (default) | shuffled-frames | counterfactual")
     .option("--template <file>", "template file for --prompt templates (default: templates/<benchmark>.yaml)")
     .option("--control <name>", "egopath input-dependence control: none (default) | text-only | mismatched-overlay")
     .option("--seed <n>", "seed for controls that draw at random", integer, 20260717)

@@ -8,7 +8,8 @@ export function registerScore(program: Command): void {
   const command = program
     .command("score <benchmark>")
     .description("score stored predictions with the official evaluator's rules")
-    .requiredOption("--predictions <files...>", "JSONL predictions: file.jsonl (all tasks) or <task>=file.jsonl (one task)");
+    .requiredOption("--predictions <files...>", "JSONL predictions: file.jsonl (all tasks) or <task>=file.jsonl (one task)")
+    .option("--prompt <variant>", "the prompt variant the predictions answered, where it changes the questions (vcn: counterfactual)");
   addScoringFlags(command).action(async (benchmarkId: string, opts) => {
     const benchmark = getBenchmark(benchmarkId);
     if (!opts.out) throw new UsageError("score needs --out <dir>");
@@ -23,6 +24,7 @@ export function registerScore(program: Command): void {
       bootstrapSeed: opts.bootstrapSeed,
       quiet: opts.quiet,
       predictions: opts.predictions,
+      ...(opts.prompt ? { promptSource: opts.prompt } : {}),
     });
     console.log(benchmark.terminal(scores));
     console.log(`wrote ${opts.out}/scores.json, items.jsonl, report.md`);

@@ -95,8 +95,13 @@ function rawIdMap(items: BenchItem[]): Map<string, unknown> {
 }
 
 /** `score`: stored predictions through the official evaluator's rules. */
-export async function executeScore(options: CommonOptions & { predictions: string[] }): Promise<RunSummary> {
+export async function executeScore(options: CommonOptions & { predictions: string[]; promptSource?: string }): Promise<RunSummary> {
   const loaded = loadForScoring(options);
+  // Derived items (rotated options, counterfactual copies) are scored as the run asked them.
+  if (loaded.benchmark.deriveItems) {
+    const source = options.promptSource ?? loaded.benchmark.promptSources[0]!;
+    loaded.items = loaded.benchmark.deriveItems(loaded.items, { source, control: loaded.benchmark.promptControls[0]!, seed: 0 });
+  }
   const lookup = predictionLookup(loaded.benchmark, options.predictions, path.resolve(options.data));
   const results = scorePredictions(loaded.benchmark, loaded.items, lookup);
   const label = options.predictions.length === 1 ? `replay:${options.predictions[0]}` : `replay:${options.predictions.join(",")}`;

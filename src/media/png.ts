@@ -21,3 +21,14 @@ export async function decodeRgb(png: Buffer): Promise<{ data: Buffer; width: num
   const { data, info } = await sharp(png).flatten({ background: "#ffffff" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
+
+/** RGBA pixels (a canvas's getImageData) without the alpha channel. */
+export function dropAlpha(rgba: Uint8ClampedArray | Uint8Array): Uint8Array {
+  const rgb = new Uint8Array((rgba.length / 4) * 3);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
+    rgb[j] = rgba[i]!;
+    rgb[j + 1] = rgba[i + 1]!;
+    rgb[j + 2] = rgba[i + 2]!;
+  }
+  return rgb;
+}

@@ -21,7 +21,7 @@
  * read back and encoded with the fixed PNG settings of png.ts.
  */
 import { createCanvas, type SKRSContext2D } from "@napi-rs/canvas";
-import { encodePng } from "./png.js";
+import { dropAlpha, encodePng } from "./png.js";
 import { checkScene, PATHEVAL_GOAL, PATHEVAL_START, WORLD_MAX, WORLD_MIN, type PathEvalScene, type Point2 } from "./scene2d.js";
 
 export interface Render2DOptions extends PathEvalScene {
@@ -114,14 +114,7 @@ export async function renderMap2D(options: Render2DOptions): Promise<Buffer> {
   ctx.rect(x0, y0, x1 - x0, y1 - y0);
   ctx.stroke();
 
-  const rgba = ctx.getImageData(0, 0, size, size).data;
-  const rgb = new Uint8Array(size * size * 3);
-  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
-    rgb[j] = rgba[i]!;
-    rgb[j + 1] = rgba[i + 1]!;
-    rgb[j + 2] = rgba[i + 2]!;
-  }
-  return encodePng(rgb, size, size, 3);
+  return encodePng(dropAlpha(ctx.getImageData(0, 0, size, size).data), size, size, 3);
 }
 
 function disc(ctx: SKRSContext2D, centre: [number, number], radius: number, colour: string): void {

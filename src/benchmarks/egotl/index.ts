@@ -1,0 +1,172 @@
+/**
+ * EgoTL-Bench: six egocentric video tasks (planning, scene-aware action, next action, action
+ * recognition, direction recognition, distance estimation), scored by accuracy and MRA as the
+ * paper's Table 3. The paper released no QA files: items use our JSONL format (schema.ts), prompts
+ * our own wording with the paper's output contracts (templates/egotl.yaml), and replies are read
+ * by the rules of the paper's supplementary H.2 made precise (parse.ts).
+ */
+import type { Answer, Benchmark, BenchmarkOptions, ItemResult, PromptSetup, SummaryOptions } from "../../core/benchmark.js";
+import { DataError, UsageError } from "../../core/problems.js";
+import { tallyResults } from "../../core/results.js";
+import type { PyDict } from "../../core/pycompat/json.js";
+import { MRA_THRESHOLDS } from "../../stats/mra.js";
+import { summarizeUnits, toUnits } from "./aggregate.js";
+import { egotlBaselines, FREQUENCY_NEEDS_TRAIN, frequencyTable, type FrequencyTable } from "./baselines.js";
+import { loadEgoTL, type EgoTLItem } from "./load.js";
+import { readAnswer } from "./parse.js";
+import { buildPrompt, loadTemplates } from "./prompt.js";
+import { egotlMarkdown, egotlTerminal } from "./report.js";
+import { EGOTL_TASKS, TASK_TITLES, type EgoTLTask } from "./schema.js";
+import { scoreDetail } from "./score.js";
+
+export * from "./schema.js";
+export { loadEgoTL, findItemFiles, fieldPath, DEFAULT_FRAME_SPECS, type EgoTLItem, type LoadOptions, type LoadResult, type Truth } from "./load.js";
+export { normalizeText, readPlanning, matchOption, firstLetter, readDirection, firstNumber, findJsonObjects, letterFromValue, readAnswer, DIRECTION_KEYWORDS } from "./parse.js";
+export { buildPrompt, loadTemplates, formatOptions, questionText, fill, DEFAULT_TEMPLATE_FILE, type EgoTLTemplates } from "./prompt.js";
+export { scoreAnswer, scoreDetail, truthOf, type ItemOutcome } from "./score.js";
+export { toUnits, summarizeUnits, summarizeChoice, summarizeDistance, type Unit, type ChoiceTaskSummary, type DistanceSummary } from "./aggregate.js";
+export { egotlBaselines, frequencyTable, frequencyReply, replyFor, type FrequencyTable } from "./baselines.js";
+export { egotlMarkdown, egotlTerminal } from "./report.js";
+export { mra, MRA_THRESHOLDS } from "../../stats/mra.js";
+
+/** The only prompt source: our templates (a user's own file through --template). */
+export const PROMPT_SOURCES = ["templates"] as const;
+
+/** Circular evaluation: the rotations of each multiple-choice item, ids `<id>#r<k>`, options shifted left by k. */
+export function rotateItems(items: EgoTLItem[]): EgoTLItem[] {
+  return items.flatMap((item) => {
+    if (item.rotation || !item.options || item.truth.kind !== "option") return [item];
+    const n = item.options.length;
+    const original = item.truth.index;
+    return Array.from({ length: n }, (_, k): EgoTLItem => ({
+      ...item,
+      id: `${item.id}#r${k}`,
+      options: item.options!.map((_, j) => item.options![(j + k) % n]!),
+      truth: { kind: "option", index: (original - k + n) % n },
+      rotation: { base: item.id, k },
+    }));
+  });
+}
+
+interface Settings {
+  circular: boolean;
+  train: FrequencyTable | null;
+}
+
+function readPrediction(item: EgoTLItem, row: PyDict | undefined): Answer {
+  if (!row) return { status: "missing", value: null, reason: "no prediction row for this item" };
+  // `response` (the project's predictions format); `output` is what `run` exports.
+  const text = row.has("response") ? row.get("response") : row.get("output");
+  if (typeof text !== "string") return { status: "unparseable", value: null, reason: '"response" (or "output") must be the raw reply text' };
+  return readAnswer(item, text);
+}
+
+function makeSummarize(settings: Settings) {
+  return (items: EgoTLItem[], results: ItemResult[], tasks: string[], options: SummaryOptions) => {
+    const { counts } = tallyResults(results);
+    const { units, incomplete } = toUnits(items, results);
+    const summary = summarizeUnits(units, tasks as EgoTLTask[], { resamples: options.bootstrapResamples, seed: options.bootstrapSeed });
+    const circular = items.some((i) => i.rotation !== undefined);
+    const warnings = settings.circular && !circular && items.some((i) => i.options)
+      ? ["circular evaluation was asked for but the items were not rotated (the caller must apply deriveItems; stored predictions must use <id>#r<k> ids)"]
+      : [];
+    return {
+      n: summary.n,
+      score: summary.score,
+      score_name: summary.avg_tasks.length > 0 ? "Avg." : "MRA",
+      "Avg.": summary["Avg."],
+      avg_counted: summary.avg_counted,
+      avg_tasks: summary.avg_tasks,
+      score_ci: summary.score_ci,
+      tasks: summary.tasks as unknown as Record<string, Record<string, unknown>>,
+      counts: { ...counts, excluded: summary.excluded, ...(circular ? { circular_incomplete: incomplete } : {}) },
+      circular,
+      ...(warnings.length > 0 ? { warnings } : {}),
+      ...(settings.train ? { train: { file: settings.train.source, n: settings.train.n } } : {}),
+      bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed, cluster: "source video (video_id)", level: 0.95 },
+      definitions: {
+        accuracy: "per task, right answers / scored questions; action recognition leaves out replies without a standalone capital A-D (the paper's rule, H.2); other unreadable replies count as wrong",
+        accuracy_counted: "right answers / all questions: unreadable action-recognition letters counted as wrong",
+        "Avg.": "mean of the multiple-choice accuracies in avg_tasks (the paper's Avg. when all five are present); distance is reported apart",
+        MRA: `mean over the ${MRA_THRESHOLDS.length} VSI-Bench thresholds (numpy linspace 0.5..0.95) of |pred - gt| / gt <= 1 - threshold, as the official code computes it; pred = the first number in the reply (VSI-Bench itself reads the first space-separated token); unreadable = 0; gt = 0: 1 when pred == 0 else 0 (the official code divides by zero)`,
+        ...(circular ? { circular: "each multiple-choice question asked once per rotation of its options; right only when every rotation is right" } : {}),
+      },
+    };
+  };
+}
+
+export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
+  return {
+    id: "egotl",
+    title: "EgoTL-Bench",
+    tasks: EGOTL_TASKS.map((t) => ({ code: t, name: t, title: TASK_TITLES[t] })),
+    resolveTasks(list) {
+      return [...new Set(list.map((text) => {
+        const key = text.trim().toLowerCase().replace(/[-\s]+/g, "_");
+        const task = EGOTL_TASKS.find((t) => t === key || TASK_TITLES[t].toLowerCase().replace(/[-\s]+/g, "_") === key);
+        if (!task) throw new UsageError(`unknown EgoTL-Bench task "${text}" (use ${EGOTL_TASKS.join(", ")})`);
+        return task;
+      }))];
+    },
+    load(root, tasks) {
+      return loadEgoTL(root, tasks ? { tasks } : {});
+    },
+    promptSources: [...PROMPT_SOURCES],
+    promptControls: ["none"],
+    configure(options: BenchmarkOptions) {
+      let train: FrequencyTable | null = settings.train;
+      if (options.train) {
+        const loaded = loadEgoTL(options.train, { checkMedia: false });
+        if (loaded.problems.length > 0) throw new DataError(loaded.problems);
+        if (loaded.items.length === 0) throw new UsageError(`training file ${options.train} holds no items`);
+        train = frequencyTable(loaded.items, options.train);
+      }
+      const model = options.model?.split(":")[0];
+      if (model === "frequency" && !train) throw new UsageError(FREQUENCY_NEEDS_TRAIN);
+      return makeEgoTL({ circular: options.circular ?? settings.circular, train });
+    },
+    deriveItems(items: EgoTLItem[], _setup: PromptSetup) {
+      return settings.circular ? rotateItems(items) : items;
+    },
+    preparePrompts(_items, setup) {
+      if (!(PROMPT_SOURCES as readonly string[]).includes(setup.source)) throw new UsageError(`unknown EgoTL-Bench prompt "${setup.source}" (choose ${PROMPT_SOURCES.join(", ")}; pass your own wording with --template)`);
+      if (setup.control !== "none") throw new UsageError("EgoTL-Bench has no controls");
+      const templates = loadTemplates(setup.templateFile);
+      const media = setup.maxImages ? { maxImages: setup.maxImages } : {};
+      return {
+        build: (item: EgoTLItem) => buildPrompt(item, templates, media),
+        info: { source: setup.source, template: { name: templates.name, sha256: templates.hash }, ...(setup.maxImages ? { max_images: setup.maxImages } : {}), circular: settings.circular },
+      };
+    },
+    readReply: (item, text) => readAnswer(item, text),
+    readPrediction,
+    scoreItem: (item, answer) => scoreDetail(item, answer),
+    summarize: makeSummarize(settings),
+    baselines: egotlBaselines(settings.train),
+    markdown: egotlMarkdown,
+    terminal: egotlTerminal,
+    predictionIdField: "id",
+    async generate({ outDir, seed, count, extra, log }) {
+      const known = ["per-task", "segments", "train-walkthroughs", "train-per-task"];
+      const unknown = Object.keys(extra).filter((k) => !known.includes(k));
+      if (unknown.length > 0) throw new UsageError(`unknown egotl option ${unknown.join(", ")} (known: ${known.join(", ")})`);
+      const int = (k: string) => {
+        const v = Number(extra[k]);
+        if (!Number.isInteger(v) || v < 1) throw new UsageError(`${k} must be a positive integer`);
+        return v;
+      };
+      const { generateEgoTLSet } = await import("./synthetic/generate.js");
+      const summary = await generateEgoTLSet({
+        outDir, seed, walkthroughs: count, log,
+        // By default about one question per walkthrough and task.
+        perTask: extra["per-task"] ? int("per-task") : Math.max(5, count),
+        ...(extra["segments"] ? { segments: int("segments") } : {}),
+        ...(extra["train-walkthroughs"] ? { trainWalkthroughs: int("train-walkthroughs") } : {}),
+        ...(extra["train-per-task"] ? { trainPerTask: int("train-per-task") } : {}),
+      });
+      return summary.text;
+    },
+  };
+}
+
+export const egotl: Benchmark<EgoTLItem> = makeEgoTL({ circular: false, train: null });

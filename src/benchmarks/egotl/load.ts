@@ -1,0 +1,271 @@
+/**
+ * Loading EgoTL-Bench items (our JSONL format, schema.ts). `--data` is a JSONL file or a folder:
+ * a folder's `test.jsonl` when present, else every `*.jsonl` in it except `train*.jsonl`.
+ * Media paths are relative to the JSONL file's folder. Every bad line becomes a DataProblem
+ * with the file, the line and the field (`media.frames[2]`); nothing is skipped silently.
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import type { z } from "zod";
+import type { BenchItem } from "../../core/benchmark.js";
+import { readJsonObjects } from "../../core/jsonl.js";
+import type { DataProblem } from "../../core/problems.js";
+import { FRAME_IMAGE_EXTENSIONS, frameFolderNames, type FrameSource, type FrameSpec } from "../../media/frames.js";
+import { normalizeText } from "./parse.js";
+import { EGOTL_TASKS, EgoTLItemSchema, LETTERS, type DirectionLabel, type EgoTLRow, type EgoTLTask, type MediaRow } from "./schema.js";
+
+/** The frames shown when an item gives no spec: 16 for the memory-bank video, 8 for a clip. */
+export const DEFAULT_FRAME_SPECS: Record<EgoTLTask, FrameSpec> = {
+  planning: { mode: "uniform", count: 16 },
+  scene_action: { mode: "uniform", count: 8 },
+  next_action: { mode: "uniform", count: 8 },
+  action_recognition: { mode: "uniform", count: 8 },
+  direction: { mode: "uniform", count: 8 },
+  distance: { mode: "uniform", count: 8 },
+};
+
+
+export type Truth =
+  | { kind: "option"; index: number }
+  | { kind: "direction"; label: DirectionLabel }
+  | { kind: "distance"; metres: number };
+
+export interface EgoTLMedia {
+  /** Absolute paths, as sampleFrames takes them. */
+  source: FrameSource;
+  spec: FrameSpec;
+  /** The path as written in the row (stable across machines; shown in prompt info). */
+  display: string;
+  /** Capture rate of image frames (timestamps), when the row gives it. */
+  fps: number | null;
+}
+
+export interface EgoTLItem extends BenchItem {
+  task: EgoTLTask;
+  /** Where the row came from (display path and 1-based line). */
+  file: string;
+  line: number;
+  /** The source video: the bootstrap cluster (equal to `cluster`). */
+  videoId: string;
+  media: EgoTLMedia | null;
+  /** Absolute path of the current-view image, and its path as written. */
+  currentFrame: { path: string; display: string } | null;
+  abstractTask: string | null;
+  chainOfThought: string | null;
+  /** The four candidates in the order shown (rotated copies carry rotated options). */
+  options: string[] | null;
+  truth: Truth;
+  /** Circular evaluation: the original id and the rotation k (options shifted left by k). */
+  rotation?: { base: string; k: number };
+}
+
+export interface LoadOptions {
+  tasks?: string[];
+  /** Check that media files exist (default true; the training file of the frequency baseline skips it). */
+  checkMedia?: boolean;
+}
+
+export interface LoadResult {
+  items: EgoTLItem[];
+  problems: DataProblem[];
+  tasks: EgoTLTask[];
+}
+
+/** `media.frames[2]` from a zod path. */
+export function fieldPath(parts: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of parts) out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
+  return out;
+}
+
+/** The JSONL files of a data path. */
+export function findItemFiles(data: string): string[] {
+  if (statSync(data).isFile()) return [data];
+  const names = readdirSync(data).filter((f) => f.endsWith(".jsonl")).sort();
+  if (names.includes("test.jsonl")) return [path.join(data, "test.jsonl")];
+  return names.filter((f) => !/^train/i.test(f)).map((f) => path.join(data, f));
+}
+
+export function loadEgoTL(data: string, options: LoadOptions = {}): LoadResult {
+  const problems: DataProblem[] = [];
+  if (!existsSync(data)) return { items: [], problems: [{ file: data, message: "data path does not exist" }], tasks: [] };
+  const files = findItemFiles(data);
+  if (files.length === 0) return { items: [], problems: [{ file: data, message: "no EgoTL JSONL files found (expected test.jsonl or *.jsonl)" }], tasks: [] };
+  const root = statSync(data).isFile() ? path.dirname(path.resolve(data)) : path.resolve(data);
+  const items: EgoTLItem[] = [];
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const display = path.relative(root, path.resolve(file)) || path.basename(file);
+    const first = problems.length;
+    for (const { line, value } of readJsonObjects(file, display, problems)) {
+      const item = readRow(value, path.dirname(path.resolve(file)), display, line, options.checkMedia ?? true, problems);
+      if (!item) continue;
+      const previous = seen.get(item.id);
+      if (previous) {
+        problems.push({ file: display, line, field: "id", message: `duplicate id "${item.id}" (first at ${previous})` });
+        continue;
+      }
+      seen.set(item.id, `${display} line ${line}`);
+      items.push(item);
+    }
+    // JSON errors are found before the rows are checked: list this file's problems in line order.
+    const mine = problems.splice(first).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    problems.push(...mine);
+  }
+  const wanted = options.tasks;
+  const kept = wanted ? items.filter((i) => wanted.includes(i.task)) : items;
+  const tasks = EGOTL_TASKS.filter((t) => (wanted ? wanted.includes(t) : kept.some((i) => i.task === t)));
+  return { items: kept, problems, tasks };
+}
+
+function zodProblems(error: z.ZodError, file: string, line: number, value: Record<string, unknown>): DataProblem[] {
+  return error.issues.map((issue) => {
+    const field = fieldPath(issue.path);
+    if (issue.code === "invalid_union" && field === "task") {
+      const got = value["task"] === undefined ? "missing" : `got ${JSON.stringify(value["task"])}`;
+      return { file, line, field, message: `must be one of ${EGOTL_TASKS.join(", ")} (${got})` };
+    }
+    if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) {
+      return { file, line, field, message: `required (${issue.message.replace(/^Invalid input: /, "").replace(/, received undefined$/, "")})` };
+    }
+    if (issue.code === "unrecognized_keys") {
+      const fields = issue.keys.map((k) => fieldPath([...issue.path, k])).join(", ");
+      return { file, line, field: fields, message: `unknown field${issue.keys.length > 1 ? "s" : ""} (put extra data under "meta")` };
+    }
+    return { file, line, ...(field ? { field } : {}), message: issue.message };
+  });
+}
+
+function readRow(value: Record<string, unknown>, baseDir: string, file: string, line: number, checkMedia: boolean, problems: DataProblem[]): EgoTLItem | null {
+  const parsed = EgoTLItemSchema.safeParse(value);
+  if (!parsed.success) {
+    problems.push(...zodProblems(parsed.error, file, line, value));
+    return null;
+  }
+  const row = parsed.data;
+  const before = problems.length;
+  const at = (field: string, message: string) => problems.push({ file, line, field, message });
+  if (/#r\d+$/.test(row.id)) at("id", 'must not end in "#r<k>" (reserved for the rotated copies of circular evaluation)');
+  let media: EgoTLMedia | null = null;
+  if (row.media) media = readMedia(row.media, row.task, baseDir, checkMedia, at);
+  let currentFrame: EgoTLItem["currentFrame"] = null;
+  if (row.current_frame) {
+    const abs = path.resolve(baseDir, row.current_frame);
+    if (checkMedia && !isFile(abs)) at("current_frame", `file not found: ${abs}`);
+    currentFrame = { path: abs, display: row.current_frame };
+  }
+  const options = "options" in row ? row.options : null;
+  if (options) {
+    const normalized = options.map(normalizeText);
+    normalized.forEach((n, i) => {
+      if (!n) at(`options[${i}]`, "has no letters or digits");
+      else if (normalized.indexOf(n) !== i) at(`options[${i}]`, `repeats options[${normalized.indexOf(n)}] after normalisation (case, spaces, punctuation); candidates must differ`);
+    });
+  }
+  const truth = readTruth(row, options, at);
+  if (problems.length > before || !truth) return null;
+  const videoId = row.video_id ?? defaultVideoId(row);
+  return {
+    id: row.id,
+    task: row.task,
+    cluster: videoId,
+    file,
+    line,
+    videoId,
+    media,
+    currentFrame,
+    abstractTask: row.abstract_task ?? null,
+    chainOfThought: row.chain_of_thought ?? null,
+    options: options ? [...options] : null,
+    truth,
+  };
+}
+
+function readTruth(row: EgoTLRow, options: string[] | null, at: (field: string, message: string) => void): Truth | null {
+  switch (row.task) {
+    case "direction":
+      return { kind: "direction", label: row.answer };
+    case "distance":
+      return { kind: "distance", metres: row.answer };
+    case "planning":
+    case "action_recognition":
+      return { kind: "option", index: LETTERS.indexOf(row.answer) };
+    case "scene_action":
+    case "next_action": {
+      const letterIndex = (LETTERS as readonly string[]).indexOf(row.answer);
+      if (letterIndex >= 0) return { kind: "option", index: letterIndex };
+      const index = options!.indexOf(row.answer);
+      if (index >= 0) return { kind: "option", index };
+      at("answer", "must be a letter A-D or exactly the text of one of the four options");
+      return null;
+    }
+  }
+}
+
+function readMedia(media: MediaRow, task: EgoTLTask, baseDir: string, checkMedia: boolean, at: (field: string, message: string) => void): EgoTLMedia | null {
+  const given = (["video", "frames", "dir"] as const).filter((k) => media[k] !== undefined);
+  if (given.length !== 1) {
+    at("media", given.length === 0 ? "needs one of video, frames or dir" : `gives ${given.join(" and ")}; give exactly one of video, frames or dir`);
+    return null;
+  }
+  const spec = (media.spec ?? DEFAULT_FRAME_SPECS[task]) as FrameSpec;
+  let frameCount: number | null = null;
+  let source: FrameSource;
+  let display: string;
+  if (media.video !== undefined) {
+    const abs = path.resolve(baseDir, media.video);
+    if (checkMedia && !isFile(abs)) at("media.video", `file not found: ${abs}`);
+    source = { video: abs };
+    display = media.video;
+  } else if (media.frames !== undefined) {
+    const abs = media.frames.map((f) => path.resolve(baseDir, f));
+    if (checkMedia) abs.forEach((f, i) => !isFile(f) && at(`media.frames[${i}]`, `file not found: ${f}`));
+    source = { frames: abs };
+    display = media.frames.length === 1 ? media.frames[0]! : `${media.frames[0]} .. ${media.frames[media.frames.length - 1]} (${media.frames.length} frames)`;
+    frameCount = abs.length;
+  } else {
+    const abs = path.resolve(baseDir, media.dir!);
+    display = media.dir!;
+    source = { dir: abs };
+    if (checkMedia) {
+      if (!isDirectory(abs)) at("media.dir", `folder not found: ${abs}`);
+      else {
+        frameCount = frameFolderNames(abs).length;
+        if (frameCount === 0) at("media.dir", `no frame images (${FRAME_IMAGE_EXTENSIONS.join(", ")}) in ${abs}`);
+      }
+    }
+  }
+  if (media.fps !== undefined && media.video !== undefined) at("media.fps", "applies to frames and dir only (a video file carries its own rate)");
+  if (spec.mode === "fps" && media.video === undefined && media.fps === undefined) at("media.spec", "an fps spec on image frames needs media.fps (the capture rate)");
+  if (spec.mode === "indices" && frameCount !== null && frameCount > 0) {
+    spec.indices.forEach((k, i) => k >= frameCount! && at(`media.spec.indices[${i}]`, `frame ${k} is beyond the ${frameCount} frames`));
+  }
+  return { source, spec, display, fps: media.fps ?? null };
+}
+
+/** The source video when the row names none: the video file, the frame folder, or the frames' folder. */
+function defaultVideoId(row: EgoTLRow): string {
+  const media = row.media;
+  if (media?.video) return media.video.replace(/\.[^./\\]+$/, "");
+  if (media?.dir) return media.dir.replace(/[/\\]+$/, "");
+  if (media?.frames) return path.posix.dirname(media.frames[0]!.split(path.sep).join("/"));
+  if (row.current_frame) return path.posix.dirname(row.current_frame.split(path.sep).join("/"));
+  return row.id;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+

@@ -1,0 +1,151 @@
+/**
+ * The EgoTL-Bench item format (ours: the paper released no QA files). One JSON object per line.
+ * The zod schema below is the single source of truth; schemas/egotl-item.schema.json is exported
+ * from it (`egotlItemJsonSchema()`; regenerate with
+ * `node --import tsx src/benchmarks/egotl/schema.ts --write`), and a test checks the committed
+ * file is up to date. Rules JSON Schema cannot say (an answer text equal to one option, options
+ * distinct after normalisation, files that exist, frame indices in range) are checked by the
+ * loader (load.ts), which reports each with its file, line and field.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/** The six tasks, in the paper's order (Table 3): three layers, memory -> action -> perception. */
+export const EGOTL_TASKS = ["planning", "scene_action", "next_action", "action_recognition", "direction", "distance"] as const;
+export type EgoTLTask = (typeof EGOTL_TASKS)[number];
+
+/** The five multiple-choice tasks whose accuracies make the paper's "Avg.". */
+export const CHOICE_TASKS = ["planning", "scene_action", "next_action", "action_recognition", "direction"] as const satisfies readonly EgoTLTask[];
+
+export const TASK_TITLES: Record<EgoTLTask, string> = {
+  planning: "Memory-conditioned planning",
+  scene_action: "Scene-aware action reasoning",
+  next_action: "Next-action prediction",
+  action_recognition: "Action recognition",
+  direction: "Direction recognition",
+  distance: "Distance estimation",
+};
+
+export const LETTERS = ["A", "B", "C", "D"] as const;
+export type Letter = (typeof LETTERS)[number];
+
+/** The five direction labels, spelled as the paper's output contract. */
+export const DIRECTION_LABELS = ["Turn left", "Turn right", "Move forward", "Going up", "Going down"] as const;
+export type DirectionLabel = (typeof DIRECTION_LABELS)[number];
+
+export const FrameSpecSchema = z
+  .discriminatedUnion("mode", [
+    z.strictObject({ mode: z.literal("uniform"), count: z.number().int().positive().describe("frames spread evenly over the whole video") }),
+    z.strictObject({ mode: z.literal("fps"), fps: z.number().positive().describe("frames per second of video time") }),
+    z.strictObject({ mode: z.literal("indices"), indices: z.array(z.number().int().nonnegative()).min(1).describe("0-based frame indices") }),
+    z.strictObject({ mode: z.literal("all") }),
+  ])
+  .describe("which frames to show; default: uniform 16 for planning's memory-bank video, uniform 8 for clips");
+
+export const MediaSchema = z
+  .strictObject({
+    video: z.string().min(1).optional().describe("a video file, relative to the JSONL file's folder"),
+    frames: z.array(z.string().min(1)).min(1).optional().describe("image files in time order, relative to the JSONL file's folder"),
+    dir: z.string().min(1).optional().describe("a folder of frame images (sorted by name), relative to the JSONL file's folder"),
+    fps: z.number().positive().optional().describe("frames and dir only: the rate the images were captured at (gives timestamps; needed for an fps spec)"),
+    spec: FrameSpecSchema.optional(),
+  })
+  .meta({
+    description: "the video: exactly one of video, frames or dir, plus an optional frame spec",
+    oneOf: [{ required: ["video"] }, { required: ["frames"] }, { required: ["dir"] }],
+  });
+
+const options = z.array(z.string().min(1)).length(4).describe("the four candidates (the answer and three distractors), plain text without letters");
+const letter = z.enum(LETTERS);
+const optionAnswer = z.union([letter, z.string().min(1)]).describe("the right option: its letter, or its text exactly as in options");
+
+const base = {
+  id: z.string().min(1).describe("unique within the data set"),
+  video_id: z.string().min(1).optional().describe("the source video; the bootstrap resamples whole source videos (default: derived from the media path)"),
+  current_frame: z.string().min(1).optional().describe("an image of the current view, relative to the JSONL file's folder"),
+  abstract_task: z.string().min(1).optional().describe("the abstract task, e.g. 'make a cup of tea'"),
+  chain_of_thought: z.string().min(1).optional().describe("the chain of thought that leads to the next action"),
+  meta: z.record(z.string(), z.unknown()).optional().describe("free-form provenance; ignored by the benchmark"),
+};
+
+export const PlanningItemSchema = z.strictObject({
+  ...base,
+  task: z.literal("planning"),
+  media: MediaSchema.describe("the memory-bank walkthrough video"),
+  abstract_task: z.string().min(1),
+  options: options.describe("four candidate chains of thought"),
+  answer: letter.describe("the letter of the best chain of thought"),
+});
+
+export const SceneActionItemSchema = z.strictObject({
+  ...base,
+  task: z.literal("scene_action"),
+  media: MediaSchema.optional(),
+  current_frame: z.string().min(1),
+  abstract_task: z.string().min(1),
+  options: options.describe("four candidate next actions"),
+  answer: optionAnswer,
+});
+
+export const NextActionItemSchema = z.strictObject({
+  ...base,
+  task: z.literal("next_action"),
+  media: MediaSchema.describe("the current clip"),
+  chain_of_thought: z.string().min(1),
+  options: options.describe("four candidate next actions"),
+  answer: optionAnswer,
+});
+
+export const ActionRecognitionItemSchema = z.strictObject({
+  ...base,
+  task: z.literal("action_recognition"),
+  media: MediaSchema.describe("the clip"),
+  options: options.describe("four candidate actions, shown lettered A-D in this order"),
+  answer: letter,
+});
+
+export const DirectionItemSchema = z.strictObject({
+  ...base,
+  task: z.literal("direction"),
+  media: MediaSchema.describe("the clip"),
+  answer: z.enum(DIRECTION_LABELS),
+});
+
+export const DistanceItemSchema = z.strictObject({
+  ...base,
+  task: z.literal("distance"),
+  media: MediaSchema.describe("the clip"),
+  answer: z.number().nonnegative().describe("metres the camera travelled (0 when it did not move)"),
+});
+
+export const EgoTLItemSchema = z
+  .discriminatedUnion("task", [PlanningItemSchema, SceneActionItemSchema, NextActionItemSchema, ActionRecognitionItemSchema, DirectionItemSchema, DistanceItemSchema])
+  .meta({ title: "EgoTL-Bench item (spatialprobe format)", description: "One question of EgoTL-Bench's six tasks; one JSON object per line of a JSONL file." });
+
+export type EgoTLRow = z.infer<typeof EgoTLItemSchema>;
+export type FrameSpecRow = z.infer<typeof FrameSpecSchema>;
+export type MediaRow = z.infer<typeof MediaSchema>;
+
+/** The JSON Schema (draft 2020-12) of one item, exported from the zod schema. */
+export function egotlItemJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(EgoTLItemSchema, { target: "draft-2020-12" }) as Record<string, unknown>;
+}
+
+/** The committed file's text: 2-space JSON and a final newline. */
+export function egotlItemJsonSchemaText(): string {
+  return `${JSON.stringify(egotlItemJsonSchema(), null, 2)}\n`;
+}
+
+export const SCHEMA_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../schemas/egotl-item.schema.json");
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes("--write")) {
+    mkdirSync(path.dirname(SCHEMA_FILE), { recursive: true });
+    writeFileSync(SCHEMA_FILE, egotlItemJsonSchemaText());
+    process.stderr.write(`wrote ${path.relative(process.cwd(), SCHEMA_FILE)}\n`);
+  } else {
+    process.stdout.write(egotlItemJsonSchemaText());
+  }
+}

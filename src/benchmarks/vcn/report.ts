@@ -1,0 +1,127 @@
+/** Markdown and terminal tables for VCN-Bench runs (percentages, as the paper prints them). */
+import type { ScoresDocument } from "../../core/benchmark.js";
+import { table } from "../../report/markdown.js";
+import type { Averages, GroupedAverages, TaskSummary } from "./aggregate.js";
+import type { NavigationReport, NavSummary } from "./navigation.js";
+import { TASK_CODES, TASK_NAMES } from "./schema.js";
+import { OBJECT_ERRORS, R2O_ERRORS } from "./taxonomy.js";
+
+const pct = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? (100 * v).toFixed(1) : "–");
+const num = (v: unknown, digits = 2) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(digits) : "–");
+
+type Run = ScoresDocument & {
+  "Rid-SR"?: Averages;
+  "Oid-SR"?: Averages;
+  average?: Averages;
+  chance?: { complete: GroupedAverages; category: GroupedAverages; complete_shown?: GroupedAverages; category_shown?: GroupedAverages };
+  errors?: { r2o: Record<string, number>; object: Record<string, number> };
+  counterfactual?: { n: number; skipped: number; total: number; chose_original_target: number; chose_original_rate: number | null; target_unchanged: number; skipped_reasons?: Record<string, number> };
+  navigation?: NavigationReport;
+};
+
+const variantOf = (run: ScoresDocument) => String((run["prompt"] as Record<string, unknown> | undefined)?.["variant"] ?? "");
+
+function srRow(tasks: Record<string, Partial<TaskSummary>>, pick: (t: Partial<TaskSummary>) => unknown, groups: GroupedAverages | undefined): string[] {
+  return [
+    ...TASK_CODES.map((t) => pct(tasks[t] ? pick(tasks[t]!) : undefined)),
+    pct(groups?.["Rid-SR"].mean_of_types),
+    pct(groups?.["Rid-SR"].pooled),
+    pct(groups?.average.mean_of_types),
+    pct(groups?.average.pooled),
+  ];
+}
+
+const HEADER = [...TASK_CODES.map((t) => (t === "instance" ? "Instance (Oid-SR)" : `${TASK_NAMES[t]} (Rid-SR)`)), "Rid-SR mean of types", "Rid-SR pooled", "Avg. mean of types", "Avg. pooled"];
+
+export function vcnMarkdown(runs: ScoresDocument[]): string {
+  const list = runs as Run[];
+  const rows = list.map((run) => {
+    const groups = run["Rid-SR"] && run["Oid-SR"] && run.average ? { "Rid-SR": run["Rid-SR"], "Oid-SR": run["Oid-SR"], average: run.average } : undefined;
+    return [run.model, variantOf(run), String(run.n), ...srRow(run.tasks as Record<string, Partial<TaskSummary>>, (t) => t.SR, groups)];
+  });
+  // Chance levels depend on the questions only: one row pair per distinct question set, under the runs.
+  const seen = new Set<string>();
+  for (const run of list) {
+    if (!run.chance) continue;
+    const tasks = run.tasks as Record<string, Partial<TaskSummary>>;
+    const chance: Array<[string, string[]]> = [
+      ["chance: complete", srRow(tasks, (t) => t.chance?.complete, run.chance.complete)],
+      ["chance: category", srRow(tasks, (t) => t.chance?.category, run.chance.category)],
+    ];
+    if (run.chance.complete_shown && run.chance.category_shown) {
+      chance.push(["chance: complete, shown frames", srRow(tasks, (t) => t.chance_shown?.complete, run.chance.complete_shown)]);
+      chance.push(["chance: category, shown frames", srRow(tasks, (t) => t.chance_shown?.category, run.chance.category_shown)]);
+    }
+    const key = JSON.stringify([variantOf(run), run.n, chance]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const [level, cells] of chance) rows.push([level, variantOf(run), String(run.n), ...cells]);
+  }
+  const parts = [
+    "## VCN-Bench goal identification",
+    "",
+    "Success rate (%) of choosing a tour frame in the target room (Rid-SR) or showing the target instance (Oid-SR). " +
+      "\"Mean of types\" averages the per-type rates; \"pooled\" counts every question once. " +
+      "Chance rows are exact expectations: complete = a uniform random tour frame; category = a uniform random frame among those in a room of the target's category (R2O) or showing an object of the target's category (Instance).",
+    "",
+    table(["Model", "Variant", "N", ...HEADER], rows),
+  ];
+  const withErrors = list.filter((r) => r.errors);
+  if (withErrors.length > 0) {
+    parts.push("", "### Error taxonomy (counts)", "");
+    parts.push(table(
+      ["Model", "Variant", ...R2O_ERRORS.map((e) => `R2O ${e}`), "R2O no answer", ...OBJECT_ERRORS.map((e) => `Instance ${e}`), "Instance no answer"],
+      withErrors.map((run) => [
+        run.model, variantOf(run),
+        ...[...R2O_ERRORS, "no-answer"].map((e) => String(run.errors!.r2o[e] ?? 0)),
+        ...[...OBJECT_ERRORS, "no-answer"].map((e) => String(run.errors!.object[e] ?? 0)),
+      ]),
+    ));
+  }
+  const cf = list.filter((r) => r.counterfactual);
+  if (cf.length > 0) {
+    parts.push("", "### Counterfactual instructions", "", "The relation swapped (first↔last, before↔after, nearest↔farthest, north↔south, left↔right, most↔fewest) and the target recomputed; \"chose the original target\" means the model answered as if the instruction had not changed.", "");
+    parts.push(table(["Model", "Questions", "Skipped (no structure)", "Chose the original target", "Target unchanged by the swap"], cf.map((run) => {
+      const c = run.counterfactual!;
+      return [run.model, String(c.n), `${c.skipped} of ${c.total}`, `${c.chose_original_target} (${pct(c.chose_original_rate)})`, String(c.target_unchanged)];
+    })));
+  }
+  for (const run of list) if (run.navigation) parts.push("", navigationMarkdown(run.navigation, `### ${run.model}: navigation`));
+  return parts.join("\n") + "\n";
+}
+
+const navRow = (label: string, s: NavSummary) => [label, String(s.n), pct(s.SR), pct(s.SPL), pct(s.soft_SPL), pct(s.SSR), s.rsr_n > 0 ? `${pct(s.RSR)} (${s.rsr_n})` : "–", num(s.DTG), String(s.missing)];
+const NAV_HEADER = ["Episodes", "N", "SR", "SPL", "soft SPL", "SSR", "RSR (n)", "DTG (m)", "No log"];
+
+/** Navigation tables: overall, per task type, and conditional on goal identification. */
+export function navigationMarkdown(report: NavigationReport, heading = "## VCN-Bench navigation"): string {
+  const o = report.options;
+  const parts = [
+    heading,
+    "",
+    `Success: STOP and distance < ${o.success_distance} m (${o.distance} distances${o.ignore_height ? ", floor plane" : ""}); SSR: < ${o.ssr_distance} m; metrics in %.`,
+    "",
+    table(NAV_HEADER, [navRow("all", report.summary), ...Object.entries(report.by_task).map(([task, s]) => navRow(task, s))]),
+  ];
+  if (report.conditional) {
+    parts.push("", "Navigation given goal identification (joined by episode id):", "");
+    parts.push(table(NAV_HEADER, [
+      navRow("goal identified", report.conditional.correct),
+      navRow("goal missed", report.conditional.wrong),
+      navRow("no goal-identification result", report.conditional.no_result),
+    ]));
+  }
+  if (report.unmatched_trajectories.length > 0) parts.push("", `${report.unmatched_trajectories.length} trajectories name no known episode and were not scored.`);
+  return parts.join("\n");
+}
+
+export function vcnTerminal(run: ScoresDocument): string {
+  const r = run as Run;
+  const tasks = run.tasks as unknown as Record<string, TaskSummary>;
+  const lines = Object.entries(tasks).map(([task, s]) =>
+    `${task.padEnd(12)} n ${String(s.n).padStart(4)}  ${s.metric} ${pct(s.SR).padStart(5)}  chance complete ${pct(s.chance.complete)} / category ${pct(s.chance.category)}`);
+  lines.push(`Rid-SR ${pct(r["Rid-SR"]?.mean_of_types)} (pooled ${pct(r["Rid-SR"]?.pooled)})  Oid-SR ${pct(r["Oid-SR"]?.pooled)}  Avg ${pct(r.average?.mean_of_types)} (pooled ${pct(r.average?.pooled)})`);
+  lines.push(`unreadable ${run.counts.parse_failures} · missing ${run.counts.missing} · errors ${run.counts.errors}`);
+  if (r.counterfactual) lines.push(`counterfactual: ${r.counterfactual.n} questions (${r.counterfactual.skipped} of ${r.counterfactual.total} skipped), chose the original target ${r.counterfactual.chose_original_target}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,116 @@
+/**
+ * The VCN-Bench goal-identification data format: one JSON object a line (JSONL). The zod schema
+ * below is the single source of truth; `schemas/vcn-item.schema.json` is generated from it
+ * (`vcnItemJsonSchema()`), and a test keeps the two in step.
+ *
+ * One line = one question: an instruction, the prior tour (a frame folder, a list of frames or a
+ * video, with the frame spec that turns it into the tour), what each tour frame shows (the
+ * annotations: the camera's room, the object instances in view, the rooms seen from outside),
+ * the target (a room for the R2O tasks, an object instance for Instance), the four views at the
+ * start, and optionally the house layout and the instruction's structure (relation, anchor,
+ * candidates) from which the target can be recomputed, e.g. for the counterfactual intervention.
+ *
+ * Coordinates in `layout` are plan coordinates in metres: [east, north].
+ */
+import { z } from "zod";
+import { RELATIONS } from "./relations.js";
+
+export const TASK_CODES = ["count", "order", "distance", "orientation", "instance"] as const;
+export type TaskCode = (typeof TASK_CODES)[number];
+/** Room-to-object tasks, scored by Rid-SR; Instance is scored by Oid-SR. */
+export const R2O_TASKS: readonly TaskCode[] = ["count", "order", "distance", "orientation"];
+export const TASK_NAMES: Record<TaskCode, string> = { count: "Count", order: "Order", distance: "Distance", orientation: "Orientation", instance: "Instance" };
+
+const id = z.string().min(1);
+const point2 = z.tuple([z.number(), z.number()]);
+
+export const frameSpecSchema = z.discriminatedUnion("mode", [
+  z.strictObject({ mode: z.literal("uniform"), count: z.number().int().min(1) }),
+  z.strictObject({ mode: z.literal("fps"), fps: z.number().positive() }),
+  z.strictObject({ mode: z.literal("indices"), indices: z.array(z.number().int().min(0)).min(1) }),
+  z.strictObject({ mode: z.literal("all") }),
+]);
+
+/** Exactly one of video, frames, dir (checked by the loader). Paths are relative to the JSONL file. */
+export const tourSchema = z.strictObject({
+  video: id.optional().describe("a video file; needs `spec`"),
+  frames: z.array(id).min(1).optional().describe("frame image files, in tour order"),
+  dir: id.optional().describe("a folder of frame images (.png, .jpg, .jpeg, .webp), read in natural file-name order"),
+  spec: frameSpecSchema.optional().describe("which frames form the tour; default {\"mode\":\"all\"} for frames and dir"),
+});
+
+export const objectRefSchema = z.strictObject({ id, category: id });
+
+export const annotationSchema = z.strictObject({
+  index: z.number().int().min(0).describe("tour index: the label the model sees and answers with (0..N-1, each once)"),
+  room: id.nullable().describe("the room the camera is in (null: none)"),
+  room_category: id.nullable(),
+  objects: z.array(objectRefSchema).default([]).describe("object instances visible in the frame (the benchmark's visibility rule)"),
+  visible_rooms: z.array(id).default([]).describe("other rooms seen from outside, e.g. through a doorway (position errors)"),
+  source_index: z.number().int().min(0).optional().describe("the frame index in the video or folder, checked against the sampler"),
+});
+
+export const layoutSchema = z.strictObject({
+  rooms: z.array(z.strictObject({ id, category: id, center: point2.optional() })).default([]),
+  objects: z.array(z.strictObject({ id, category: id, room: id.optional(), position: point2.optional() })).default([]),
+  start: z.strictObject({ position: point2, facing: point2.describe("unit-free direction the agent faces (the 'front' view)") }).optional(),
+});
+
+export const querySchema = z.strictObject({
+  relation: z.enum(RELATIONS),
+  candidates: z.array(id).min(1).describe("room ids (R2O) or object ids (Instance) the relation chooses among"),
+  anchor: id.optional().describe("room or object id the relation is measured from (before/after, nearest/farthest, compass)"),
+  counted_category: id.optional().describe("object category counted per room (most/fewest)"),
+  template: z.string().optional().describe("the instruction with {relation} in place of the relation phrase"),
+});
+
+export const viewsSchema = z.strictObject({ front: id, left: id, back: id, right: id });
+
+export const itemSchema = z.strictObject({
+  id: z.union([id, z.number().int()]),
+  task: z.enum(TASK_CODES),
+  scene: id.describe("house / scene id (the bootstrap cluster)"),
+  episode_id: z.union([id, z.number().int()]).optional().describe("the navigation episode this question belongs to"),
+  instruction: z.string().min(1),
+  tour: tourSchema,
+  annotations: z.array(annotationSchema).min(1),
+  target: z.strictObject({ room: id.optional(), object: id.optional() }),
+  initial_views: viewsSchema,
+  layout: layoutSchema.optional(),
+  query: querySchema.optional(),
+  answers: z.array(z.number().int().min(0)).optional().describe("expected success frames; checked against the annotations"),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type RawItem = z.infer<typeof itemSchema>;
+
+/** zod issues as (field, message) pairs, the first issue per field only (zod 4 may add follow-on checks of a wrongly typed value). */
+export function issueList(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: string[] }>): Array<{ field: string; message: string }> {
+  const seen = new Set<string>();
+  const out: Array<{ field: string; message: string }> = [];
+  for (const issue of issues) {
+    // An unknown key is reported at the key itself.
+    const path = issue.code === "unrecognized_keys" && issue.keys?.length ? [...issue.path, issue.keys[0]!] : issue.path;
+    const field = path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i > 0 ? "." : ""}${String(k)}`)).join("");
+    if (seen.has(field)) continue;
+    seen.add(field);
+    out.push({ field, message: issue.message });
+  }
+  return out;
+}
+export type FrameSpecData = z.infer<typeof frameSpecSchema>;
+export type Annotation = z.infer<typeof annotationSchema>;
+export type Layout = z.infer<typeof layoutSchema>;
+export type Query = z.infer<typeof querySchema>;
+
+/** The JSON Schema of one line (draft 2020-12), as written to schemas/vcn-item.schema.json. */
+export function vcnItemJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(itemSchema, { io: "input" }) as Record<string, unknown>;
+  return {
+    $schema: schema["$schema"],
+    $id: "https://spatialprobe.dev/schemas/vcn-item.schema.json",
+    title: "VCN-Bench goal-identification item (spatialprobe)",
+    description: "One line of a VCN-Bench goal-identification JSONL file. Generated from src/benchmarks/vcn/schema.ts; do not edit by hand.",
+    ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== "$schema")),
+  };
+}

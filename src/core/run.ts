@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { Benchmark, BenchItem, ItemResult, PromptBuilder } from "./benchmark.js";
 import { canonicalJson, sha256 } from "./hash.js";
 import type { Progress } from "./progress.js";
-import type { GenerationSettings, Model, ModelResponse } from "./types.js";
+import type { GenerationSettings, Message, Model, ModelResponse } from "./types.js";
 import type { ResponseStore } from "../store/store.js";
 
 /** Who answers: a real model (through the store), or a built-in that replies from the item. */
@@ -30,9 +30,17 @@ export class RunInterrupted extends Error {
   }
 }
 
-/** The store key: provider, endpoint, model, settings and the exact request bytes. */
-export function requestKey(model: Model, settings: GenerationSettings, messages: unknown): string {
-  return sha256(canonicalJson({ identity: model.identity, settings, messages }));
+/**
+ * The store key: provider, endpoint, model, settings and what is sent (text and image bytes).
+ * An image's `source` path is left out, since it is not sent: a run folder moved to another
+ * machine (other absolute paths, same files) resumes from its stored replies.
+ */
+export function requestKey(model: Model, settings: GenerationSettings, messages: Message[]): string {
+  return sha256(canonicalJson({ identity: model.identity, settings, messages: messages.map(withoutSources) }));
+}
+
+function withoutSources(message: Message): Message {
+  return { ...message, content: message.content.map((part) => (part.type === "image" ? { type: part.type, mediaType: part.mediaType, base64: part.base64 } : part)) };
 }
 
 /**

@@ -161,6 +161,12 @@ export function checkTour(item: VcnItem, tour: Tour): string | null {
 export function promptInfo(shown: ShownFrames, tour: Tour | null): Record<string, unknown> {
   return {
     ...shown,
-    ...(tour ? { source_indices: shown.shown.map((i) => tour.frames[i]!.index), tour_sha256: tour.provenance.sha256 } : {}),
+    ...(tour
+      ? {
+          source_indices: shown.shown.map((i) => tour.frames[i]!.index),
+          source_timestamps: shown.shown.map((i) => tour.frames[i]!.timestamp),
+          tour_sha256: tour.provenance.sha256,
+        }
+      : {}),
   };
 }

@@ -85,6 +85,28 @@ export interface ScoresDocument {
   [key: string]: unknown;
 }
 
+/** A picture of one item's outcome drawn over its media (overlay.ts of each benchmark). */
+export interface OverlayImage {
+  png: Buffer;
+  width: number;
+  height: number;
+  /** Short plain-text lines shown with the picture: answer, truth, outcome, score components. */
+  caption: string[];
+}
+
+export interface OverlayOptions {
+  /** Longest side of the picture in pixels (default 1024); thumbnails ask for less. */
+  maxSide?: number;
+  /** Also draw the reference answer where the benchmark has one (default true). */
+  reference?: boolean;
+}
+
+/** One chart of a report: an inline SVG (no scripts, every text escaped) and its title. */
+export interface ChartFigure {
+  title: string;
+  svg: string;
+}
+
 /** One benchmark protocol: a folder under src/benchmarks/ and one entry in the registry. */
 export interface Benchmark<I extends BenchItem = BenchItem> {
   id: string;
@@ -118,6 +140,10 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   terminal(run: ScoresDocument): string;
   /** Procedural data in the release layout, where the benchmark has a generator. */
   generate?: (options: { outDir: string; seed: number; count: number; extra: Record<string, string>; log: (line: string) => void }) => Promise<string>;
+  /** The picture of one item's result; `result` is its line of items.jsonl (any status). */
+  overlay?(item: I, result: ItemResult, options?: OverlayOptions): Promise<OverlayImage>;
+  /** Charts for one or several runs side by side (per-task bars with intervals, radar, stages). */
+  charts?(runs: ScoresDocument[]): ChartFigure[];
   /** Predictions file key and shape: the id field and the value written by `run --export`. */
   predictionIdField: string;
 }

@@ -8,6 +8,8 @@ import { registerNavigation } from "./navigation.js";
 import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerScore } from "./score.js";
+import { registerServe } from "./serve.js";
+import { registerOverlay } from "./overlay.js";
 import { registerValidate } from "./validate.js";
 
 export function integer(text: string): number {
@@ -38,7 +40,7 @@ export function buildProgram(): Command {
     .name("spatialprobe")
     .description("Measure how well vision-language models reason about space, with scores that match each benchmark's official evaluator.")
     .showHelpAfterError();
-  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerNavigation, registerDemo]) {
+  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerNavigation, registerOverlay, registerServe, registerDemo]) {
     register(program);
   }
   return program;

@@ -2,19 +2,32 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../core/problems.js";
-import { htmlReport, jsonReport, markdownReport, readScores } from "../report/render.js";
+import { DEFAULT_HTML_OPTIONS, htmlReport } from "../report/html-report.js";
+import { jsonReport, markdownReport, readScores } from "../report/render.js";
+import { number, positiveInteger } from "./main.js";
 
 export function registerReport(program: Command): void {
   program
     .command("report <runs...>")
-    .description("tables for one or more runs (run folders or scores.json files), side by side")
+    .description("tables for one or more runs (run folders or scores.json files), side by side; html adds charts and an item gallery with overlays")
     .option("--format <format>", "md | json | html", "md")
     .option("--out <file>", "write to a file instead of stdout")
-    .action((inputs: string[], opts) => {
-      const runs = readScores(inputs);
-      const render = { md: markdownReport, json: jsonReport, html: htmlReport }[opts.format as string];
-      if (!render) throw new UsageError(`unknown format "${opts.format}" (md, json, html)`);
-      const text = render(runs);
+    .option("--max-size <MB>", "html: most megabytes of embedded pictures (default 20)", number)
+    .option("--picture-size <px>", "html: longest side of each picture (default 640)", positiveInteger)
+    .action(async (inputs: string[], opts) => {
+      const format = opts.format as string;
+      if (!["md", "json", "html"].includes(format)) throw new UsageError(`unknown format "${format}" (md, json, html)`);
+      let text: string;
+      if (format === "html") {
+        const budgetBytes = opts.maxSize !== undefined ? Math.round(opts.maxSize * 1024 * 1024) : DEFAULT_HTML_OPTIONS.budgetBytes;
+        if (budgetBytes < 0) throw new UsageError("--max-size must be 0 or more");
+        const { html, summary } = await htmlReport(inputs, { budgetBytes, maxSide: opts.pictureSize ?? DEFAULT_HTML_OPTIONS.maxSide });
+        text = html;
+        console.error(`pictures for ${summary.pictured} of ${summary.total} items (${(summary.bytes / 1024 / 1024).toFixed(1)} MB)`);
+      } else {
+        const runs = readScores(inputs);
+        text = format === "md" ? markdownReport(runs) : jsonReport(runs);
+      }
       if (opts.out) {
         mkdirSync(path.dirname(path.resolve(opts.out)), { recursive: true });
         writeFileSync(opts.out, text);

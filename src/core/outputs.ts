@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, createWriteStream, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { Benchmark, BenchItem, ItemResult, ScoresDocument } from "./benchmark.js";
 
@@ -45,4 +45,50 @@ export async function writeRunOutputs<I extends BenchItem>(
     }));
     await writeJsonl(path.join(outDir, "predictions.jsonl"), rows);
   }
+}
+
+/** While a run is in progress: its header (live.json) and each result as it arrives (live.jsonl). */
+export const LIVE_HEADER = "live.json";
+export const LIVE_RESULTS = "live.jsonl";
+
+export interface LiveHeader {
+  benchmark: string;
+  model: string;
+  data: string;
+  prompt_source: string;
+  benchmark_options: Record<string, unknown>;
+  n_total: number;
+  started_at: string;
+}
+
+export interface LiveLog {
+  append(result: ItemResult): void;
+  /** Stop writing (an interrupted run keeps its live files: they show how far it got). */
+  close(): void;
+  /** The run finished and wrote its outputs: the live files go. */
+  remove(): void;
+}
+
+/** Start the live files of a run folder (a resumed run starts them afresh). */
+export function openLiveLog(outDir: string, header: LiveHeader): LiveLog {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(path.join(outDir, LIVE_HEADER), `${toJson(header, 2)}\n`);
+  const resultsFile = path.join(outDir, LIVE_RESULTS);
+  const fd = openSync(resultsFile, "w");
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return {
+    append(result) {
+      if (open) writeSync(fd, `${toJson(result)}\n`);
+    },
+    close,
+    remove() {
+      close();
+      rmSync(resultsFile, { force: true });
+      rmSync(path.join(outDir, LIVE_HEADER), { force: true });
+    },
+  };
 }

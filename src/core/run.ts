@@ -22,6 +22,8 @@ export interface RunOptions<I extends BenchItem> {
   retryErrors: boolean;
   signal: AbortSignal;
   progress?: Progress;
+  /** Called with each result the moment it is ready (the live file a viewer follows). */
+  onResult?: (result: ItemResult) => void;
 }
 
 export class RunInterrupted extends Error {
@@ -62,6 +64,7 @@ export async function runItems<I extends BenchItem>(options: RunOptions<I>): Pro
       if (!result) return; // aborted mid-request
       results[index] = result;
       completed++;
+      options.onResult?.(result);
       options.progress?.tick({ error: result.status === "error", cached: result.response?.cached });
     }
   };

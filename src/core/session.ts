@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "./benchmark.js";
 import { readConfigFile, settingsFor, type ModelSettingsConfig } from "./config.js";
-import { writeRunOutputs } from "./outputs.js";
+import { openLiveLog, writeRunOutputs } from "./outputs.js";
 import { itemKey, readPredictionFile } from "./predictions.js";
 import { DataError, UsageError } from "./problems.js";
 import { Progress } from "./progress.js";
@@ -90,6 +90,11 @@ function scoresDocument(benchmark: Benchmark<BenchItem>, model: string, loaded: 
   } as unknown as ScoresDocument;
 }
 
+/** What a report or viewer needs to load the same items again (prompt variant, benchmark options). */
+function runOptions(options: CommonOptions, promptSource: string): { prompt_source: string; benchmark_options: BenchmarkOptions } {
+  return { prompt_source: promptSource, benchmark_options: { ...options.benchmarkOptions } };
+}
+
 function rawIdMap(items: BenchItem[]): Map<string, unknown> {
   return new Map(items.map((item) => [item.id, (item as unknown as { rawId?: unknown }).rawId ?? item.id]));
 }
@@ -105,7 +110,10 @@ export async function executeScore(options: CommonOptions & { predictions: strin
   const lookup = predictionLookup(loaded.benchmark, options.predictions, path.resolve(options.data));
   const results = scorePredictions(loaded.benchmark, loaded.items, lookup);
   const label = options.predictions.length === 1 ? `replay:${options.predictions[0]}` : `replay:${options.predictions.join(",")}`;
-  const scores = scoresDocument(loaded.benchmark, label, loaded, results, options, { predictions: options.predictions.map((p) => path.resolve(p.replace(/^[a-z0-9_]+=/i, ""))) });
+  const scores = scoresDocument(loaded.benchmark, label, loaded, results, options, {
+    predictions: options.predictions.map((p) => path.resolve(p.replace(/^[a-z0-9_]+=/i, ""))),
+    run_options: runOptions(options, options.promptSource ?? loaded.benchmark.promptSources[0]!),
+  });
   await writeRunOutputs(options.out, loaded.benchmark, scores, results, { writePredictions: false });
   return { scores, results, outDir: options.out };
 }
@@ -158,6 +166,15 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   if (loaded.benchmark.deriveItems) loaded.items = loaded.benchmark.deriveItems(loaded.items, setup);
   const { build, info } = loaded.benchmark.preparePrompts(loaded.items, setup);
   const store = choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
+  const live = openLiveLog(options.out, {
+    benchmark: loaded.benchmark.id,
+    model: options.model,
+    data: path.resolve(options.data),
+    prompt_source: options.promptSource,
+    benchmark_options: { ...options.benchmarkOptions },
+    n_total: loaded.items.length,
+    started_at: new Date().toISOString(),
+  });
   const progress = new Progress(`${loaded.benchmark.id} ${options.model}`, loaded.items.length, process.stderr, options.quiet);
   try {
     const results = await runItems({
@@ -171,18 +188,22 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
       retryErrors: options.retryErrors,
       signal: options.signal ?? new AbortController().signal,
       progress,
+      onResult: (result) => live.append(result),
     });
     const identity = choice.responder.kind === "model" ? choice.responder.model.identity : { provider: "builtin", endpoint: "", model: choice.responder.name };
     const scores = scoresDocument(loaded.benchmark, options.model, loaded, results, options, {
       prompt: info,
+      run_options: runOptions(options, options.promptSource),
       settings: choice.settings,
       endpoint: identity.endpoint || undefined,
       n_total: loaded.items.length,
       complete: results.every((r) => r.status === "scored"),
     });
     await writeRunOutputs(options.out, loaded.benchmark, scores, results, { rawIds: rawIdMap(loaded.items), writePredictions: true });
+    live.remove();
     return { scores, results, outDir: options.out };
   } finally {
+    live.close();
     store?.close();
   }
 }

@@ -1,0 +1,57 @@
+/** `report --format html`: one self-contained file with tables, charts and the item gallery. */
+import { embedOverlays, galleryItem, type EmbedSummary, type GalleryItem } from "./gallery.js";
+import { page, summaryHtml } from "./page.js";
+import { readRunFolder, type RunFolder } from "./run-folder.js";
+
+export interface HtmlReportOptions {
+  /** Most bytes of embedded pictures (base64); items beyond it are listed without pictures. */
+  budgetBytes: number;
+  /** Longest side of each embedded picture. */
+  maxSide: number;
+}
+
+export const DEFAULT_HTML_OPTIONS: HtmlReportOptions = { budgetBytes: 20 * 1024 * 1024, maxSide: 640 };
+
+/** What the viewer script needs to know about each run. */
+export function runMeta(runs: RunFolder[]) {
+  return runs.map((run, index) => ({
+    index,
+    benchmark: run.benchmark,
+    model: run.model,
+    variant: run.promptSource,
+    state: run.state,
+    done: run.results.length,
+    total: run.total,
+  }));
+}
+
+export function galleryItems(runs: RunFolder[]): GalleryItem[] {
+  return runs.flatMap((run, r) => run.results.map((result, i) => galleryItem(r, i, result)));
+}
+
+function budgetNotes(summary: EmbedSummary, options: HtmlReportOptions): string[] {
+  const notes: string[] = [];
+  const missing = summary.total - summary.pictured;
+  const failed = [...summary.failures.values()].reduce((a, b) => a + b, 0);
+  if (missing - failed > 0) {
+    const mb = (options.budgetBytes / 1024 / 1024).toFixed(0);
+    notes.push(`Pictures for ${summary.pictured} of ${summary.total} items: the size budget (${mb} MB) is spent, so ${missing - failed} items are listed without pictures (spread over runs, tasks and outcomes). Raise it with --max-size, or browse every item with \`spatialprobe serve\`.`);
+  }
+  for (const [reason, count] of summary.failures) notes.push(`No picture for ${count} item${count === 1 ? "" : "s"}: ${reason}`);
+  return notes;
+}
+
+export async function htmlReport(inputs: string[], options: HtmlReportOptions = DEFAULT_HTML_OPTIONS): Promise<{ html: string; summary: EmbedSummary }> {
+  const runs = inputs.map(readRunFolder);
+  const items = galleryItems(runs);
+  const summary = await embedOverlays(runs, items, options);
+  const html = page({
+    title: "spatialprobe report",
+    subtitle: `${runs.length} run${runs.length === 1 ? "" : "s"} · written ${new Date().toISOString()}`,
+    summary: summaryHtml(runs),
+    notes: budgetNotes(summary, options),
+    data: { mode: "report", runs: runMeta(runs), items },
+    script: "inline",
+  });
+  return { html, summary };
+}

@@ -1,0 +1,118 @@
+/**
+ * The HTML page shared by `report --format html` (one self-contained file) and `serve`: the runs
+ * table, each benchmark's tables and charts (rendered here, every value escaped) and the shell
+ * the viewer script (assets/viewer.js) fills with the gallery and the comparison.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ScoresDocument } from "../core/benchmark.js";
+import { getBenchmark } from "../registry.js";
+import { markdownToHtml } from "./markdown-html.js";
+import type { RunFolder } from "./run-folder.js";
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+/** JSON for a <script type="application/json"> block: no "<" can close the element early. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+// The assets ship as source files (package "files" includes src/); this resolves from src/ and dist/.
+const ASSETS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/report/assets");
+export const viewerScript = (): string => readFileSync(path.join(ASSETS, "viewer.js"), "utf8");
+export const viewerStyle = (): string => readFileSync(path.join(ASSETS, "viewer.css"), "utf8");
+
+const percent = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? (value * 100).toFixed(1) : "–");
+
+/** One row per run: state, size, headline score and counts; data-* carry the exact values. */
+export function runsTable(runs: RunFolder[]): string {
+  const rows = runs.map((run, index) => {
+    const scores = run.scores && run.state === "finished" ? run.scores : null;
+    const counts = (scores?.counts ?? {}) as Record<string, unknown>;
+    const score = scores?.score ?? null;
+    const state = run.state === "finished" ? "finished" : `<span class="live">in progress: ${run.results.length} of ${run.total}</span>`;
+    return `<tr data-run="${index}"><td>${escapeHtml(run.model)}</td><td>${escapeHtml(run.benchmark)}</td><td>${escapeHtml(run.promptSource)}</td><td>${state}</td>` +
+      `<td class="n">${scores ? scores.n : run.results.length}</td>` +
+      `<td class="score" data-value="${score ?? ""}">${percent(score)}</td>` +
+      `<td>${escapeHtml(String(scores?.["score_name"] ?? defaultScoreName(run.benchmark)))}</td>` +
+      `<td class="errors">${counts["errors"] ?? "–"}</td><td class="unreadable">${counts["parse_failures"] ?? "–"}</td></tr>`;
+  });
+  return `<table id="runs"><thead><tr><th>Model</th><th>Benchmark</th><th>Prompt</th><th>State</th><th>N</th><th>Score (%)</th><th>Headline</th><th>Errors</th><th>Unreadable</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+function defaultScoreName(benchmark: string): string {
+  return { egopath: "EgoPath Score", patheval: "accuracy", epic: "mean sample score", vcn: "Avg. (mean of types)", egotl: "Avg." }[benchmark] ?? "score";
+}
+
+/** Per benchmark: its report tables (the Markdown report's, as HTML) and its charts. */
+export function benchmarkSections(runs: ScoresDocument[]): string {
+  const byBenchmark = new Map<string, ScoresDocument[]>();
+  for (const run of runs) byBenchmark.set(run.benchmark, [...(byBenchmark.get(run.benchmark) ?? []), run]);
+  return [...byBenchmark].map(([id, group]) => {
+    const benchmark = getBenchmark(id);
+    const charts = benchmark.charts ? benchmark.charts(group) : [];
+    const figures = charts.map((chart) => `<figure><figcaption>${escapeHtml(chart.title)}</figcaption>${chart.svg}</figure>`).join("");
+    return `<section class="benchmark" data-benchmark="${escapeHtml(id)}">${figures ? `<div class="charts">${figures}</div>` : ""}${markdownToHtml(benchmark.markdown(group))}</section>`;
+  }).join("\n");
+}
+
+/** The summary block (runs table, tables and charts); `serve` re-sends it when runs change. */
+export function summaryHtml(runs: RunFolder[]): string {
+  const finished = runs.filter((run) => run.scores && run.state === "finished").map((run) => run.scores!);
+  return `<h2>Runs</h2>${runsTable(runs)}${benchmarkSections(finished)}`;
+}
+
+/** The gallery and comparison controls the viewer script fills. */
+const GALLERY = `<section id="gallery-section"><h2>Items</h2>
+<div class="controls">
+<label>Run <select id="f-run"></select></label>
+<label>Task <select id="f-task"></select></label>
+<label>Outcome <select id="f-outcome"></select></label>
+<label>Id <input id="f-query" type="search" placeholder="filter by id"></label>
+</div>
+<div class="pager"><button id="prev" type="button">previous</button><span id="page-info"></span><button id="next" type="button">next</button></div>
+<div id="grid" class="grid"></div>
+</section>
+<section id="compare-section"><h2>Compare two runs</h2>
+<div class="controls"><select id="c-a"></select><select id="c-b"></select><label><input id="c-diff" type="checkbox" checked> only items whose outcomes differ</label><span id="compare-count"></span></div>
+<div id="compare-rows"></div>
+</section>
+<dialog id="detail"><button id="detail-close" type="button">close</button><div id="detail-body"></div></dialog>`;
+
+export interface PageParts {
+  title: string;
+  subtitle: string;
+  summary: string;
+  notes: string[];
+  data: unknown;
+  /** "inline": the script is in the page (self-contained file); "external": served as /viewer.js. */
+  script: "inline" | "external";
+}
+
+export function page(parts: PageParts): string {
+  const script = viewerScript();
+  const scriptTag = parts.script === "inline" ? `<script>${script}</script>` : `<script src="/viewer.js" defer></script>`;
+  // Scripts may run only if they are exactly ours: by hash in the file, by origin when served.
+  const scriptSource = parts.script === "inline" ? `'sha256-${createHash("sha256").update(script).digest("base64")}'` : "'self'";
+  const imgSource = parts.script === "inline" ? "data:" : "'self' data:";
+  const connect = parts.script === "inline" ? "'none'" : "'self'";
+  const csp = `default-src 'none'; script-src ${scriptSource}; style-src 'unsafe-inline'; img-src ${imgSource}; connect-src ${connect}; base-uri 'none'; form-action 'none'`;
+  const notes = parts.notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join("");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(parts.title)}</title>
+<style>${viewerStyle()}</style></head>
+<body><header><h1>${escapeHtml(parts.title)}</h1><p id="live-status">${escapeHtml(parts.subtitle)}</p></header>
+<main>${notes}<div id="summary">${parts.summary}</div>
+${GALLERY}</main>
+<script type="application/json" id="sp-data">${scriptJson(parts.data)}</script>
+${scriptTag}
+</body></html>
+`;
+}

@@ -1,0 +1,114 @@
+/**
+ * A run folder as reports and the viewer read it: scores.json and items.jsonl when the run has
+ * finished, live.json and live.jsonl while it is in progress (or after it was interrupted).
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "../core/benchmark.js";
+import { LIVE_HEADER, LIVE_RESULTS, type LiveHeader } from "../core/outputs.js";
+import { DataError, UsageError } from "../core/problems.js";
+import { getBenchmark } from "../registry.js";
+
+export interface RunFolder {
+  dir: string;
+  benchmark: string;
+  model: string;
+  /** The dataset the run read (absolute). */
+  data: string;
+  promptSource: string;
+  benchmarkOptions: BenchmarkOptions;
+  /** "finished": scores.json and items.jsonl are final; "in progress": live files newer than them. */
+  state: "finished" | "in progress";
+  /** scores.json (null when the run has not finished once). */
+  scores: ScoresDocument | null;
+  results: ItemResult[];
+  /** Total questions when known (the live header's count while in progress). */
+  total: number;
+}
+
+/** A folder, or a scores.json file inside one. */
+export function runDirOf(input: string): string {
+  if (!existsSync(input)) throw new UsageError(`no run at ${input}`);
+  return statSync(input).isDirectory() ? input : path.dirname(input);
+}
+
+function readJsonFile<T>(file: string): T {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** JSONL results; a torn last line (a run writing at this moment) is left for the next read. */
+export function readResults(file: string): ItemResult[] {
+  if (!existsSync(file)) return [];
+  const out: ItemResult[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line) as ItemResult);
+    } catch {
+      // only the line being written can be incomplete
+    }
+  }
+  return out;
+}
+
+const mtime = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : -1);
+
+export function readRunFolder(input: string): RunFolder {
+  const dir = path.resolve(runDirOf(input));
+  const scoresFile = path.join(dir, "scores.json");
+  const liveFile = path.join(dir, LIVE_HEADER);
+  const hasScores = existsSync(scoresFile);
+  const scores = hasScores ? readJsonFile<ScoresDocument>(scoresFile) : null;
+  const live = existsSync(liveFile) && mtime(liveFile) >= mtime(scoresFile) ? readJsonFile<LiveHeader>(liveFile) : null;
+  if (!scores && !live) throw new UsageError(`${input} holds no scores.json (and no run in progress)`);
+  if (live) {
+    return {
+      dir,
+      benchmark: live.benchmark,
+      model: live.model,
+      data: live.data,
+      promptSource: live.prompt_source,
+      benchmarkOptions: live.benchmark_options as BenchmarkOptions,
+      state: "in progress",
+      scores,
+      results: readResults(path.join(dir, LIVE_RESULTS)),
+      total: live.n_total,
+    };
+  }
+  const s = scores!;
+  const options = (s["run_options"] ?? {}) as { prompt_source?: string; benchmark_options?: BenchmarkOptions };
+  const prompt = (s["prompt"] ?? {}) as { source?: unknown; variant?: unknown };
+  const benchmark = getBenchmark(s.benchmark);
+  const source = options.prompt_source ?? (typeof prompt.source === "string" ? prompt.source : typeof prompt.variant === "string" ? prompt.variant : benchmark.promptSources[0]!);
+  const results = readResults(path.join(dir, "items.jsonl"));
+  return {
+    dir,
+    benchmark: s.benchmark,
+    model: s.model,
+    data: typeof s["data"] === "string" ? (s["data"] as string) : "",
+    promptSource: source,
+    benchmarkOptions: options.benchmark_options ?? {},
+    state: "finished",
+    scores: s,
+    results,
+    total: typeof s["n_total"] === "number" ? (s["n_total"] as number) : results.length,
+  };
+}
+
+/**
+ * The run's items, keyed by id, loaded from its dataset as the run asked them (benchmark options,
+ * derived items of its prompt variant). Throws DataError/UsageError when the data is gone or broken.
+ */
+export function loadRunItems(run: RunFolder): Map<string, BenchItem> {
+  if (!run.data || !existsSync(run.data)) throw new UsageError(`the data of ${run.dir} is not at ${run.data || "(not recorded)"}`);
+  const base = getBenchmark(run.benchmark);
+  const benchmark: Benchmark<BenchItem> = base.configure ? base.configure({ ...run.benchmarkOptions }) : base;
+  const loaded = benchmark.load(run.data);
+  if (loaded.problems.length > 0) throw new DataError(loaded.problems);
+  const items = benchmark.deriveItems ? benchmark.deriveItems(loaded.items, { source: run.promptSource, control: benchmark.promptControls[0]!, seed: 0 }) : loaded.items;
+  return new Map(items.map((item) => [item.id, item]));
+}

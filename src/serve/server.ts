@@ -1,0 +1,196 @@
+/**
+ * `spatialprobe serve`: a local viewer over run folders. It serves the report page, JSON of the
+ * runs and their items (re-read when the folders change, so a run in progress updates live),
+ * overlay pictures drawn on demand, and plain files under the given run folders only.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { LIVE_HEADER, LIVE_RESULTS } from "../core/outputs.js";
+import { galleryItems, runMeta } from "../report/html-report.js";
+import { overlayRenderer, type GalleryItem } from "../report/gallery.js";
+import { page, summaryHtml, viewerScript } from "../report/page.js";
+import { readRunFolder, type RunFolder } from "../report/run-folder.js";
+
+export interface ViewerOptions {
+  dirs: string[];
+  host?: string;
+  port?: number;
+  /** How often the page asks whether the runs changed. */
+  pollMs?: number;
+}
+
+export interface Viewer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+const WATCHED = ["scores.json", "items.jsonl", LIVE_HEADER, LIVE_RESULTS];
+const THUMB_SIDE = 360;
+const LARGE_SIDE = 1024;
+const SIDES = new Set([THUMB_SIDE, LARGE_SIDE]);
+
+/** Changes whenever a watched file of any run folder changes (size or time). */
+function folderVersion(dirs: string[]): string {
+  const hash = createHash("sha256");
+  for (const dir of dirs) {
+    for (const name of WATCHED) {
+      const file = path.join(dir, name);
+      const stat = existsSync(file) ? statSync(file) : undefined;
+      hash.update(`${file}\u0000${stat ? `${stat.size}:${stat.mtimeMs}` : "-"}\n`);
+    }
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+const SECURITY_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+};
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, "Content-Type": type, "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const sendText = (res: ServerResponse, status: number, text: string) => send(res, status, "text/plain; charset=utf-8", text);
+const sendJson = (res: ServerResponse, value: unknown) => send(res, 200, "application/json; charset=utf-8", JSON.stringify(value));
+
+/** Files of a run folder are sent as data, never as pages: only pictures keep an image type. */
+const FILE_TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".json": "application/json; charset=utf-8" };
+
+/**
+ * The file a /files/<run>/<rest> request names, if it lies inside that run folder (after
+ * resolving links); "forbidden" for anything that tries to leave it.
+ */
+export function resolveRunFile(runDir: string, rest: string): string | "forbidden" | "missing" {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rest);
+  } catch {
+    return "forbidden";
+  }
+  if (decoded.includes("\0") || decoded.split(/[\\/]/).some((part) => part === "..") || path.isAbsolute(decoded)) return "forbidden";
+  const root = realpathSync(runDir);
+  const candidate = path.resolve(root, decoded);
+  if (candidate !== root && !candidate.startsWith(root + path.sep)) return "forbidden";
+  if (!existsSync(candidate)) return "missing";
+  const real = realpathSync(candidate);
+  if (real !== root && !real.startsWith(root + path.sep)) return "forbidden";
+  return statSync(real).isFile() ? real : "missing";
+}
+
+/** Host headers the viewer answers (a page on another site cannot reach it by DNS rebinding). */
+function allowedHosts(host: string, port: number): Set<string> {
+  const names = host === "127.0.0.1" || host === "localhost" || host === "::1" ? ["127.0.0.1", "localhost", "[::1]"] : [host];
+  return new Set(names.map((name) => `${name}:${port}`));
+}
+
+export async function startViewer(options: ViewerOptions): Promise<Viewer> {
+  const dirs = options.dirs.map((dir) => path.resolve(dir));
+  for (const dir of dirs) readRunFolder(dir); // fail early on a folder that is not a run
+  const host = options.host ?? "127.0.0.1";
+  const renderer = overlayRenderer();
+  const pictures = new Map<string, { png: Buffer; caption: string[] } | { error: string }>();
+  let cached: { version: string; runs: RunFolder[]; items: GalleryItem[] } | undefined;
+
+  const current = () => {
+    const version = folderVersion(dirs);
+    if (!cached || cached.version !== version) {
+      const runs = dirs.map((dir) => readRunFolder(dir));
+      const items = galleryItems(runs).map((item) => ({
+        ...item,
+        thumb: `/overlay/${item.run}/${item.index}.png?side=${THUMB_SIDE}`,
+        image: `/overlay/${item.run}/${item.index}.png?side=${LARGE_SIDE}`,
+      }));
+      cached = { version, runs, items };
+      if (pictures.size > 2000) pictures.clear();
+    }
+    return cached;
+  };
+
+  const picture = async (runIndex: number, index: number, side: number) => {
+    const { runs } = current();
+    const run = runs[runIndex];
+    const result = run?.results[index];
+    if (!run || !result) return undefined;
+    const key = `${run.dir}\u0000${index}\u0000${side}\u0000${createHash("sha256").update(JSON.stringify(result)).digest("hex")}`;
+    if (!pictures.has(key)) pictures.set(key, await renderer.render(run, result, side));
+    return pictures.get(key)!;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, port: number) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return sendText(res, 405, "only GET");
+    if (!allowedHosts(host, port).has(req.headers.host ?? "")) return sendText(res, 403, "unexpected Host header");
+    const url = new URL(req.url ?? "/", "http://viewer");
+    const route = url.pathname;
+    if (route === "/") {
+      const state = current();
+      return send(res, 200, "text/html; charset=utf-8", page({
+        title: "spatialprobe viewer",
+        subtitle: `${state.runs.length} run${state.runs.length === 1 ? "" : "s"} · updates while runs are in progress`,
+        summary: summaryHtml(state.runs),
+        notes: [],
+        data: { mode: "serve", version: state.version, runs: runMeta(state.runs), items: state.items, pollMs: options.pollMs ?? 2000 },
+        script: "external",
+      }));
+    }
+    if (route === "/viewer.js") return send(res, 200, "text/javascript; charset=utf-8", viewerScript());
+    if (route === "/api/state") {
+      const state = current();
+      return sendJson(res, { version: state.version, runs: runMeta(state.runs), items: state.items });
+    }
+    if (route === "/fragment/summary") return send(res, 200, "text/html; charset=utf-8", summaryHtml(current().runs));
+    const overlay = /^\/overlay\/(\d+)\/(\d+)\.png$/.exec(route);
+    if (overlay) {
+      const side = Number(url.searchParams.get("side") ?? THUMB_SIDE);
+      if (!SIDES.has(side)) return sendText(res, 400, `side must be ${[...SIDES].join(" or ")}`);
+      const drawn = await picture(Number(overlay[1]), Number(overlay[2]), side);
+      if (!drawn) return sendText(res, 404, "no such item");
+      if ("error" in drawn) return sendText(res, 404, `no picture: ${drawn.error}`);
+      return send(res, 200, "image/png", drawn.png);
+    }
+    const caption = /^\/api\/item\/(\d+)\/(\d+)$/.exec(route);
+    if (caption) {
+      const drawn = await picture(Number(caption[1]), Number(caption[2]), LARGE_SIDE);
+      if (!drawn) return sendText(res, 404, "no such item");
+      return sendJson(res, "error" in drawn ? { caption: [], error: drawn.error } : { caption: drawn.caption });
+    }
+    const file = /^\/files\/(\d+)\/(.+)$/.exec(url.pathname);
+    if (file) {
+      const dir = dirs[Number(file[1])];
+      if (!dir) return sendText(res, 404, "no such run");
+      // The raw path (before URL normalisation) is checked again, so encoded ".." cannot slip by.
+      const raw = (req.url ?? "").split("?")[0]!.replace(/^\/files\/\d+\//, "");
+      const resolved = resolveRunFile(dir, raw);
+      if (resolved === "forbidden") return sendText(res, 403, "outside the run folder");
+      if (resolved === "missing") return sendText(res, 404, "not found");
+      return send(res, 200, FILE_TYPES[path.extname(resolved).toLowerCase()] ?? "text/plain; charset=utf-8", readFileSync(resolved));
+    }
+    return sendText(res, 404, "not found");
+  };
+
+  const server = createServer((req, res) => {
+    const port = (server.address() as AddressInfo).port;
+    handle(req, res, port).catch((error: unknown) => {
+      if (!res.headersSent) sendText(res, 500, `viewer error: ${(error as Error).message}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8377, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/`,
+    server,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

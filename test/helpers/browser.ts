@@ -1,0 +1,18 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser } from "playwright-core";
+
+/** Debian's Chromium (installed by .ci/run), with the flags that work headless in a container. */
+export const CHROMIUM = process.env["SPATIALPROBE_CHROMIUM"] ?? "/usr/bin/chromium";
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+}
+
+/** Screenshots of the browser tests are kept here (CI artifacts; ignored by git). */
+export const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
+export function artifact(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return path.join(ARTIFACTS, name);
+}

@@ -6,6 +6,7 @@ import type { ScoresDocument } from "../core/benchmark.js";
 import { executeRun } from "../core/session.js";
 import { getBenchmark } from "../registry.js";
 import { markdownReport } from "../report/render.js";
+import { htmlReport } from "../report/html-report.js";
 import { navigationFromFiles, navigationMarkdown } from "../benchmarks/vcn/index.js";
 
 /** The bundled synthetic set in the EgoPathBench release layout. */
@@ -36,6 +37,7 @@ export function registerDemo(program: Command): void {
     .action(async (opts) => {
       const benchmark = getBenchmark("egopath");
       const runs: ScoresDocument[] = [];
+      const runDirs: string[] = [];
       for (const model of DEMO_MODELS) {
         const out = path.join(opts.out, model.replace(/[^A-Za-z0-9._-]+/g, "_"));
         const { scores } = await executeRun({
@@ -44,6 +46,7 @@ export function registerDemo(program: Command): void {
         });
         console.log(`\n== ${model}\n${benchmark.terminal(scores)}`);
         runs.push(scores);
+        runDirs.push(out);
       }
       // PathEval: a small fresh set made with the paper's method, then the built-in baselines.
       const pathevalData = path.join(opts.out, "patheval-set");
@@ -59,6 +62,7 @@ export function registerDemo(program: Command): void {
         });
         console.log(`\n== patheval ${model} (${prompt})\n${patheval.terminal(scores)}`);
         runs.push(scores);
+        runDirs.push(out);
       }
       for (const { benchmark: id, model, prompt, train } of VIDEO_DEMO_RUNS) {
         const benchmark = getBenchmark(id);
@@ -71,6 +75,7 @@ export function registerDemo(program: Command): void {
         });
         console.log(`\n== ${id} ${model} (${source})\n${benchmark.terminal(scores)}`);
         runs.push(scores);
+        runDirs.push(out);
       }
       // VCN-Bench navigation metrics on the bundled trajectory logs, joined with the oracle's goal identification.
       const navigation = navigationFromFiles({
@@ -81,6 +86,10 @@ export function registerDemo(program: Command): void {
       mkdirSync(opts.out, { recursive: true });
       const report = path.join(opts.out, "report.md");
       writeFileSync(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (synthetic EgoPathBench layout), a PathEval set generated into ${pathevalData}, examples/vcn-mini and examples/egotl-mini (synthetic frame folders in spatialprobe's VCN-Bench and EgoTL-Bench item formats).\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (bundled trajectory logs; goal identification from random:1)")}\n`);
-      console.log(`\nwrote ${report} (and one folder per model with scores.json, items.jsonl, report.md)`);
+      const htmlFile = path.join(opts.out, "report.html");
+      const { html, summary } = await htmlReport(runDirs);
+      writeFileSync(htmlFile, html);
+      console.log(`\nwrote ${report}, ${htmlFile} (tables, charts, ${summary.pictured} item pictures; open it in a browser) and one folder per run with scores.json, items.jsonl, report.md`);
+      console.log(`browse every item: npx spatialprobe serve ${opts.out}`);
     });
 }

@@ -114,7 +114,7 @@ export interface EmbedSummary {
 
 /**
  * Draws overlays into the entries (as data: URIs) in spread order until `budgetBytes` of base64
- * would be exceeded. One picture per item serves as thumbnail and large view.
+ * would be exceeded.
  */
 export async function embedOverlays(runs: RunFolder[], entries: GalleryItem[], options: { budgetBytes: number; maxSide: number; renderer?: OverlayRenderer }): Promise<EmbedSummary> {
   const renderer = options.renderer ?? overlayRenderer();
@@ -130,8 +130,7 @@ export async function embedOverlays(runs: RunFolder[], entries: GalleryItem[], o
     const uri = `data:image/png;base64,${drawn.png.toString("base64")}`;
     if (summary.bytes + uri.length > options.budgetBytes) break;
     summary.bytes += uri.length;
-    entry.thumb = uri;
-    entry.image = uri;
+    entry.image = uri; // one picture serves as thumbnail and large view (the page scales it)
     summary.pictured++;
   }
   return summary;

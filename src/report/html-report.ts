@@ -1,7 +1,7 @@
 /** `report --format html`: one self-contained file with tables, charts and the item gallery. */
 import { embedOverlays, galleryItem, type EmbedSummary, type GalleryItem } from "./gallery.js";
 import { page, summaryHtml } from "./page.js";
-import { readRunFolder, type RunFolder } from "./run-folder.js";
+import { expandRunFolders, readRunFolder, type RunFolder } from "./run-folder.js";
 
 export interface HtmlReportOptions {
   /** Most bytes of embedded pictures (base64); items beyond it are listed without pictures. */
@@ -42,7 +42,7 @@ function budgetNotes(summary: EmbedSummary, options: HtmlReportOptions): string[
 }
 
 export async function htmlReport(inputs: string[], options: HtmlReportOptions = DEFAULT_HTML_OPTIONS): Promise<{ html: string; summary: EmbedSummary }> {
-  const runs = inputs.map(readRunFolder);
+  const runs = expandRunFolders(inputs).map(readRunFolder);
   const items = galleryItems(runs);
   const summary = await embedOverlays(runs, items, options);
   const html = page({

@@ -55,7 +55,8 @@ export function benchmarkSections(runs: ScoresDocument[]): string {
   return [...byBenchmark].map(([id, group]) => {
     const benchmark = getBenchmark(id);
     const charts = benchmark.charts ? benchmark.charts(group) : [];
-    const figures = charts.map((chart) => `<figure><figcaption>${escapeHtml(chart.title)}</figcaption>${chart.svg}</figure>`).join("");
+    // Each SVG draws its own title; the figure carries it for assistive technology.
+    const figures = charts.map((chart) => `<figure aria-label="${escapeHtml(chart.title)}">${chart.svg}</figure>`).join("");
     return `<section class="benchmark" data-benchmark="${escapeHtml(id)}">${figures ? `<div class="charts">${figures}</div>` : ""}${markdownToHtml(benchmark.markdown(group))}</section>`;
   }).join("\n");
 }

@@ -2,7 +2,7 @@
  * A run folder as reports and the viewer read it: scores.json and items.jsonl when the run has
  * finished, live.json and live.jsonl while it is in progress (or after it was interrupted).
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "../core/benchmark.js";
 import { LIVE_HEADER, LIVE_RESULTS, type LiveHeader } from "../core/outputs.js";
@@ -111,4 +111,23 @@ export function loadRunItems(run: RunFolder): Map<string, BenchItem> {
   if (loaded.problems.length > 0) throw new DataError(loaded.problems);
   const items = benchmark.deriveItems ? benchmark.deriveItems(loaded.items, { source: run.promptSource, control: benchmark.promptControls[0]!, seed: 0 }) : loaded.items;
   return new Map(items.map((item) => [item.id, item]));
+}
+
+const isRunFolder = (dir: string) => existsSync(path.join(dir, "scores.json")) || existsSync(path.join(dir, LIVE_HEADER));
+
+/**
+ * Run folders named directly, or found one level below a folder that holds several (e.g.
+ * `runs/demo`): the viewer and the HTML report accept either.
+ */
+export function expandRunFolders(inputs: string[]): string[] {
+  return inputs.flatMap((input) => {
+    if (!existsSync(input)) throw new UsageError(`no run at ${input}`);
+    if (!statSync(input).isDirectory() || isRunFolder(input)) return [input];
+    const children = readdirSync(input, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && isRunFolder(path.join(input, entry.name)))
+      .map((entry) => path.join(input, entry.name))
+      .sort();
+    if (children.length === 0) throw new UsageError(`${input} is not a run folder and holds none`);
+    return children;
+  });
 }

@@ -12,7 +12,7 @@ import { LIVE_HEADER, LIVE_RESULTS } from "../core/outputs.js";
 import { galleryItems, runMeta } from "../report/html-report.js";
 import { overlayRenderer, type GalleryItem } from "../report/gallery.js";
 import { page, summaryHtml, viewerScript } from "../report/page.js";
-import { readRunFolder, type RunFolder } from "../report/run-folder.js";
+import { expandRunFolders, readRunFolder, type RunFolder } from "../report/run-folder.js";
 
 export interface ViewerOptions {
   dirs: string[];
@@ -92,7 +92,7 @@ function allowedHosts(host: string, port: number): Set<string> {
 }
 
 export async function startViewer(options: ViewerOptions): Promise<Viewer> {
-  const dirs = options.dirs.map((dir) => path.resolve(dir));
+  const dirs = expandRunFolders(options.dirs).map((dir) => path.resolve(dir));
   for (const dir of dirs) readRunFolder(dir); // fail early on a folder that is not a run
   const host = options.host ?? "127.0.0.1";
   const renderer = overlayRenderer();

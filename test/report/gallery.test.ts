@@ -40,7 +40,7 @@ test("embedding stops at the size budget and counts pictures that could not be d
   assert.equal(summary.pictured, 2);
   assert.equal(summary.bytes, 124);
   assert.deepEqual([...summary.failures], [["image gone", 1]]);
-  assert.deepEqual(items.map((i) => i.thumb !== null), [true, false, true, false]);
+  assert.deepEqual(items.map((i) => i.image !== null), [true, false, true, false]);
   assert.deepEqual(items[2]!.caption, ["caption q2"]);
-  assert.equal(items[0]!.thumb, `data:image/png;base64,${png.toString("base64")}`);
+  assert.equal(items[0]!.image, `data:image/png;base64,${png.toString("base64")}`);
 });

@@ -15,6 +15,8 @@ import { egopathMarkdown, egopathTerminal } from "./report.js";
 import { scoreRouteItem, scoreSetItem, type RouteOutcome, type SetOutcome } from "./score.js";
 import { resolveTask, taskInfo, TASKS, type TaskCode } from "./tasks.js";
 import type { EgoPathItem } from "./types.js";
+import { egopathCharts } from "./charts.js";
+import { egopathOverlay } from "./overlay.js";
 
 export * from "./aggregate.js";
 export * from "./load.js";
@@ -155,6 +157,8 @@ export const egopath: Benchmark<EgoPathItem> = {
   summarize,
   baselines: egopathBaselines,
   markdown: egopathMarkdown,
+  charts: egopathCharts,
+  overlay: egopathOverlay,
   terminal: egopathTerminal,
   predictionIdField: "question_id",
   async generate({ outDir, seed, count, extra }) {

@@ -18,6 +18,8 @@ import { buildPrompt, loadTemplates } from "./prompt.js";
 import { egotlMarkdown, egotlTerminal } from "./report.js";
 import { EGOTL_TASKS, TASK_TITLES, type EgoTLTask } from "./schema.js";
 import { scoreDetail } from "./score.js";
+import { egotlCharts } from "./charts.js";
+import { egotlOverlay } from "./overlay.js";
 
 export * from "./schema.js";
 export { loadEgoTL, findItemFiles, fieldPath, DEFAULT_FRAME_SPECS, type EgoTLItem, type LoadOptions, type LoadResult, type Truth } from "./load.js";
@@ -144,6 +146,8 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
     summarize: makeSummarize(settings),
     baselines: egotlBaselines(settings.train),
     markdown: egotlMarkdown,
+    charts: egotlCharts,
+    overlay: egotlOverlay,
     terminal: egotlTerminal,
     predictionIdField: "id",
     async generate({ outDir, seed, count, extra, log }) {

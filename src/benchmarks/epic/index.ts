@@ -14,6 +14,8 @@ import { buildEpicMessages, loadEpicTemplates, OVERLAY_VARIANTS, type OverlayVar
 import { scoreSample, type EpicOutcome, type FormattedReply } from "./score.js";
 import { BY_GROUP_ORDER, CATEGORIES, LEAF_TASKS, leafFromPath } from "./taxonomy.js";
 import type { EpicItem } from "./types.js";
+import { epicCharts } from "./charts.js";
+import { epicOverlay } from "./overlay.js";
 
 export { loadEpic } from "./load.js";
 export { formatReply } from "./format.js";
@@ -167,6 +169,8 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     summarize: summarizeWith(settings),
     baselines: epicBaselines,
     markdown: epicMarkdown,
+    charts: epicCharts,
+    overlay: epicOverlay,
     terminal: epicTerminal,
     predictionIdField: "id",
     predictionKey: sampleKeyFromImages,

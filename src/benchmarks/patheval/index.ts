@@ -13,6 +13,8 @@ import { scoreProbe, summarizeAbstraction, summarizeFineGrained, type Abstractio
 import { pathevalMarkdown, pathevalTerminal } from "./report.js";
 import { readChoice, scoreChoice } from "./score.js";
 import type { Dim, PathEvalItem } from "./types.js";
+import { pathevalCharts } from "./charts.js";
+import { pathevalOverlay } from "./overlay.js";
 
 export * from "./descriptors.js";
 export * from "./label.js";
@@ -177,6 +179,8 @@ export const patheval: Benchmark<PathEvalItem> = {
   summarize,
   baselines: pathevalBaselines,
   markdown: pathevalMarkdown,
+  charts: pathevalCharts,
+  overlay: pathevalOverlay,
   terminal: pathevalTerminal,
   predictionIdField: "id",
   async generate({ outDir, seed, count, extra, log }) {

@@ -18,6 +18,8 @@ import { TASK_CODES, TASK_NAMES, type TaskCode } from "./schema.js";
 import { scoreAnswer, shownOf, toTourIndex, type GoalAnswer } from "./score.js";
 import { ERROR_MEANINGS } from "./taxonomy.js";
 import type { VcnItem } from "./types.js";
+import { vcnCharts } from "./charts.js";
+import { vcnOverlay } from "./overlay.js";
 
 export * from "./schema.js";
 export * from "./relations.js";
@@ -184,6 +186,8 @@ export const vcn: Benchmark<VcnItem> = {
   summarize,
   baselines: vcnBaselines,
   markdown: vcnMarkdown,
+  charts: vcnCharts,
+  overlay: vcnOverlay,
   terminal: vcnTerminal,
   predictionIdField: "id",
   async generate({ outDir, seed, count, extra, log }) {

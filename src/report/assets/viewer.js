@@ -64,7 +64,7 @@
   function card(item) {
     const run = state.runs[item.run];
     const button = el("button", { className: "card", type: "button", dataset: { key: item.key } }, [
-      picture(item.thumb, `overlay of ${item.id}`),
+      picture(item.thumb || item.image, `overlay of ${item.id}`),
       el("div", { className: "meta" }, [
         el("span", { className: `badge ${item.outcome}`, text: item.outcome }),
         document.createTextNode(` ${item.task} · ${item.id}`),
@@ -142,8 +142,8 @@
       if (!right || (onlyDiff && left.outcome === right.outcome)) continue;
       rows.push(el("div", { className: "compare-row", dataset: { id: left.id } }, [
         el("div", {}, [el("div", { text: left.id }), el("div", { text: left.task })]),
-        el("div", {}, [picture(left.thumb, `A: ${left.id}`), el("span", { className: `badge ${left.outcome}`, text: `A: ${left.outcome}` })]),
-        el("div", {}, [picture(right.thumb, `B: ${right.id}`), el("span", { className: `badge ${right.outcome}`, text: `B: ${right.outcome}` })]),
+        el("div", {}, [picture(left.thumb || left.image, `A: ${left.id}`), el("span", { className: `badge ${left.outcome}`, text: `A: ${left.outcome}` })]),
+        el("div", {}, [picture(right.thumb || right.image, `B: ${right.id}`), el("span", { className: `badge ${right.outcome}`, text: `B: ${right.outcome}` })]),
       ]));
       if (rows.length >= 200) break;
     }

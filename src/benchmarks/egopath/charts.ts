@@ -1,0 +1,81 @@
+/** EgoPathBench charts: headline metric per task with intervals, the five-task radar, route failure stages. */
+import type { ChartFigure, ScoresDocument } from "../../core/benchmark.js";
+import { asInterval, asNumber, asRecord, barChart, radarChart, stackedBars, uniqueLabels, type StackedRow } from "../../report/svg.js";
+import { TASKS } from "./tasks.js";
+
+/** The headline metric of each task: BA for traversability (a1, b1), SR for routes (a2, b2, c). */
+const HEADLINE = TASKS.map((t) => ({ ...t, metric: t.kind === "set" ? "BA" : "SR", axis: `${t.code} ${t.kind === "set" ? "BA" : "SR"}` }));
+
+/** Failure stages in the order the scorer checks them (paper Table S4); success last. */
+const STAGES = [
+  ["parse", "Format (parse)"],
+  ["invalid_id", "Invalid ID"],
+  ["wrong_start", "Wrong start"],
+  ["illegal_edge", "Illegal edge"],
+  ["wrong_goal", "Wrong goal"],
+  ["success", "Success"],
+] as const;
+const STAGE_COLORS = ["#9c755f", "#b07aa1", "#f28e2b", "#e15759", "#edc948", "#59a14f"];
+
+const taskOf = (run: ScoresDocument, name: string) => asRecord(run.tasks[name]);
+
+function headlineValue(run: ScoresDocument, name: string, metric: string): number | null {
+  return asNumber(taskOf(run, name)?.[metric]);
+}
+
+function headlineInterval(run: ScoresDocument, name: string, metric: string): [number, number] | null {
+  return asInterval(asRecord(taskOf(run, name)?.["ci"])?.[metric]);
+}
+
+function taskBars(runs: ScoresDocument[], names: string[]): ChartFigure | null {
+  const series = runs.map((run, i) => ({
+    name: names[i]!,
+    values: HEADLINE.map((t) => headlineValue(run, t.name, t.metric)),
+    intervals: HEADLINE.map((t) => headlineInterval(run, t.name, t.metric)),
+    notes: HEADLINE.map((t) => {
+      const n = asNumber(taskOf(run, t.name)?.["n"]);
+      return n === null ? null : `n = ${n}`;
+    }),
+  }));
+  if (series.every((s) => s.values.every((v) => v === null))) return null;
+  const title = "EgoPathBench: headline metric per task (95% scene-cluster CI)";
+  return { title, svg: barChart({ title, groups: HEADLINE.map((t) => `${t.title} (${t.axis.replace(" ", "\u00a0")})`), series, axisLabel: "BA / SR (%)" }) };
+}
+
+function radar(runs: ScoresDocument[], names: string[]): ChartFigure | null {
+  const series = runs.map((run, i) => ({ name: names[i]!, values: HEADLINE.map((t) => headlineValue(run, t.name, t.metric)) }));
+  if (series.every((s) => s.values.every((v) => v === null))) return null;
+  const title = "EgoPathBench: the five tasks (Fig. 4 layout)";
+  return { title, svg: radarChart({ title, axes: HEADLINE.map((t) => t.axis), series }) };
+}
+
+function stageRows(runs: ScoresDocument[], names: string[]): StackedRow[] {
+  return runs.flatMap((run, i) =>
+    TASKS.filter((t) => t.kind === "route").flatMap((t) => {
+      const stages = asRecord(taskOf(run, t.name)?.["stages"]);
+      if (!stages) return [];
+      return [{ label: `${names[i]} · ${t.title} (${t.code})`, counts: STAGES.map(([key]) => asNumber(stages[key]) ?? 0) }];
+    }),
+  );
+}
+
+function stages(runs: ScoresDocument[], names: string[]): ChartFigure | null {
+  const rows = stageRows(runs, names);
+  if (rows.length === 0) return null;
+  const title = "EgoPathBench: where routes fail (first failing stage)";
+  return { title, svg: stackedBars({ title, categories: STAGES.map(([, name]) => name), rows, colors: STAGE_COLORS }) };
+}
+
+/** The model, with the prompt source and control when they are not the defaults. */
+function runLabel(run: ScoresDocument): string {
+  const prompt = asRecord(run["prompt"]);
+  const extras = [prompt?.["source"] !== "release" ? prompt?.["source"] : undefined, prompt?.["control"] !== "none" ? prompt?.["control"] : undefined];
+  const shown = extras.filter((e): e is string => typeof e === "string" && e !== "");
+  return shown.length > 0 ? `${run.model} (${shown.join(", ")})` : run.model;
+}
+
+/** Charts for EgoPathBench runs side by side; charts without data are left out. */
+export function egopathCharts(runs: ScoresDocument[]): ChartFigure[] {
+  const names = uniqueLabels(runs.map(runLabel));
+  return [taskBars(runs, names), radar(runs, names), stages(runs, names)].filter((c): c is ChartFigure => c !== null);
+}

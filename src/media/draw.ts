@@ -7,8 +7,9 @@
  */
 import { existsSync } from "node:fs";
 import { createCanvas, GlobalFonts, loadImage, type Canvas, type SKRSContext2D } from "@napi-rs/canvas";
-import type { OverlayImage } from "../core/benchmark.js";
-import { dropAlpha, encodePng } from "./png.js";
+import sharp from "sharp";
+import type { OverlayImage, OverlayOptions } from "../core/benchmark.js";
+import { dropAlpha, encodePng, PNG_OPTIONS } from "./png.js";
 
 /** The colours every overlay uses for the same meaning. */
 export const MARK = Object.freeze({
@@ -165,6 +166,9 @@ export interface Tile {
   border?: string;
 }
 
+/** Padding of tileGrid around and between tiles (pixels). */
+const GRID_PAD = 6;
+
 /**
  * Images in a grid of equal cells (each fitted into cell × cell), with an optional title over and
  * a coloured border around each: frames of a tour, options of a question.
@@ -174,7 +178,7 @@ export async function tileGrid(tiles: Tile[], options: { columns?: number; cell?
   const columns = Math.max(1, Math.min(options.columns ?? 6, tiles.length));
   const rows = Math.max(1, Math.ceil(tiles.length / columns));
   const titleBand = hasFont() ? 20 : 0;
-  const pad = 6;
+  const pad = GRID_PAD;
   const images = await Promise.all(tiles.map((tile) => loadImage(tile.image)));
   const sizes = images.map((image) => {
     const scale = fitScale(image.width, image.height, cell);
@@ -193,4 +197,63 @@ export async function tileGrid(tiles: Tile[], options: { columns?: number; cell?
     if (tile.border) box(picture.ctx, x + 2, y + titleBand + 2, x + w - 2, y + titleBand + h - 2, { color: tile.border, width: 4 });
   }
   return picture;
+}
+
+/** Largest tile side cellFor gives (pixels). */
+const MAX_CELL = 192;
+/** Smallest tile side cellFor gives (pixels), before an overlay's final downscale. */
+const MIN_CELL = 24;
+
+/** maxSide from overlay options: a positive number, floored, at least 16 pixels; default 1024. */
+export function maxSideOf(options: OverlayOptions | undefined): number {
+  const value = options?.maxSide;
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.max(16, Math.floor(value)) : 1024;
+}
+
+/** Tile side for a row of `columns` tiles: as large as fits a 1024-pixel row (or maxSide when larger), from MIN_CELL to MAX_CELL. */
+export function cellFor(columns: number, maxSide: number): number {
+  const row = Math.max(1024, maxSide);
+  return Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((row - GRID_PAD) / columns) - GRID_PAD));
+}
+
+/** An image enlarged (aspect kept, sides rounded) so its longest side is `cell`; larger images are left to tileGrid. */
+export async function enlargeToCell(image: Buffer | string, cell: number): Promise<Buffer | string> {
+  let size: { width?: number; height?: number };
+  try {
+    size = await sharp(image).metadata();
+  } catch (error) {
+    throw new Error(`unreadable image${typeof image === "string" ? `: ${image}` : ""}: ${(error as Error).message}`);
+  }
+  const { width, height } = size;
+  if (!width || !height || Math.max(width, height) >= cell) return image;
+  const scale = cell / Math.max(width, height);
+  return sharp(image)
+    .resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: "fill", kernel: "lanczos3" })
+    .png(PNG_OPTIONS)
+    .toBuffer();
+}
+
+/** Pictures one below the other, left-aligned, on white. */
+export function stackPictures(pictures: Picture[]): Picture {
+  const width = Math.max(1, ...pictures.map((p) => p.width));
+  const height = Math.max(1, pictures.reduce((sum, p) => sum + p.height, 0));
+  const out = blankPicture(width, height);
+  let y = 0;
+  for (const p of pictures) {
+    out.ctx.drawImage(p.canvas, 0, y);
+    y += p.height;
+  }
+  return out;
+}
+
+/** The picture scaled down so its longest side is exactly maxSide (the same picture when it fits). */
+export function shrinkToSide(picture: Picture, maxSide: number): Picture {
+  const longest = Math.max(picture.width, picture.height);
+  if (longest <= maxSide) return picture;
+  const scale = maxSide / longest;
+  // The longest side becomes exactly maxSide; the other is rounded.
+  const side = (length: number) => (length === longest ? maxSide : Math.max(1, Math.min(maxSide, Math.round(length * scale))));
+  const out = blankPicture(side(picture.width), side(picture.height));
+  out.ctx.drawImage(picture.canvas, 0, 0, out.width, out.height);
+  return { ...out, scale };
 }

@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { barChart, escapeXml, num, radarChart, stackedBars, truncate, truncateMiddle, uniqueLabels, wrapWords } from "../../src/report/svg.js";
+import { elements } from "../helpers/svg-check.js";
 
-/** Balanced tags, quoted attributes, entities only of the five kinds: a tiny stack-based XML check. */
+/**
+ * Balanced tags, quoted attributes, entities only of the five kinds: a tiny stack-based XML check.
+ * Stricter about the whole document than the charts' check in ../helpers/svg-check.ts (one <svg>
+ * root, nothing after the last tag), for the raw chart builders.
+ */
 function assertWellFormed(svg: string): void {
   const stack: string[] = [];
   const tag = /<(\/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"<>]*")*)\s*(\/?)>/g;
@@ -18,16 +23,6 @@ function assertWellFormed(svg: string): void {
   assert.deepEqual(stack, [], "unclosed elements");
   assert.ok(svg.startsWith("<svg ") && svg.endsWith("</svg>"));
   assert.ok(!/&(?!(amp|lt|gt|quot|#39);)/.test(svg), "a bare & or an unexpected entity");
-}
-
-/** Attributes of every element `name` whose class is `cls`, as numbers where they parse. */
-function elements(svg: string, name: string, cls: string): Array<Record<string, string>> {
-  const out: Array<Record<string, string>> = [];
-  for (const m of svg.matchAll(new RegExp(`<${name}((?:\\s+[\\w:-]+="[^"]*")*)\\s*/?>`, "g"))) {
-    const attrs = Object.fromEntries([...m[1]!.matchAll(/([\w:-]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!]));
-    if (attrs["class"] === cls) out.push(attrs);
-  }
-  return out;
 }
 
 const EVIL = `<script>alert(1)</script> & "x"`;

@@ -18,11 +18,9 @@
  * those; without prompt info, every sampled frame. Result data is read defensively (a field of
  * the wrong type counts as absent); only a missing media file throws, naming the file.
  */
-import sharp from "sharp";
 import type { ItemResult, OverlayImage, OverlayOptions } from "../../core/benchmark.js";
-import { blankPicture, finish, label, MARK, tileGrid, type Picture, type Tile } from "../../media/draw.js";
+import { blankPicture, cellFor, enlargeToCell, finish, label, MARK, maxSideOf, shrinkToSide, tileGrid, type Picture, type Tile } from "../../media/draw.js";
 import { sampleFrames, thinEvenly, type SampledFrame } from "../../media/frames.js";
-import { PNG_OPTIONS } from "../../media/png.js";
 import { mra } from "../../stats/mra.js";
 import type { EgoTLItem } from "./load.js";
 import { formatSeconds } from "./prompt.js";
@@ -32,9 +30,6 @@ import { DIRECTION_LABELS, LETTERS, TASK_TITLES, type DirectionLabel } from "./s
 export const MAX_TILES = 8;
 /** Tiles per grid row. */
 export const COLUMNS = 4;
-const MAX_CELL = 192;
-const MIN_CELL = 24;
-const GRID_PAD = 6;
 
 /** The text panel's geometry (pixels). */
 export const PANEL = Object.freeze({
@@ -163,48 +158,6 @@ export function tilesOf(seen: SeenFrames): Tile[] {
   const tiles: Tile[] = thinEvenly(seen.frames, budget).kept.map((f) => ({ image: f.png, title: frameTitle(f) }));
   if (seen.current) tiles.push({ image: seen.current.png, title: "current view" });
   return tiles;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Layout helpers (generic; the same rules as the VCN overlay's)
-
-function maxSideOf(options: OverlayOptions | undefined): number {
-  const value = options?.maxSide;
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.max(16, Math.floor(value)) : 1024;
-}
-
-/** Tile side for COLUMNS tiles in a 1024-pixel row (or maxSide when larger), at most MAX_CELL. */
-function cellFor(maxSide: number): number {
-  const row = Math.max(1024, maxSide);
-  return Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((row - GRID_PAD) / COLUMNS) - GRID_PAD));
-}
-
-/** A PNG enlarged (aspect kept, sides rounded) so its longest side is `cell`; larger ones are left to tileGrid. */
-async function enlargeToCell(image: Buffer | string, cell: number): Promise<Buffer | string> {
-  let size: { width?: number; height?: number };
-  try {
-    size = await sharp(image).metadata();
-  } catch (error) {
-    throw new Error(`unreadable image${typeof image === "string" ? `: ${image}` : ""}: ${(error as Error).message}`);
-  }
-  const { width, height } = size;
-  if (!width || !height || Math.max(width, height) >= cell) return image;
-  const scale = cell / Math.max(width, height);
-  return sharp(image)
-    .resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: "fill", kernel: "lanczos3" })
-    .png(PNG_OPTIONS)
-    .toBuffer();
-}
-
-function shrinkToSide(picture: Picture, maxSide: number): Picture {
-  const longest = Math.max(picture.width, picture.height);
-  if (longest <= maxSide) return picture;
-  const scale = maxSide / longest;
-  // The longest side becomes exactly maxSide; the other is rounded.
-  const side = (length: number) => (length === longest ? maxSide : Math.max(1, Math.min(maxSide, Math.round(length * scale))));
-  const out = blankPicture(side(picture.width), side(picture.height));
-  out.ctx.drawImage(picture.canvas, 0, 0, out.width, out.height);
-  return { ...out, scale };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -379,7 +332,7 @@ export async function egotlOverlay(item: EgoTLItem, result: ItemResult, options:
   const seen = await seenFrames(item, result);
   const reading = readChosen(item, result);
   const tiles = tilesOf(seen);
-  const cell = cellFor(maxSide);
+  const cell = cellFor(COLUMNS, maxSide);
   const grid = tiles.length > 0 ? await tileGrid(await Promise.all(tiles.map(async (t) => ({ ...t, image: await enlargeToCell(t.image, cell) }))), { columns: Math.min(COLUMNS, tiles.length), cell }) : null;
   const panel = drawPanel(item, reading, Math.max(grid?.width ?? 0, PANEL.width), reference);
   const picture = blankPicture(panel.width, (grid?.height ?? 0) + panel.height);

@@ -17,11 +17,9 @@
  * is recomputed from the item where the recorded one is missing. Only a missing media file throws.
  */
 import { existsSync } from "node:fs";
-import sharp from "sharp";
 import type { ItemResult, OverlayImage, OverlayOptions } from "../../core/benchmark.js";
-import { blankPicture, cross, finish, MARK, tileGrid, type Picture, type Tile } from "../../media/draw.js";
+import { blankPicture, cellFor, cross, enlargeToCell, finish, MARK, maxSideOf, shrinkToSide, stackPictures, tileGrid, type Tile } from "../../media/draw.js";
 import { sampleFrames, thinEvenly, type SampledFrame } from "../../media/frames.js";
-import { PNG_OPTIONS } from "../../media/png.js";
 import { chanceLevels, frameSucceeds, successFrames } from "./chance.js";
 import { loadTemplates } from "./prompt.js";
 import { TASK_NAMES } from "./schema.js";
@@ -30,11 +28,6 @@ import type { GoalTarget, VcnItem } from "./types.js";
 
 /** Most target frames drawn; more are thinned evenly (the caption gives the count). */
 export const MAX_TARGETS = 6;
-/** Largest tile side, and the smallest a tile is squeezed to before the final downscale. */
-const MAX_CELL = 192;
-const MIN_CELL = 24;
-/** Grid padding of tileGrid (draw.ts). */
-const GRID_PAD = 6;
 /** Fill of the placeholder tile when no tour frame was chosen. */
 const PLACEHOLDER = "#e5e7eb";
 
@@ -143,70 +136,9 @@ function viewTiles(item: VcnItem): Tile[] {
   });
 }
 
-/**
- * The tile side for a row of `columns` tiles: as large as fits a 1024-pixel row (or maxSide when
- * larger), at most MAX_CELL. Smaller pictures are composed at this size and scaled down whole, so
- * a thumbnail looks like the full picture.
- */
-export function cellFor(columns: number, maxSide: number): number {
-  const row = Math.max(1024, maxSide);
-  return Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((row - GRID_PAD) / columns) - GRID_PAD));
-}
-
-/** An image enlarged (aspect kept, sides rounded) so its longest side is `cell`; larger images are left to tileGrid. */
-export async function enlargeToCell(image: Buffer | string, cell: number): Promise<Buffer | string> {
-  let size: { width?: number; height?: number };
-  try {
-    size = await sharp(image).metadata();
-  } catch (error) {
-    throw new Error(`unreadable image${typeof image === "string" ? `: ${image}` : ""}: ${(error as Error).message}`);
-  }
-  const { width, height } = size;
-  if (!width || !height || Math.max(width, height) >= cell) return image;
-  const scale = cell / Math.max(width, height);
-  return sharp(image)
-    .resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: "fill", kernel: "lanczos3" })
-    .png(PNG_OPTIONS)
-    .toBuffer();
-}
-
 /** Tiles with their images enlarged to the cell (small tour frames stay legible next to their titles). */
 async function enlargeTiles(tiles: Tile[], cell: number): Promise<Tile[]> {
   return Promise.all(tiles.map(async (tile) => ({ ...tile, image: await enlargeToCell(tile.image, cell) })));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Composition (generic)
-
-/** Pictures one below the other, left-aligned, on white. */
-export function stackPictures(pictures: Picture[]): Picture {
-  const width = Math.max(1, ...pictures.map((p) => p.width));
-  const height = Math.max(1, pictures.reduce((sum, p) => sum + p.height, 0));
-  const out = blankPicture(width, height);
-  let y = 0;
-  for (const p of pictures) {
-    out.ctx.drawImage(p.canvas, 0, y);
-    y += p.height;
-  }
-  return out;
-}
-
-/** The picture scaled down so its longest side is at most maxSide (unchanged when it fits). */
-export function shrinkToSide(picture: Picture, maxSide: number): Picture {
-  const longest = Math.max(picture.width, picture.height);
-  if (longest <= maxSide) return picture;
-  const scale = maxSide / longest;
-  // The longest side becomes exactly maxSide; the other is rounded.
-  const side = (length: number) => (length === longest ? maxSide : Math.max(1, Math.min(maxSide, Math.round(length * scale))));
-  const out = blankPicture(side(picture.width), side(picture.height));
-  out.ctx.drawImage(picture.canvas, 0, 0, out.width, out.height);
-  return { ...out, scale };
-}
-
-/** maxSide from the options: a positive number, at least 16 pixels; default 1024. */
-export function maxSideOf(options: OverlayOptions | undefined): number {
-  const value = options?.maxSide;
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.max(16, Math.floor(value)) : 1024;
 }
 
 // ---------------------------------------------------------------------------------------------

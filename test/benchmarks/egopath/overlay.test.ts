@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -8,7 +8,7 @@ import { egopathOverlay } from "../../../src/benchmarks/egopath/overlay.js";
 import type { Adjacency, EgoPathItem, RouteItem, SetItem } from "../../../src/benchmarks/egopath/types.js";
 import type { ItemResult } from "../../../src/core/benchmark.js";
 import { executeRun } from "../../../src/core/session.js";
-import { decodeRgb, encodePng } from "../../../src/media/png.js";
+import { assertColour, countNear, decodeOverlay, writePng, type RGB } from "../../helpers/pixels.js";
 
 /**
  * Golden pixel checks on hand-built items over a plain dark background. Mark geometry, as the
@@ -21,7 +21,6 @@ import { decodeRgb, encodePng } from "../../../src/media/png.js";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-egopath-overlay-"));
 const BACKGROUND: RGB = [60, 60, 60];
-type RGB = [number, number, number];
 
 const GREEN: RGB = [0x1a, 0x98, 0x50];
 const RED: RGB = [0xd7, 0x30, 0x27];
@@ -29,33 +28,8 @@ const ORANGE: RGB = [0xf2, 0x8e, 0x2b];
 const BLUE: RGB = [0x25, 0x63, 0xeb];
 const GREY: RGB = [0x9c, 0xa3, 0xaf];
 
-async function plainImage(name: string, width: number, height: number): Promise<string> {
-  const pixels = new Uint8Array(width * height * 3);
-  for (let i = 0; i < pixels.length; i += 3) pixels.set(BACKGROUND, i);
-  const file = path.join(tmp, name);
-  writeFileSync(file, await encodePng(pixels, width, height, 3));
-  return file;
-}
-
-type Decoded = { data: Buffer; width: number; height: number };
-
-function pixel(image: Decoded, x: number, y: number): RGB {
-  const i = (y * image.width + x) * 3;
-  return [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!];
-}
-
-function assertColour(image: Decoded, x: number, y: number, expected: RGB, what: string, tolerance = 12): void {
-  const got = pixel(image, x, y);
-  const off = Math.max(...got.map((v, k) => Math.abs(v - expected[k]!)));
-  assert.ok(off <= tolerance, `${what}: pixel (${x}, ${y}) is rgb(${got.join(", ")}), expected rgb(${expected.join(", ")})`);
-}
-
-function countNear(image: Decoded, colour: RGB, tolerance = 12): number {
-  let n = 0;
-  for (let i = 0; i < image.data.length; i += 3) {
-    if (Math.abs(image.data[i]! - colour[0]) <= tolerance && Math.abs(image.data[i + 1]! - colour[1]) <= tolerance && Math.abs(image.data[i + 2]! - colour[2]) <= tolerance) n++;
-  }
-  return n;
+function plainImage(name: string, width: number, height: number): Promise<string> {
+  return writePng(path.join(tmp, name), width, height, () => BACKGROUND);
 }
 
 const base = (imagePath: string, task: "a1" | "a2", waypoints: Array<[number, number, number]>) => ({
@@ -118,10 +92,7 @@ const scored = (item: EgoPathItem, ids: number[] | null, detail: Record<string, 
 
 async function render(item: EgoPathItem, result: ItemResult, options = {}) {
   const overlay = await egopathOverlay(item, result, options);
-  const image = await decodeRgb(overlay.png);
-  assert.equal(image.width, overlay.width);
-  assert.equal(image.height, overlay.height);
-  return { overlay, image };
+  return { overlay, image: await decodeOverlay(overlay) };
 }
 
 const setDetail = { kind: "set", parsedIds: [1, 2, 9], tp: 1, fp: 1, fn: 1, tn: 2, invalid: 1, invalidIds: [9] };

@@ -5,10 +5,10 @@ import path from "node:path";
 import { test } from "node:test";
 import { egotl, loadEgoTL, readAnswer, rotateItems, scoreDetail, type EgoTLItem } from "../../../src/benchmarks/egotl/index.js";
 import { egotlOverlay, wrapText } from "../../../src/benchmarks/egotl/overlay.js";
-import type { ItemResult, OverlayImage } from "../../../src/core/benchmark.js";
+import type { ItemResult } from "../../../src/core/benchmark.js";
 import { executeRun } from "../../../src/core/session.js";
 import { hasFont } from "../../../src/media/draw.js";
-import { decodeRgb, encodePng } from "../../../src/media/png.js";
+import { assertNear, decodeOverlay, frameColour, pixels, writePng, type RGB } from "../../helpers/pixels.js";
 
 /**
  * The EgoTL-Bench overlay on hand-made clips: uniform-colour frames whose colour encodes the frame
@@ -23,20 +23,14 @@ process.env["SPATIALPROBE_FRAME_CACHE"] = path.join(tmp, "frame-cache");
 
 const W = 40;
 const H = 30;
-type Rgb = [number, number, number];
-const frameColour = (i: number): Rgb => [30 + 17 * i, 90 + 11 * i, 160 - 9 * i];
-const CURRENT: Rgb = [250, 120, 10];
-const GREEN: Rgb = [0x1a, 0x98, 0x50];
-const RED: Rgb = [0xd7, 0x30, 0x27];
-const PURPLE: Rgb = [0x7c, 0x3a, 0xed];
-const WHITE: Rgb = [255, 255, 255];
+const CURRENT: RGB = [250, 120, 10];
+const GREEN: RGB = [0x1a, 0x98, 0x50];
+const RED: RGB = [0xd7, 0x30, 0x27];
+const PURPLE: RGB = [0x7c, 0x3a, 0xed];
+const WHITE: RGB = [255, 255, 255];
 const TITLE = hasFont() ? 20 : 0;
 
-async function solidPng(file: string, colour: Rgb): Promise<void> {
-  const pixels = new Uint8Array(W * H * 3);
-  for (let i = 0; i < W * H; i++) pixels.set(colour, i * 3);
-  writeFileSync(file, await encodePng(pixels, W, H, 3));
-}
+const solidPng = (file: string, colour: RGB) => writePng(file, W, H, () => colour);
 
 const OPTIONS = ["walk forward", "turn left", "turn right", "climb the stairs"];
 
@@ -67,27 +61,14 @@ function scored(it: EgoTLItem, reply: string, prompt?: Record<string, unknown>):
   return JSON.parse(JSON.stringify({ id: it.id, task: it.task, cluster: it.cluster, status: "scored", answer, detail: scoreDetail(it, answer), reply, ...(prompt ? { prompt } : {}) }));
 }
 
-async function pixels(image: OverlayImage) {
-  const decoded = await decodeRgb(image.png);
-  assert.deepEqual([decoded.width, decoded.height], [image.width, image.height]);
-  return (x: number, y: number): Rgb => {
-    const at = (y * decoded.width + x) * 3;
-    return [decoded.data[at]!, decoded.data[at + 1]!, decoded.data[at + 2]!];
-  };
-}
-
-function near(actual: Rgb, expected: Rgb, what: string, tolerance = 3): void {
-  assert.ok(actual.every((v, k) => Math.abs(v - expected[k]!) <= tolerance), `${what}: got ${actual}, expected ${expected}`);
-}
-
 /** 40x30 frames enlarged to 192x144 tiles, 4 a row: tile k's centre, and the grid's height for n tiles. */
 const TILE_W = 192;
 const TILE_H = 144;
 const tileCentre = (k: number): [number, number] => [6 + (k % 4) * (TILE_W + 6) + TILE_W / 2, 6 + Math.floor(k / 4) * (TILE_H + TITLE + 6) + TITLE + TILE_H / 2];
 const gridHeight = (tiles: number) => 6 + Math.ceil(tiles / 4) * (TILE_H + TITLE + 6);
 
-function checkTiles(px: (x: number, y: number) => Rgb, colours: Rgb[], what: string): void {
-  colours.forEach((colour, k) => near(px(...tileCentre(k)), colour, `${what} tile ${k}`));
+function checkTiles(px: (x: number, y: number) => RGB, colours: RGB[], what: string): void {
+  colours.forEach((colour, k) => assertNear(px(...tileCentre(k)), colour, `${what} tile ${k}`));
 }
 
 /** Centre of the marker square of panel line `line` (0 = header) in slot x (8 chosen, 26 truth). */
@@ -100,11 +81,11 @@ test("action recognition, wrong answer: the frames thinned to 8, the chosen opti
   checkTiles(px, [0, 2, 3, 5, 6, 8, 9, 11].map(frameColour), "ar");
   const gridH = gridHeight(8);
   // Options A-D on panel lines 1-4: C chosen (wrong, red), B true (green).
-  near(px(...marker(gridH, 3, "chosen")), RED, "C chosen");
-  near(px(...marker(gridH, 2, "truth")), GREEN, "B truth");
-  near(px(...marker(gridH, 2, "chosen")), WHITE, "B not chosen");
-  near(px(...marker(gridH, 3, "truth")), WHITE, "C not true");
-  for (const line of [1, 4]) for (const slot of ["chosen", "truth"] as const) near(px(...marker(gridH, line, slot)), WHITE, `line ${line} ${slot}`);
+  assertNear(px(...marker(gridH, 3, "chosen")), RED, "C chosen");
+  assertNear(px(...marker(gridH, 2, "truth")), GREEN, "B truth");
+  assertNear(px(...marker(gridH, 2, "chosen")), WHITE, "B not chosen");
+  assertNear(px(...marker(gridH, 3, "truth")), WHITE, "C not true");
+  for (const line of [1, 4]) for (const slot of ["chosen", "truth"] as const) assertNear(px(...marker(gridH, line, slot)), WHITE, `line ${line} ${slot}`);
   assert.equal(image.width, 800);
   assert.equal(image.height, gridH + 2 * 8 + 5 * 20);
   assert.ok(image.caption.includes("chosen: C (turn right)"));
@@ -117,12 +98,12 @@ test("right answer: chosen marker purple next to the green truth; reference=fals
   const right = await egotlOverlay(item("ar"), scored(item("ar"), "B"));
   const px = await pixels(right);
   const gridH = gridHeight(8);
-  near(px(...marker(gridH, 2, "chosen")), PURPLE, "B chosen");
-  near(px(...marker(gridH, 2, "truth")), GREEN, "B truth");
+  assertNear(px(...marker(gridH, 2, "chosen")), PURPLE, "B chosen");
+  assertNear(px(...marker(gridH, 2, "truth")), GREEN, "B truth");
   assert.ok(right.caption.includes("outcome: correct"));
   const hidden = await pixels(await egotlOverlay(item("ar"), scored(item("ar"), "B"), { reference: false }));
-  near(hidden(...marker(gridH, 2, "chosen")), PURPLE, "B chosen");
-  near(hidden(...marker(gridH, 2, "truth")), WHITE, "no truth marker");
+  assertNear(hidden(...marker(gridH, 2, "chosen")), PURPLE, "B chosen");
+  assertNear(hidden(...marker(gridH, 2, "truth")), WHITE, "no truth marker");
 });
 
 test("prompt info: exactly the frames the model was sent are drawn", async () => {
@@ -140,8 +121,8 @@ test("scene-aware action: seven clip frames and the current view as the eighth t
   // 12 frames to 7: round(i * 11 / 6), halves up = 0, 2, 4, 6, 7, 9, 11; then the current view.
   checkTiles(px, [...[0, 2, 4, 6, 7, 9, 11].map(frameColour), CURRENT], "scene");
   const gridH = gridHeight(8);
-  near(px(...marker(gridH, 2, "chosen")), PURPLE, "turn left chosen and right");
-  near(px(...marker(gridH, 2, "truth")), GREEN, "turn left true");
+  assertNear(px(...marker(gridH, 2, "chosen")), PURPLE, "turn left chosen and right");
+  assertNear(px(...marker(gridH, 2, "truth")), GREEN, "turn left true");
   assert.ok(image.caption.includes("abstract task: Reach the door."));
   assert.ok(image.caption.includes("current view: current.png"));
 });
@@ -151,9 +132,9 @@ test("direction: the five labels, chosen and true marked", async () => {
   const px = await pixels(image);
   const gridH = gridHeight(8);
   // Lines 1-5: Turn left, Turn right, Move forward, Going up, Going down.
-  near(px(...marker(gridH, 1, "chosen")), RED, "Turn left chosen");
-  near(px(...marker(gridH, 4, "truth")), GREEN, "Going up true");
-  near(px(...marker(gridH, 4, "chosen")), WHITE, "Going up not chosen");
+  assertNear(px(...marker(gridH, 1, "chosen")), RED, "Turn left chosen");
+  assertNear(px(...marker(gridH, 4, "truth")), GREEN, "Going up true");
+  assertNear(px(...marker(gridH, 4, "chosen")), WHITE, "Going up not chosen");
   assert.equal(image.height, gridH + 2 * 8 + 6 * 20);
   assert.ok(image.caption.includes("chosen: Turn left") && image.caption.includes("truth: Going up"));
 });
@@ -163,15 +144,15 @@ test("distance: predicted and true metres on a scale, and the MRA", async () => 
   const px = await pixels(image);
   const gridH = gridHeight(8);
   // Lines: header, predicted (chosen marker; MRA > 0 so purple), truth (green), MRA; then the scale.
-  near(px(...marker(gridH, 1, "chosen")), PURPLE, "predicted");
-  near(px(...marker(gridH, 2, "truth")), GREEN, "truth");
+  assertNear(px(...marker(gridH, 1, "chosen")), PURPLE, "predicted");
+  assertNear(px(...marker(gridH, 2, "truth")), GREEN, "truth");
   // |2 - 4| / 4 = 0.5 passes only the threshold 0.5: MRA 1/10.
   assert.ok(image.caption.includes("outcome: MRA 0.1"), image.caption.join("\n"));
   // Scale from x 46 to 800 - 24 = 776 for 0..5 m (1.25 x the larger value); axis 20 px into the 40 px band after 4 lines.
   const axis = gridH + 8 + 4 * 20 + 20;
-  near(px(46 + Math.round((730 * 4) / 5), axis - 10), GREEN, "truth tick at 4 m");
-  near(px(46 + Math.round((730 * 2) / 5), axis), PURPLE, "prediction tick at 2 m");
-  near(px(46 + Math.round((730 * 2) / 5), axis - 10), WHITE, "the prediction tick is the short one");
+  assertNear(px(46 + Math.round((730 * 4) / 5), axis - 10), GREEN, "truth tick at 4 m");
+  assertNear(px(46 + Math.round((730 * 2) / 5), axis), PURPLE, "prediction tick at 2 m");
+  assertNear(px(46 + Math.round((730 * 2) / 5), axis - 10), WHITE, "the prediction tick is the short one");
   assert.equal(image.height, gridH + 2 * 8 + 4 * 20 + 40);
   const none = await egotlOverlay(item("dist"), scored(item("dist"), "no idea"));
   assert.ok(none.caption.includes("outcome: MRA 0 (no number read)"), none.caption.join("\n"));
@@ -182,8 +163,7 @@ test("maxSide: the whole picture is scaled down to fit", async () => {
   const small = await egotlOverlay(item("ar"), scored(item("ar"), "C"), { maxSide: 200 });
   assert.equal(small.width, 200);
   assert.equal(small.height, Math.round((full.height * 200) / full.width));
-  const decoded = await decodeRgb(small.png);
-  assert.deepEqual([decoded.width, decoded.height], [small.width, small.height]);
+  await decodeOverlay(small); // the PNG is as large as recorded
   for (const maxSide of [64, 333, 5000]) {
     const image = await egotlOverlay(item("scene"), scored(item("scene"), "walk forward"), { maxSide });
     assert.ok(Math.max(image.width, image.height) <= maxSide, String(maxSide));
@@ -205,8 +185,8 @@ test("no usable answer: frames and options still drawn, no chosen marker, never 
     const image = await egotlOverlay(ar, result as ItemResult);
     const px = await pixels(image);
     checkTiles(px, [0, 2, 3, 5, 6, 8, 9, 11].map(frameColour), what);
-    for (const line of [1, 2, 3, 4]) near(px(...marker(gridH, line, "chosen")), WHITE, `${what}: no chosen marker on line ${line}`);
-    near(px(...marker(gridH, 2, "truth")), GREEN, `${what}: truth still marked`);
+    for (const line of [1, 2, 3, 4]) assertNear(px(...marker(gridH, line, "chosen")), WHITE, `${what}: no chosen marker on line ${line}`);
+    assertNear(px(...marker(gridH, 2, "truth")), GREEN, `${what}: truth still marked`);
     assert.ok(image.caption.includes(outcome), `${what}: ${image.caption.join(" | ")}`);
   }
   const failed = await egotlOverlay(ar, cases[0]![1] as ItemResult);

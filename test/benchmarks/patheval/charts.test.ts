@@ -5,52 +5,9 @@ import path from "node:path";
 import { before, test } from "node:test";
 import { pathevalCharts } from "../../../src/benchmarks/patheval/charts.js";
 import { generatePathEval } from "../../../src/benchmarks/patheval/generate.js";
-import type { ChartFigure, ScoresDocument } from "../../../src/core/benchmark.js";
+import type { ScoresDocument } from "../../../src/core/benchmark.js";
 import { executeRun } from "../../../src/core/session.js";
-
-// ---- checks written apart from src/report/svg.ts: a tag stack, attribute parsing, the layout by hand
-
-function assertWellFormed(svg: string): void {
-  const stack: string[] = [];
-  for (const m of svg.matchAll(/<(\/?)([A-Za-z][\w:-]*)(?:\s+[\w:-]+="[^"<>]*")*\s*(\/?)>/g)) {
-    if (m[1]) assert.equal(stack.pop(), m[2], `</${m[2]}> closes the wrong element`);
-    else if (!m[3]) stack.push(m[2]!);
-  }
-  assert.deepEqual(stack, []);
-  assert.equal(svg.replace(/<[^<>]*>/g, "").search(/[<>]/), -1, "no stray angle brackets");
-  assert.doesNotMatch(svg, /<script|&(?!(amp|lt|gt|quot|#39);)/i);
-}
-
-function elements(svg: string, name: string, cls: string): Array<Record<string, string>> {
-  return [...svg.matchAll(new RegExp(`<${name}((?:\\s+[\\w:-]+="[^"]*")*)\\s*/?>`, "g"))]
-    .map((m) => Object.fromEntries([...m[1]!.matchAll(/([\w:-]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])))
-    .filter((a) => a["class"] === cls);
-}
-
-const near = (text: string | undefined, want: number) => text !== undefined && Math.abs(Number(text) - want) < 0.006;
-/** Bar charts: plot x 56..704, y 40..240; groups share the width; bars ≤ 48 px, centred in 80% of a group. */
-const yOf = (v: number) => 40 + 200 * (1 - v);
-function barSlot(g: number, groups: number, i: number, series: number): { x: number; w: number } {
-  const gw = 648 / groups;
-  const w = Math.min((0.8 * gw) / series, 48);
-  return { x: 56 + g * gw + (gw - series * w) / 2 + i * w, w };
-}
-
-function assertBar(svg: string, slot: { x: number; w: number }, value: number, ci?: [number, number]): void {
-  const bar = elements(svg, "rect", "bar").find((b) => near(b["x"], slot.x));
-  assert.ok(bar, `a bar at x = ${slot.x}`);
-  assert.ok(near(bar["width"], slot.w) && near(bar["y"], yOf(value)) && near(bar["height"], 200 * value), `bar ${JSON.stringify(bar)} for ${value}`);
-  if (!ci) return;
-  const whisker = elements(svg, "line", "ci").find((l) => near(l["x1"], slot.x + slot.w / 2));
-  assert.ok(whisker && near(whisker["y1"], yOf(ci[0])) && near(whisker["y2"], yOf(ci[1])), `whisker for ${ci}`);
-}
-
-const chart = (charts: ChartFigure[], title: RegExp) => {
-  const found = charts.find((c) => title.test(c.title));
-  assert.ok(found, `a chart titled ${title}`);
-  assertWellFormed(found.svg);
-  return found.svg;
-};
+import { assertBar, assertWellFormed, barSlot, chart, elements, near } from "../../helpers/svg-check.js";
 
 // ---- a small generated set, and real runs of the built-in models on it
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -10,7 +10,8 @@ import type { PathEvalItem } from "../../../src/benchmarks/patheval/types.js";
 import type { ItemResult } from "../../../src/core/benchmark.js";
 import { executeRun } from "../../../src/core/session.js";
 import { hasFont } from "../../../src/media/draw.js";
-import { decodeRgb, encodePng } from "../../../src/media/png.js";
+import { decodeRgb } from "../../../src/media/png.js";
+import { assertColour, countNear, decodeOverlay, writePng, type RGB } from "../../helpers/pixels.js";
 
 /**
  * Golden pixel checks on a hand-made pair image: 640 × 320, the left half (Path 1 in the record)
@@ -23,7 +24,6 @@ import { decodeRgb, encodePng } from "../../../src/media/png.js";
  */
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-patheval-overlay-"));
-type RGB = [number, number, number];
 const LEFT: RGB = [220, 220, 120];
 const RIGHT: RGB = [70, 70, 110];
 const GREEN: RGB = [0x1a, 0x98, 0x50];
@@ -31,36 +31,8 @@ const PURPLE: RGB = [0x7c, 0x3a, 0xed];
 const TINT: RGB = [0xfe, 0xf3, 0xc7];
 const WHITE: RGB = [255, 255, 255];
 
-async function pairImage(name: string, width = 640, height = 320): Promise<string> {
-  const pixels = new Uint8Array(width * height * 3);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.set(x < width / 2 ? LEFT : RIGHT, (y * width + x) * 3);
-  const file = path.join(tmp, name);
-  writeFileSync(file, await encodePng(pixels, width, height, 3));
-  return file;
-}
-
-type Decoded = { data: Buffer; width: number; height: number };
-
-function pixel(image: Decoded, x: number, y: number): RGB {
-  const i = (y * image.width + x) * 3;
-  return [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!];
-}
-
-function assertColour(image: Decoded, x: number, y: number, expected: RGB, what: string, tolerance = 12): void {
-  const got = pixel(image, x, y);
-  const off = Math.max(...got.map((v, k) => Math.abs(v - expected[k]!)));
-  assert.ok(off <= tolerance, `${what}: pixel (${x}, ${y}) is rgb(${got.join(", ")}), expected rgb(${expected.join(", ")})`);
-}
-
-function countNear(image: Decoded, colour: RGB, box: [number, number, number, number] = [0, 0, image.width, image.height], tolerance = 12): number {
-  let n = 0;
-  for (let y = box[1]; y < box[3]; y++) {
-    for (let x = box[0]; x < box[2]; x++) {
-      const p = pixel(image, x, y);
-      if (p.every((v, k) => Math.abs(v - colour[k]!) <= tolerance)) n++;
-    }
-  }
-  return n;
+function pairImage(name: string, width = 640, height = 320): Promise<string> {
+  return writePng(path.join(tmp, name), width, height, (x) => (x < width / 2 ? LEFT : RIGHT));
 }
 
 /**
@@ -94,9 +66,7 @@ const FLIPPED = { variant: "flipped", names: ["Path 1", "Path 2"], flipped: true
 
 async function render(item: PathEvalItem, result: ItemResult, options = {}) {
   const overlay = await pathevalOverlay(item, result, options);
-  const image = await decodeRgb(overlay.png);
-  assert.deepEqual([image.width, image.height], [overlay.width, overlay.height]);
-  return { overlay, image };
+  return { overlay, image: await decodeOverlay(overlay) };
 }
 
 test("not flipped: Path 1 on the left; correct frame green on it, the choice (Path 2) purple on the right", async () => {

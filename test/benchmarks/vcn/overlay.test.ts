@@ -5,10 +5,10 @@ import path from "node:path";
 import { test } from "node:test";
 import { loadVcn, vcn, type VcnItem } from "../../../src/benchmarks/vcn/index.js";
 import { vcnOverlay } from "../../../src/benchmarks/vcn/overlay.js";
-import type { ItemResult, OverlayImage } from "../../../src/core/benchmark.js";
+import type { ItemResult } from "../../../src/core/benchmark.js";
 import { executeRun } from "../../../src/core/session.js";
 import { hasFont } from "../../../src/media/draw.js";
-import { decodeRgb, encodePng } from "../../../src/media/png.js";
+import { assertNear, decodeOverlay, frameColour, pixels, writePng, type RGB } from "../../helpers/pixels.js";
 
 /**
  * The VCN-Bench overlay on a hand-made house: uniform-colour tour frames whose colour encodes the
@@ -22,19 +22,13 @@ process.env["SPATIALPROBE_FRAME_CACHE"] = path.join(tmp, "frame-cache");
 const W = 40;
 const H = 30;
 const FRAMES = 12;
-type Rgb = [number, number, number];
-const frameColour = (i: number): Rgb => [30 + 17 * i, 90 + 11 * i, 160 - 9 * i];
-const VIEW_COLOURS: Record<string, Rgb> = { front: [250, 120, 10], left: [10, 250, 120], back: [120, 10, 250], right: [60, 60, 60] };
-const GREEN: Rgb = [0x1a, 0x98, 0x50];
-const RED: Rgb = [0xd7, 0x30, 0x27];
-const PLACEHOLDER: Rgb = [0xe5, 0xe7, 0xeb];
+const VIEW_COLOURS: Record<string, RGB> = { front: [250, 120, 10], left: [10, 250, 120], back: [120, 10, 250], right: [60, 60, 60] };
+const GREEN: RGB = [0x1a, 0x98, 0x50];
+const RED: RGB = [0xd7, 0x30, 0x27];
+const PLACEHOLDER: RGB = [0xe5, 0xe7, 0xeb];
 const TITLE = hasFont() ? 20 : 0;
 
-async function solidPng(file: string, colour: Rgb): Promise<void> {
-  const pixels = new Uint8Array(W * H * 3);
-  for (let i = 0; i < W * H; i++) pixels.set(colour, i * 3);
-  writeFileSync(file, await encodePng(pixels, W, H, 3));
-}
+const solidPng = (file: string, colour: RGB) => writePng(file, W, H, () => colour);
 
 /**
  * 12 tour frames: 0-1 office r1 (frame 1 sees r2 through a door), 2-3 bedroom r2, 4-5 kitchen r3,
@@ -78,20 +72,6 @@ function scored(item: VcnItem, frame: number, extra: Partial<ItemResult> = {}): 
   return JSON.parse(JSON.stringify({ id: item.id, task: item.task, cluster: item.cluster, status: "scored", answer, detail: vcn.scoreItem(item, answer), reply: `{"frame": ${frame}}`, ...extra }));
 }
 
-async function pixels(image: OverlayImage) {
-  const decoded = await decodeRgb(image.png);
-  assert.equal(decoded.width, image.width);
-  assert.equal(decoded.height, image.height);
-  return (x: number, y: number): Rgb => {
-    const at = (y * decoded.width + x) * 3;
-    return [decoded.data[at]!, decoded.data[at + 1]!, decoded.data[at + 2]!];
-  };
-}
-
-function near(actual: Rgb, expected: Rgb, what: string, tolerance = 3): void {
-  assert.ok(actual.every((v, k) => Math.abs(v - expected[k]!) <= tolerance), `${what}: got ${actual}, expected ${expected}`);
-}
-
 /**
  * Tile geometry of one grid row: cell side, tile size after enlarging, and per tile the image's
  * left/top edge (grid padding 6, title band above each image).
@@ -106,14 +86,14 @@ function rowGeometry(tiles: number, top = 0) {
 }
 
 /** Centre colour and left/right border colours of tile k. */
-function checkTile(px: (x: number, y: number) => Rgb, row: ReturnType<typeof rowGeometry>, k: number, fill: Rgb, border: Rgb | null, what: string): void {
+function checkTile(px: (x: number, y: number) => RGB, row: ReturnType<typeof rowGeometry>, k: number, fill: RGB, border: RGB | null, what: string): void {
   const { x, y } = row.tile(k);
-  near(px(x + Math.floor(row.w / 2), y + Math.floor(row.h / 2)), fill, `${what} centre`);
-  near(px(x + row.w - 12, y + 12), fill, `${what} inside`);
+  assertNear(px(x + Math.floor(row.w / 2), y + Math.floor(row.h / 2)), fill, `${what} centre`);
+  assertNear(px(x + row.w - 12, y + 12), fill, `${what} inside`);
   if (border) {
-    near(px(x + 1, y + Math.floor(row.h / 2)), border, `${what} left border`);
-    near(px(x + row.w - 2, y + Math.floor(row.h / 2)), border, `${what} right border`);
-    near(px(x + Math.floor(row.w / 2), y + 1), border, `${what} top border`);
+    assertNear(px(x + 1, y + Math.floor(row.h / 2)), border, `${what} left border`);
+    assertNear(px(x + row.w - 2, y + Math.floor(row.h / 2)), border, `${what} right border`);
+    assertNear(px(x + Math.floor(row.w / 2), y + 1), border, `${what} top border`);
   }
 }
 
@@ -176,8 +156,7 @@ test("maxSide: the whole picture is scaled down to fit", async () => {
   assert.ok(full.width > full.height);
   assert.equal(small.width, 300);
   assert.equal(small.height, Math.round((full.height * 300) / full.width));
-  const decoded = await decodeRgb(small.png);
-  assert.deepEqual([decoded.width, decoded.height], [small.width, small.height]);
+  await decodeOverlay(small); // the PNG is as large as recorded
   const tiny = await vcnOverlay(lampItem, scored(lampItem, 2), { maxSide: 64 });
   assert.ok(tiny.width <= 64 && tiny.height <= 64);
 });
@@ -197,8 +176,8 @@ test("no usable answer: a placeholder tile with a red border, targets still draw
     const image = await vcnOverlay(roomItem, result as ItemResult);
     const px = await pixels(image);
     const { x, y } = top.tile(0);
-    near(px(x + 10, y + Math.floor(top.h / 2)), PLACEHOLDER, `${what}: placeholder`);
-    near(px(x + 1, y + Math.floor(top.h / 2)), RED, `${what}: red border`);
+    assertNear(px(x + 10, y + Math.floor(top.h / 2)), PLACEHOLDER, `${what}: placeholder`);
+    assertNear(px(x + 1, y + Math.floor(top.h / 2)), RED, `${what}: red border`);
     checkTile(px, top, 1, frameColour(2), GREEN, `${what}: target 2`);
     assert.ok(image.caption.some((l) => caption.test(l)), `${what}: ${image.caption.join(" | ")}`);
     assert.ok(image.caption.some((l) => l.includes("success: no")), what);

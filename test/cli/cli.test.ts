@@ -83,3 +83,24 @@ test("list and help", () => {
   assert.match(list, /a1 \(point_traversability\)/);
   assert.match(execFileSync(process.execPath, [BIN, "--help"], { encoding: "utf8" }), /validate/);
 });
+
+test("overlay: pictures and captions of chosen items; an unknown id is a clear error", async () => {
+  const out = tmp();
+  assert.equal(cli("run", "egopath", "--data", path.join(ROOT, "examples/egopath-mini"), "--model", "random:1", "--tasks", "a2", "--out", out, "--bootstrap", "0", "--quiet").status, 0);
+  const lines = readFileSync(path.join(out, "items.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const [first, second] = [lines[0], lines[3]];
+  const pictures = path.join(out, "pics");
+  const result = cli("overlay", out, "--items", `${first.id},${second.id}`, "--out", pictures, "--max-side", "300");
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /wrote 2 pictures/);
+  const { default: sharp } = await import("sharp");
+  for (const [index, line] of [[0, first], [3, second]] as const) {
+    const base = path.join(pictures, `${String(index).padStart(5, "0")}_${line.id}`);
+    const meta = await sharp(`${base}.png`).metadata();
+    assert.equal(Math.max(meta.width!, meta.height!), 300); // the example images are 640 wide
+    assert.match(readFileSync(`${base}.txt`, "utf8"), new RegExp(`outcome: ${line.detail.stage}`));
+  }
+  const unknown = cli("overlay", out, "--items", "nope");
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /no result for item nope/);
+});

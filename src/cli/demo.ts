@@ -87,7 +87,8 @@ export function registerDemo(program: Command): void {
       const report = path.join(opts.out, "report.md");
       writeFileSync(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (synthetic EgoPathBench layout), a PathEval set generated into ${pathevalData}, examples/vcn-mini and examples/egotl-mini (synthetic frame folders in spatialprobe's VCN-Bench and EgoTL-Bench item formats).\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (bundled trajectory logs; goal identification from random:1)")}\n`);
       const htmlFile = path.join(opts.out, "report.html");
-      const { html, summary } = await htmlReport(runDirs);
+      // Smaller pictures and a larger budget than the default, so every demo item has its picture.
+      const { html, summary } = await htmlReport(runDirs, { budgetBytes: 40 * 1024 * 1024, maxSide: 480 });
       writeFileSync(htmlFile, html);
       console.log(`\nwrote ${report}, ${htmlFile} (tables, charts, ${summary.pictured} item pictures; open it in a browser) and one folder per run with scores.json, items.jsonl, report.md`);
       console.log(`browse every item: npx spatialprobe serve ${opts.out}`);

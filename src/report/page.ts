@@ -74,6 +74,7 @@ const GALLERY = `<section id="gallery-section"><h2>Items</h2>
 <label>Task <select id="f-task"></select></label>
 <label>Outcome <select id="f-outcome"></select></label>
 <label>Id <input id="f-query" type="search" placeholder="filter by id"></label>
+<label id="f-pictured-label"><input id="f-pictured" type="checkbox"> only items with pictures</label>
 </div>
 <div class="pager"><button id="prev" type="button">previous</button><span id="page-info"></span><button id="next" type="button">next</button></div>
 <div id="grid" class="grid"></div>

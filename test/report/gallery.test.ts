@@ -36,7 +36,8 @@ test("embedding stops at the size budget and counts pictures that could not be d
   const renderer: OverlayRenderer = { render: async (_run, r) => (r.id === "q1" ? { error: "image gone" } : { png, caption: [`caption ${r.id}`] }) };
   const items = runs[0]!.results.map((r, i) => galleryItem(0, i, r));
   // Spread order over (task t, right/wrong): q0 (right), q1 (wrong), q2 (right), q3 (wrong).
-  const summary = await embedOverlays(runs, items, { budgetBytes: 62 * 2, maxSide: 100, renderer });
+  const asPng = async (bytes: Buffer) => ({ mime: "image/png", bytes });
+  const summary = await embedOverlays(runs, items, { budgetBytes: 62 * 2, maxSide: 100, renderer, encode: asPng });
   assert.equal(summary.pictured, 2);
   assert.equal(summary.bytes, 124);
   assert.deepEqual([...summary.failures], [["image gone", 1]]);

@@ -20,8 +20,8 @@
     return node;
   }
   const runLabel = (run) => `${run.model} · ${run.benchmark}${run.variant ? ` (${run.variant})` : ""}`;
-  // Only our own URLs: data:image/png from the report file, or /overlay/ paths from the server.
-  const safeImage = (src) => typeof src === "string" && (src.startsWith("data:image/png;base64,") || src.startsWith("/overlay/"));
+  // Only our own URLs: data: pictures from the report file, or /overlay/ paths from the server.
+  const safeImage = (src) => typeof src === "string" && (src.startsWith("data:image/jpeg;base64,") || src.startsWith("data:image/png;base64,") || src.startsWith("/overlay/"));
 
   function option(value, text) {
     return el("option", { value, text });
@@ -45,6 +45,7 @@
   }
 
   function filtered() {
+    const picturedOnly = $("f-pictured").checked;
     const run = $("f-run").value;
     const task = $("f-task").value;
     const outcome = $("f-outcome").value;
@@ -53,7 +54,8 @@
       (run === "" || String(item.run) === run) &&
       (task === "" || item.task === task) &&
       (outcome === "" || item.outcome === outcome) &&
-      (query === "" || item.id.toLowerCase().includes(query)));
+      (query === "" || item.id.toLowerCase().includes(query)) &&
+      (!picturedOnly || Boolean(item.image || item.thumb)));
   }
 
   function picture(src, alt) {
@@ -172,7 +174,11 @@
     setTimeout(poll, boot.pollMs || 2000);
   }
 
-  for (const id of ["f-run", "f-task", "f-outcome"]) $(id).addEventListener("change", () => { state.page = 0; renderGallery(); });
+  // The report file may hold pictures for only some items (size budget): show those first.
+  const unpictured = state.items.some((item) => !item.image && !item.thumb);
+  $("f-pictured").checked = unpictured;
+  $("f-pictured-label").hidden = !unpictured;
+  for (const id of ["f-run", "f-task", "f-outcome", "f-pictured"]) $(id).addEventListener("change", () => { state.page = 0; renderGallery(); });
   $("f-query").addEventListener("input", () => { state.page = 0; renderGallery(); });
   $("prev").addEventListener("click", () => { state.page -= 1; renderGallery(); });
   $("next").addEventListener("click", () => { state.page += 1; renderGallery(); });

@@ -345,29 +345,40 @@ export class ObstacleIndex {
   }
 
   /**
-   * True when no polygon edge comes closer than `d` to (x, y) (squared distances compared with
-   * d^2; touching at exactly d is allowed). Says nothing about containment.
+   * Visits each distinct edge stored in the grid cells overlapping the window [x0, x1] x [y0, y1]
+   * once (offset into `edges`), skipping cells whose centre `cellNear` rejects; true as soon as
+   * `visit` returns true.
    */
-  edgesFartherThan(x: number, y: number, d: number): boolean {
-    const [i0, i1] = this.colRange(x - d, x + d);
-    const [j0, j1] = this.rowRange(y - d, y + d);
-    if (i0 > i1 || j0 > j1) return true;
+  private someEdgeInWindow(x0: number, y0: number, x1: number, y1: number, visit: (offset: number) => boolean, cellNear?: (cx: number, cy: number) => boolean): boolean {
+    const [i0, i1] = this.colRange(x0, x1);
+    const [j0, j1] = this.rowRange(y0, y1);
+    if (i0 > i1 || j0 > j1) return false;
     const st = this.nextStamp();
-    const d2 = d * d;
-    const E = this.edges;
+    const cs = this.cellSize;
     for (let j = j0; j <= j1; j++) {
+      const cy = this.oy + (j + 0.5) * cs;
       for (let i = i0; i <= i1; i++) {
+        if (cellNear && !cellNear(this.ox + (i + 0.5) * cs, cy)) continue;
         const c = j * this.nx + i;
         for (let s = this.cellEdgeStart[c]!, end = this.cellEdgeStart[c + 1]!; s < end; s++) {
           const id = this.cellEdges[s]!;
           if (this.edgeStamp[id] === st) continue;
           this.edgeStamp[id] = st;
-          const o = 4 * id;
-          if (pointSegmentDistanceSq(x, y, E[o]!, E[o + 1]!, E[o + 2]!, E[o + 3]!) < d2) return false;
+          if (visit(4 * id)) return true;
         }
       }
     }
-    return true;
+    return false;
+  }
+
+  /**
+   * True when no polygon edge comes closer than `d` to (x, y) (squared distances compared with
+   * d^2; touching at exactly d is allowed). Says nothing about containment.
+   */
+  edgesFartherThan(x: number, y: number, d: number): boolean {
+    const d2 = d * d;
+    const E = this.edges;
+    return !this.someEdgeInWindow(x - d, y - d, x + d, y + d, (o) => pointSegmentDistanceSq(x, y, E[o]!, E[o + 1]!, E[o + 2]!, E[o + 3]!) < d2);
   }
 
   /**
@@ -375,31 +386,16 @@ export class ObstacleIndex {
    * allowed). Says nothing about containment.
    */
   edgesFartherThanSegment(ax: number, ay: number, bx: number, by: number, d: number): boolean {
-    const [i0, i1] = this.colRange(Math.min(ax, bx) - d, Math.max(ax, bx) + d);
-    const [j0, j1] = this.rowRange(Math.min(ay, by) - d, Math.max(ay, by) + d);
-    if (i0 > i1 || j0 > j1) return true;
-    const st = this.nextStamp();
     const d2 = d * d;
     const cs = this.cellSize;
     const reach = d + cs * Math.SQRT1_2; // a cell can hold an edge within d only if its centre is this close
     const reach2 = reach * reach;
     const E = this.edges;
-    for (let j = j0; j <= j1; j++) {
-      const cy = this.oy + (j + 0.5) * cs;
-      for (let i = i0; i <= i1; i++) {
-        const cx = this.ox + (i + 0.5) * cs;
-        if (pointSegmentDistanceSq(cx, cy, ax, ay, bx, by) > reach2) continue;
-        const c = j * this.nx + i;
-        for (let s = this.cellEdgeStart[c]!, end = this.cellEdgeStart[c + 1]!; s < end; s++) {
-          const id = this.cellEdges[s]!;
-          if (this.edgeStamp[id] === st) continue;
-          this.edgeStamp[id] = st;
-          const o = 4 * id;
-          if (segmentSegmentDistanceSq(ax, ay, bx, by, E[o]!, E[o + 1]!, E[o + 2]!, E[o + 3]!) < d2) return false;
-        }
-      }
-    }
-    return true;
+    return !this.someEdgeInWindow(
+      Math.min(ax, bx) - d, Math.min(ay, by) - d, Math.max(ax, bx) + d, Math.max(ay, by) + d,
+      (o) => segmentSegmentDistanceSq(ax, ay, bx, by, E[o]!, E[o + 1]!, E[o + 2]!, E[o + 3]!) < d2,
+      (cx, cy) => pointSegmentDistanceSq(cx, cy, ax, ay, bx, by) <= reach2,
+    );
   }
 
   /**
@@ -423,25 +419,13 @@ export class ObstacleIndex {
   }
 
   private nearestEdgeDistanceSq(x: number, y: number, half: number): number {
-    const [i0, i1] = this.colRange(x - half, x + half);
-    const [j0, j1] = this.rowRange(y - half, y + half);
     let best = Infinity;
-    if (i0 > i1 || j0 > j1) return best;
-    const st = this.nextStamp();
     const E = this.edges;
-    for (let j = j0; j <= j1; j++) {
-      for (let i = i0; i <= i1; i++) {
-        const c = j * this.nx + i;
-        for (let s = this.cellEdgeStart[c]!, end = this.cellEdgeStart[c + 1]!; s < end; s++) {
-          const id = this.cellEdges[s]!;
-          if (this.edgeStamp[id] === st) continue;
-          this.edgeStamp[id] = st;
-          const o = 4 * id;
-          const d = pointSegmentDistanceSq(x, y, E[o]!, E[o + 1]!, E[o + 2]!, E[o + 3]!);
-          if (d < best) best = d;
-        }
-      }
-    }
+    this.someEdgeInWindow(x - half, y - half, x + half, y + half, (o) => {
+      const d = pointSegmentDistanceSq(x, y, E[o]!, E[o + 1]!, E[o + 2]!, E[o + 3]!);
+      if (d < best) best = d;
+      return false;
+    });
     return best;
   }
 }

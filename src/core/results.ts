@@ -47,3 +47,27 @@ export function readTemplateFile(file: string): { data: Record<string, unknown>;
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw new UsageError(`template file ${file} must hold a mapping`);
   return { data: data as Record<string, unknown>, hash: createHash("sha256").update(text).digest("hex") };
 }
+
+/** A plain object, or {} for anything else (result lines read back from disk may be malformed). */
+export function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * The caption line saying why a result line has no answer to show: a failed request, an
+ * unreadable reply, a missing or failed prediction; undefined when it has an answer.
+ */
+export function noAnswerLine(result: unknown): string | undefined {
+  const record = asRecord(result);
+  if (record["status"] === "error") {
+    const error = asRecord(asRecord(record["response"])["error"]);
+    const message = [error["message"], error["kind"]].find((v): v is string => typeof v === "string" && v.length > 0);
+    return `request failed: ${message ?? "no error message recorded"}`;
+  }
+  const answer = asRecord(record["answer"]);
+  const reason = typeof answer["reason"] === "string" ? answer["reason"] : "no reason recorded";
+  if (answer["status"] === "unparseable") return `unreadable: ${reason}`;
+  if (answer["status"] === "missing") return `no answer (missing): ${reason}`;
+  if (answer["status"] === "failed") return `no answer (recorded failure): ${reason}`;
+  return undefined;
+}

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ItemResult, OverlayImage, OverlayOptions } from "../../core/benchmark.js";
+import { asRecord, noAnswerLine } from "../../core/results.js";
 import { cross, finish, MARK, pictureOf, polyline, ring, type Picture } from "../../media/draw.js";
 import type { SKRSContext2D } from "@napi-rs/canvas";
 import { scoreRouteItem, scoreSetItem, type RouteOutcome, type RouteStage, type SetOutcome } from "./score.js";
@@ -112,10 +113,6 @@ function idOf(value: unknown): bigint | null {
 
 const isFiniteNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
 
 // ---------------------------------------------------------------------------------------------
 // Geometry of the marks
@@ -351,22 +348,12 @@ function headline(item: EgoPathItem): string {
 
 /** The model's parsed answer, or why there is none. */
 function answerLine(item: EgoPathItem, result: ItemResult): string {
-  const record = asRecord(result);
-  if (record["status"] === "error") {
-    const error = asRecord(asRecord(record["response"])["error"]);
-    const message = [error["message"], error["kind"]].find((v): v is string => typeof v === "string" && v.length > 0);
-    return `request failed: ${message ?? "no error message recorded"}`;
-  }
-  const answer = asRecord(record["answer"]);
-  const reason = typeof answer["reason"] === "string" ? answer["reason"] : "no reason recorded";
+  const none = noAnswerLine(result);
+  if (none) return none;
+  const answer = asRecord(asRecord(result)["answer"]);
+  if (answer["status"] !== "ok") return "answer: none recorded";
   const ids = idList(answer["value"]);
-  switch (answer["status"]) {
-    case "ok": return ids ? `answer: ${item.kind === "route" ? routeText(ids) || "(empty route)" : idText(ids)}` : "answer: (recorded value is not a list of ids)";
-    case "unparseable": return `unreadable: ${reason}`;
-    case "missing": return `no answer (missing): ${reason}`;
-    case "failed": return `no answer (recorded failure): ${reason}`;
-    default: return "answer: none recorded";
-  }
+  return ids ? `answer: ${item.kind === "route" ? routeText(ids) || "(empty route)" : idText(ids)}` : "answer: (recorded value is not a list of ids)";
 }
 
 /** Controls that showed no image or another question's image (prompt info `image`). */

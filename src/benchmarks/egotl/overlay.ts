@@ -19,6 +19,7 @@
  * the wrong type counts as absent); only a missing media file throws, naming the file.
  */
 import type { ItemResult, OverlayImage, OverlayOptions } from "../../core/benchmark.js";
+import { asRecord } from "../../core/results.js";
 import { blankPicture, cellFor, enlargeToCell, finish, label, MARK, maxSideOf, shrinkToSide, tileGrid, type Picture, type Tile } from "../../media/draw.js";
 import { sampleFrames, thinEvenly, type SampledFrame } from "../../media/frames.js";
 import { mra } from "../../stats/mra.js";
@@ -68,7 +69,6 @@ export interface EgoTLReading {
 // ---------------------------------------------------------------------------------------------
 // Defensive readers of JSON round-tripped data
 
-const recordOf = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 const intOf = (value: unknown): number | null => (typeof value === "number" && Number.isInteger(value) ? value : null);
 const numberOf = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 const textOf = (value: unknown): string | null => (typeof value === "string" ? value : null);
@@ -103,14 +103,14 @@ function isRight(item: EgoTLItem, chosen: Pick<EgoTLReading, "option" | "directi
 
 /** What was answered and how it scored: the recorded detail where well-formed, else recomputed from the answer. */
 export function readChosen(item: EgoTLItem, result: unknown): EgoTLReading {
-  const r = recordOf(result);
-  const detail = recordOf(r["detail"]);
-  const answer = recordOf(r["answer"]);
+  const r = asRecord(result);
+  const detail = asRecord(r["detail"]);
+  const answer = asRecord(r["answer"]);
   const nothing = { option: null, direction: null, metres: null, correct: false, mra: item.truth.kind === "distance" ? 0 : null };
   if (r["status"] === "error") {
-    return { ...nothing, kind: "failed", excluded: false, mra: null, reason: `model call failed: ${textOf(recordOf(recordOf(r["response"])["error"])["message"]) ?? "unknown error"}` };
+    return { ...nothing, kind: "failed", excluded: false, mra: null, reason: `model call failed: ${textOf(asRecord(asRecord(r["response"])["error"])["message"]) ?? "unknown error"}` };
   }
-  const chosen = chosenValue(item, detail, answer["status"] === "ok" ? recordOf(answer["value"]) : {});
+  const chosen = chosenValue(item, detail, answer["status"] === "ok" ? asRecord(answer["value"]) : {});
   if (chosen.option === null && chosen.direction === null && chosen.metres === null) {
     const missing = answer["status"] === "missing" || answer["status"] === "failed" || Object.keys(answer).length === 0;
     const reason = textOf(answer["reason"]) ?? (missing ? "no answer recorded" : "the answer could not be read");
@@ -140,7 +140,7 @@ export async function seenFrames(item: EgoTLItem, result: unknown): Promise<Seen
   const current = item.currentFrame ? (await sampleFrames({ frames: [item.currentFrame.path] }, { mode: "all" })).frames[0]! : null;
   if (!item.media) return { frames: [], current, sampled: 0, from: "item", note: null };
   const { frames } = await sampleFrames(item.media.source, item.media.spec, item.media.fps ? { sourceFps: item.media.fps } : {});
-  const info = recordOf(recordOf(recordOf(result)["prompt"])["frames"]);
+  const info = asRecord(asRecord(asRecord(result)["prompt"])["frames"]);
   const indices = intListOf(info["indices"]);
   const note = textOf(info["thinning"]);
   if (!indices) return { frames, current, sampled: frames.length, from: "item", note };
@@ -308,7 +308,7 @@ function framesText(seen: SeenFrames, drawn: number): string {
 
 function captionOf(item: EgoTLItem, result: unknown, reading: EgoTLReading, seen: SeenFrames, drawn: number): string[] {
   const rotation = item.rotation ? ` · rotation ${item.rotation.k} of ${item.rotation.base} (options shifted left by ${item.rotation.k})` : "";
-  const recordedRotation = intOf(recordOf(recordOf(result)["prompt"])["rotation"]);
+  const recordedRotation = intOf(asRecord(asRecord(result)["prompt"])["rotation"]);
   return [
     `${item.id} · ${TASK_TITLES[item.task]}${rotation}`,
     ...(item.abstractTask ? [`abstract task: ${shorten(item.abstractTask)}`] : []),

@@ -17,6 +17,7 @@
 import { existsSync } from "node:fs";
 import { createCanvas, loadImage, type Image, type SKRSContext2D } from "@napi-rs/canvas";
 import type { Answer, ItemResult, OverlayImage, OverlayOptions } from "../../core/benchmark.js";
+import { asRecord } from "../../core/results.js";
 import { labelComponents } from "../../geometry/components.js";
 import { pointToRegionDistance } from "../../geometry/distance-transform.js";
 import { BitMask, intersectionCount } from "../../geometry/mask.js";
@@ -109,10 +110,6 @@ export async function epicOverlay(item: EpicItem, result: ItemResult, options: O
 
 // ------------------------------------------------------------------ reading the result
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
 function finite(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
@@ -128,7 +125,7 @@ function numberRows(value: unknown, width: number): number[][] {
 }
 
 function numberRecord(value: unknown): Record<string, number | null> {
-  return Object.fromEntries(Object.entries(record(value)).map(([k, v]) => [k, finite(v)]));
+  return Object.fromEntries(Object.entries(asRecord(value)).map(([k, v]) => [k, finite(v)]));
 }
 
 /** Same decision as the scorer (score.ts scoreSample). */
@@ -147,11 +144,11 @@ function safeGroundTruth(item: EpicItem): GroundTruth {
 }
 
 function readResult(result: ItemResult | null | undefined, kind: Kind): Reading {
-  const r = record(result);
-  const answer = record(r["answer"]) as Partial<Answer>;
+  const r = asRecord(result);
+  const answer = asRecord(r["answer"]) as Partial<Answer>;
   const failed = r["status"] === "error";
-  const detail = failed ? {} : record(r["detail"]);
-  const value = record(answer.value);
+  const detail = failed ? {} : asRecord(r["detail"]);
+  const value = asRecord(answer.value);
   const reading: Reading = {
     answerLine: "",
     requestFailed: failed,
@@ -166,7 +163,7 @@ function readResult(result: ItemResult | null | undefined, kind: Kind): Reading 
     points: numberRows(detail["points"], 2),
     predCount: finite(detail["predCount"]),
     predFeasible: kind === "placement" && !failed ? readBinary(value["binary"]) : null,
-    path: Object.keys(record(detail["path"])).length > 0 ? record(detail["path"]) : null,
+    path: Object.keys(asRecord(detail["path"])).length > 0 ? asRecord(detail["path"]) : null,
   };
   reading.answerLine = answerLine(r, answer, reading, kind);
   return reading;
@@ -174,7 +171,7 @@ function readResult(result: ItemResult | null | undefined, kind: Kind): Reading 
 
 function answerLine(r: Record<string, unknown>, answer: Partial<Answer>, reading: Reading, kind: Kind): string {
   if (reading.requestFailed) {
-    const error = record(record(r["response"])["error"]);
+    const error = asRecord(asRecord(r["response"])["error"]);
     return `request failed: ${text(error["message"]) ?? text(error["kind"]) ?? "no message recorded"}`;
   }
   if (reading.unreadable) return `unreadable: ${text(answer.reason) ?? "no reason recorded"}`;

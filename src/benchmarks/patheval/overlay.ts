@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { ItemResult, OverlayImage, OverlayOptions } from "../../core/benchmark.js";
+import { asRecord, noAnswerLine } from "../../core/results.js";
 import { blankPicture, box, finish, hasFont, label, MARK, pictureOf, type Picture } from "../../media/draw.js";
 import { swapHalves } from "../../media/halves.js";
 import { labelDetail } from "./label.js";
@@ -31,10 +32,6 @@ export async function pathevalOverlay(item: PathEvalItem, result: ItemResult, op
 // ---------------------------------------------------------------------------------------------
 // Reading the result line (never throws)
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
 const isPathName = (value: unknown): value is PathName => value === "Path 1" || value === "Path 2";
 
 /** The shown pair recorded with the result; plain names, not flipped, when nothing usable was recorded. */
@@ -53,21 +50,6 @@ function choiceOf(record: Record<string, unknown>): PathName | null {
   if ("choice" in detail) return isPathName(detail["choice"]) ? detail["choice"] : null;
   const answer = asRecord(record["answer"]);
   return answer["status"] === "ok" && isPathName(answer["value"]) ? answer["value"] : null;
-}
-
-/** Why there is no answer to show (failed request, unreadable, missing or failed prediction), if so. */
-function noAnswerLine(record: Record<string, unknown>): string | undefined {
-  if (record["status"] === "error") {
-    const error = asRecord(asRecord(record["response"])["error"]);
-    const message = [error["message"], error["kind"]].find((v): v is string => typeof v === "string" && v.length > 0);
-    return `request failed: ${message ?? "no error message recorded"}`;
-  }
-  const answer = asRecord(record["answer"]);
-  const reason = typeof answer["reason"] === "string" ? answer["reason"] : "no reason recorded";
-  if (answer["status"] === "unparseable") return `unreadable: ${reason}`;
-  if (answer["status"] === "missing") return `no answer (missing): ${reason}`;
-  if (answer["status"] === "failed") return `no answer (recorded failure): ${reason}`;
-  return undefined;
 }
 
 /** The model's parsed answer (and the side and name it was shown under), or why there is none. */

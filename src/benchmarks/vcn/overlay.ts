@@ -18,6 +18,7 @@
  */
 import { existsSync } from "node:fs";
 import type { ItemResult, OverlayImage, OverlayOptions } from "../../core/benchmark.js";
+import { asRecord } from "../../core/results.js";
 import { blankPicture, cellFor, cross, enlargeToCell, finish, MARK, maxSideOf, shrinkToSide, stackPictures, tileGrid, type Tile } from "../../media/draw.js";
 import { sampleFrames, thinEvenly, type SampledFrame } from "../../media/frames.js";
 import { chanceLevels, frameSucceeds, successFrames } from "./chance.js";
@@ -50,7 +51,6 @@ export interface ChosenFrame {
 // ---------------------------------------------------------------------------------------------
 // Defensive readers of JSON round-tripped data
 
-const recordOf = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 const intOf = (value: unknown): number | null => (typeof value === "number" && Number.isInteger(value) ? value : null);
 const numberOf = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 const textOf = (value: unknown): string | null => (typeof value === "string" ? value : null);
@@ -59,12 +59,12 @@ const isCategory = (value: unknown): value is ErrorCategory => typeof value === 
 
 /** The chosen frame and its outcome: the recorded detail where it is well-formed, else recomputed from the answer. */
 export function readChosen(item: VcnItem, result: unknown): ChosenFrame {
-  const r = recordOf(result);
+  const r = asRecord(result);
   const none = (reason: string, failed = false): ChosenFrame => ({ kind: "none", frame: null, replyIndex: null, success: false, error: "no-answer", reason, failed });
-  if (r["status"] === "error") return none(`model call failed: ${textOf(recordOf(recordOf(r["response"])["error"])["message"]) ?? "unknown error"}`, true);
-  const detail = recordOf(r["detail"]);
-  const answer = recordOf(r["answer"]);
-  const value = answer["status"] === "ok" ? recordOf(answer["value"]) : {};
+  if (r["status"] === "error") return none(`model call failed: ${textOf(asRecord(asRecord(r["response"])["error"])["message"]) ?? "unknown error"}`, true);
+  const detail = asRecord(r["detail"]);
+  const answer = asRecord(r["answer"]);
+  const value = answer["status"] === "ok" ? asRecord(answer["value"]) : {};
   const replyIndex = intOf(detail["reply_index"]) ?? intOf(value["reply_index"]);
   const frame = intOf(detail["frame"]) ?? (detail["error"] === "out-of-range" ? null : intOf(value["frame"]));
   if (frame === null && replyIndex === null) {
@@ -149,7 +149,7 @@ const targetText = (target: GoalTarget): string => (target.kind === "room" ? `ro
 const listText = (values: readonly number[], max = 30): string => (values.length > max ? `${values.slice(0, max).join(", ")}, …` : values.join(", "));
 
 function outcomeLines(item: VcnItem, result: unknown, chosen: ChosenFrame, frames: SampledFrame[]): string[] {
-  const reply = textOf(recordOf(result)["reply"]);
+  const reply = textOf(asRecord(result)["reply"]);
   const quoted = reply === null ? "" : ` (reply "${reply.length > 80 ? `${reply.slice(0, 80)}…` : reply}")`;
   const metric = item.target.kind === "room" ? "Rid-SR" : "Oid-SR";
   if (chosen.kind === "none") return [`chosen: none: ${chosen.reason}`, `${metric} success: no (${chosen.failed ? "not scored: the call failed" : "counts as a failure"})`];
@@ -166,18 +166,18 @@ function outcomeLines(item: VcnItem, result: unknown, chosen: ChosenFrame, frame
 }
 
 function chanceLine(item: VcnItem, result: unknown): string {
-  const recorded = recordOf(recordOf(recordOf(result)["detail"])["chance"]);
+  const recorded = asRecord(asRecord(asRecord(result)["detail"])["chance"]);
   const exact = chanceLevels(item);
   const complete = numberOf(recorded["complete"]) ?? exact.complete;
   const category = numberOf(recorded["category"]) ?? exact.category;
-  const shown = recordOf(recordOf(recordOf(result)["detail"])["chance_shown"]);
+  const shown = asRecord(asRecord(asRecord(result)["detail"])["chance_shown"]);
   const shownText = numberOf(shown["complete"]) !== null ? `; over the frames shown: complete ${percent(numberOf(shown["complete"])!)}, category ${percent(numberOf(shown["category"]) ?? 0)}` : "";
   return `chance: complete ${percent(complete)}, category ${percent(category)}${shownText}`;
 }
 
 /** What the prompt info tells: shuffled labels, thinning, a tour that changed since the run. */
 function promptLines(item: VcnItem, result: unknown, chosen: ChosenFrame, targets: number[], tourSha: string): string[] {
-  const prompt = recordOf(recordOf(result)["prompt"]);
+  const prompt = asRecord(asRecord(result)["prompt"]);
   const shown = intListOf(prompt["shown"]);
   if (!shown) return ["prompt info: not recorded (frames re-sampled from the item)"];
   const lines: string[] = [];
@@ -200,7 +200,7 @@ function promptLines(item: VcnItem, result: unknown, chosen: ChosenFrame, target
 function counterfactualLines(item: VcnItem, result: unknown, chosen: ChosenFrame): string[] {
   const d = item.derivation;
   if (!d) return [];
-  const recorded = recordOf(recordOf(recordOf(result)["detail"])["counterfactual"]);
+  const recorded = asRecord(asRecord(asRecord(result)["detail"])["counterfactual"]);
   const annotation = chosen.frame !== null ? item.annotations[chosen.frame] : undefined;
   const original: GoalTarget = item.target.kind === "room" ? { kind: "room", room: d.original.target, category: "" } : { kind: "object", object: d.original.target, category: "" };
   const choseOriginal = typeof recorded["chose_original"] === "boolean" ? recorded["chose_original"] : annotation ? frameSucceeds(original, annotation) : false;

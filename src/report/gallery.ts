@@ -74,18 +74,20 @@ export interface OverlayRenderer {
   render(run: RunFolder, result: ItemResult, maxSide: number): Promise<{ png: Buffer; caption: string[] } | { error: string }>;
 }
 
-/** Loads each run's items once (on first use) and draws overlays with the run's benchmark. */
+/** Loads each dataset's items once (on first use) and draws overlays with the run's benchmark. */
 export function overlayRenderer(): OverlayRenderer {
-  const itemsByRun = new Map<string, Map<string, BenchItem> | string>();
+  // Runs of one dataset asked the same way (e.g. several models) share one load of its items.
+  const itemsByDataset = new Map<string, Map<string, BenchItem> | string>();
   const itemsOf = (run: RunFolder) => {
-    if (!itemsByRun.has(run.dir)) {
+    const key = JSON.stringify([run.benchmark, run.data, run.promptSource, run.benchmarkOptions]);
+    if (!itemsByDataset.has(key)) {
       try {
-        itemsByRun.set(run.dir, loadRunItems(run));
+        itemsByDataset.set(key, loadRunItems(run));
       } catch (error) {
-        itemsByRun.set(run.dir, (error as Error).message);
+        itemsByDataset.set(key, (error as Error).message);
       }
     }
-    return itemsByRun.get(run.dir)!;
+    return itemsByDataset.get(key)!;
   };
   return {
     async render(run, result, maxSide) {

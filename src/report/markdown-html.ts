@@ -1,5 +1,7 @@
 /** The Markdown our benchmark reports write (headings, paragraphs, pipe tables) as HTML, escaped. */
-const escapeHtml = (text: string) =>
+
+/** Text made safe for HTML element content and quoted attribute values. */
+export const escapeHtml = (text: string): string =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 function tableHtml(rows: string[][]): string {

@@ -9,12 +9,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ScoresDocument } from "../core/benchmark.js";
 import { getBenchmark } from "../registry.js";
-import { markdownToHtml } from "./markdown-html.js";
+import { escapeHtml, markdownToHtml } from "./markdown-html.js";
 import type { RunFolder } from "./run-folder.js";
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-}
 
 /** JSON for a <script type="application/json"> block: no "<" can close the element early. */
 export function scriptJson(value: unknown): string {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { BenchmarkOptions } from "../core/benchmark.js";
 import { integer, list, positiveInteger } from "./main.js";
 
 /** Flags shared by `run` and `score`. */
@@ -14,6 +15,7 @@ export function addScoringFlags(command: Command): Command {
     .option("--strict", "epic: an unreadable reply scores 0 (the official code lets it count as an empty answer)")
     .option("--train <file>", "egotl: training items for the frequency baseline")
     .option("--circular", "egotl: circular evaluation (every rotation of the options must be answered right)")
+    .option("--allow-outside-root", "let the dataset name files outside its root (media kept elsewhere on purpose); recorded in scores.json")
     .option("--quiet", "no progress on stderr");
 }
 
@@ -22,8 +24,9 @@ export function defaultOut(benchmark: string, model: string): string {
 }
 
 /** The benchmark options of `run` and `score` (only set flags are passed). */
-export function benchmarkOptions(opts: { coords?: string; strict?: boolean; train?: string; circular?: boolean }): { coords?: string; strict?: boolean; train?: string; circular?: boolean } {
+export function benchmarkOptions(opts: { coords?: string; strict?: boolean; train?: string; circular?: boolean; allowOutsideRoot?: boolean }): BenchmarkOptions {
   return {
+    ...(opts.allowOutsideRoot ? { allowOutsideRoot: true } : {}),
     ...(opts.coords ? { coords: opts.coords } : {}),
     ...(opts.strict ? { strict: true } : {}),
     ...(opts.train ? { train: opts.train } : {}),

@@ -1,3 +1,4 @@
+import type { DataRootOptions } from "./dataroot.js";
 import type { DataProblem } from "./problems.js";
 import type { PyDict } from "./pycompat/json.js";
 import type { Message } from "./types.js";
@@ -30,6 +31,8 @@ export interface BenchmarkOptions {
   circular?: boolean;
   /** The --model spec, for per-model-family defaults. */
   model?: string;
+  /** Data paths may point outside the dataset root (`--allow-outside-root`). */
+  allowOutsideRoot?: boolean;
 }
 
 /** Everything one question's score came from; one line of items.jsonl. */
@@ -44,7 +47,15 @@ export interface ItemResult {
   detail?: Record<string, unknown>;
   /** Raw model text (run only). */
   reply?: string;
-  response?: { latency_ms: number; attempts: number; cached: boolean; usage?: Record<string, number>; error?: { kind: string; status?: number; message: string } };
+  response?: {
+    latency_ms: number;
+    attempts: number;
+    cached: boolean;
+    usage?: Record<string, number>;
+    error?: { kind: string; status?: number; message: string };
+    /** The reply was longer than --max-reply-bytes: `reply` is its first cap bytes; `bytes` its full length. */
+    truncated?: { bytes: number };
+  };
   prompt?: Record<string, unknown>;
 }
 
@@ -114,7 +125,8 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   tasks: TaskDescription[];
   /** Codes or names -> codes; throws UsageError for unknown ones. */
   resolveTasks(list: string[]): string[];
-  load(root: string, tasks?: string[]): { items: I[]; problems: DataProblem[]; tasks: string[] };
+  /** Every path the data names resolves inside `root` unless `options.allowOutsideRoot` (core/dataroot.ts). */
+  load(root: string, tasks?: string[], options?: DataRootOptions): { items: I[]; problems: DataProblem[]; tasks: string[] };
   promptSources: string[];
   promptControls: string[];
   /** A copy configured by benchmark options (e.g. EPIC-Bench's coordinate system and strict mode). */

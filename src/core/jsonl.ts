@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { pyJsonLoads, PyJsonError } from "./pycompat/json.js";
 import { pyStrip } from "./pycompat/text.js";
 import type { DataProblem } from "./problems.js";
 
@@ -30,13 +31,12 @@ export function readJsonObjects(
 ): Array<{ line: number; value: Record<string, unknown> }> {
   const out: Array<{ line: number; value: Record<string, unknown> }> = [];
   for (const { line, text } of readJsonlLines(path)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      problems.push({ file: displayPath, line, message: `invalid JSON: ${(error as Error).message}` });
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      problems.push({ file: displayPath, line, message: parsed.message });
       continue;
     }
+    const value = parsed.value;
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       problems.push({ file: displayPath, line, message: "expected a JSON object" });
       continue;
@@ -44,4 +44,40 @@ export function readJsonObjects(
     out.push({ line, value: value as Record<string, unknown> });
   }
   return out;
+}
+
+/**
+ * JSON.parse whose failure message locates the defect without quoting the text: V8's own message
+ * quotes the first bytes, and a data file named where JSON belongs may be any file at all.
+ */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, message: `invalid JSON: ${jsonDefect(text)}` };
+  }
+}
+
+/** Where and why `text` is not JSON, read with the Python-compatible decoder (content-free messages). */
+function jsonDefect(text: string): string {
+  try {
+    pyJsonLoads(text);
+    return "holds NaN or Infinity, which JSON does not allow";
+  } catch (error) {
+    if (!(error instanceof PyJsonError)) return "nested too deeply";
+    const reason = error.message.replace(/ \(char \d+\)$/, "");
+    const { line, column } = lineAndColumn(text, error.position);
+    return `${reason} at line ${line}, column ${column}`;
+  }
+}
+
+/** 1-based line and column of a character offset. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
 }

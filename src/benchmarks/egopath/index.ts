@@ -145,8 +145,8 @@ export const egopath: Benchmark<EgoPathItem> = {
       return code;
     });
   },
-  load(root, tasks) {
-    return loadRelease(root, tasks ? { tasks: tasks as TaskCode[] } : {});
+  load(root, tasks, options) {
+    return loadRelease(root, { ...options, ...(tasks ? { tasks: tasks as TaskCode[] } : {}) });
   },
   promptSources: PROMPT_SOURCES,
   promptControls: PROMPT_CONTROLS,

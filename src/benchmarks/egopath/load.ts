@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { readJsonObjects } from "../../core/jsonl.js";
+import { DataRoot, type DataRootOptions, type Resolved } from "../../core/dataroot.js";
+import { parseJson, readJsonObjects } from "../../core/jsonl.js";
 import { DataError, type DataProblem } from "../../core/problems.js";
 import { pyFloat } from "../../core/pycompat/float.js";
 import { pyIntFromString } from "../../core/pycompat/int.js";
@@ -21,7 +22,7 @@ const GT_FILL_FIELDS = [
   "canonical_category",
 ];
 
-export interface LoadOptions {
+export interface LoadOptions extends DataRootOptions {
   /** Tasks to load; default: every task whose vqa file exists. */
   tasks?: TaskCode[];
 }
@@ -58,12 +59,8 @@ export function loadRelease(root: string, options: LoadOptions = {}): LoadResult
   }
   const items: EgoPathItem[] = [];
   const cache: FileCache = new Map();
-  existsMemo = new Map();
-  try {
-    for (const task of tasks) items.push(...loadTask(absRoot, task, problems, cache));
-  } finally {
-    existsMemo = undefined;
-  }
+  const dataRoot = new DataRoot(absRoot, options);
+  for (const task of tasks) items.push(...loadTask(dataRoot, task, problems, cache));
   return { root: absRoot, tasks, items, problems: dedupe(problems) };
 }
 
@@ -99,7 +96,8 @@ function dedupe(problems: DataProblem[]): DataProblem[] {
   });
 }
 
-function loadTask(root: string, task: TaskCode, problems: DataProblem[], cache: FileCache): EgoPathItem[] {
+function loadTask(dataRoot: DataRoot, task: TaskCode, problems: DataProblem[], cache: FileCache): EgoPathItem[] {
+  const root = dataRoot.dir;
   const vqaRef = releasePaths.vqa(task);
   const vqaPath = path.join(root, vqaRef);
   if (!existsSync(vqaPath)) {
@@ -113,7 +111,7 @@ function loadTask(root: string, task: TaskCode, problems: DataProblem[], cache: 
   for (const { line, value } of rows) {
     const merged = mergeGroundTruth(value, gtRows);
     const at = { file: vqaRef, line };
-    const item = checkRow(root, task, merged, at, problems, cache);
+    const item = checkRow(dataRoot, task, merged, at, problems, cache);
     if (!item) continue;
     const previous = seen.get(item.id);
     if (previous !== undefined) {
@@ -158,7 +156,7 @@ interface Where {
 }
 
 function checkRow(
-  root: string,
+  dataRoot: DataRoot,
   task: TaskCode,
   row: Record<string, unknown>,
   at: Where,
@@ -176,18 +174,19 @@ function checkRow(
   if (typeof sceneId !== "string" && typeof sceneId !== "number") report("scene_id", "must be a string or a number");
 
   const imageRef = requireString(row, "image_path", report);
-  const imagePath = imageRef !== undefined ? path.resolve(root, imageRef) : "";
-  if (imageRef !== undefined && !isFile(imagePath)) report("image_path", `image file not found: ${imageRef}`);
+  const image = imageRef !== undefined ? dataRoot.resolve(imageRef, "image", { what: "image file" }) : undefined;
+  if (image && !image.ok) report("image_path", image.message);
+  const imagePath = image?.ok ? image.path : "";
 
   const userPrompt = requireString(row, "user_prompt", report);
   const systemPrompt = row["system_prompt"] === undefined ? "" : requireString(row, "system_prompt", report);
 
   const waypointsRef = requireString(row, "visible_waypoints_path", report);
+  const waypointsFile = waypointsRef !== undefined ? dataRoot.resolve(waypointsRef, "file", { what: "visible-waypoints file" }) : undefined;
   let waypoints: Waypoint[] | undefined;
-  if (waypointsRef !== undefined && !isFile(path.resolve(root, waypointsRef))) {
-    report("visible_waypoints_path", `visible-waypoints file not found: ${waypointsRef}`);
-  } else if (waypointsRef !== undefined) {
-    waypoints = cached(cache, `wp:${waypointsRef}`, problems, (sink) => readWaypoints(root, waypointsRef, sink));
+  if (waypointsFile && !waypointsFile.ok) report("visible_waypoints_path", waypointsFile.message);
+  else if (waypointsFile?.ok) {
+    waypoints = cached(cache, `wp:${waypointsRef}`, problems, (sink) => readWaypoints(waypointsFile.path, waypointsRef!, sink));
   }
 
   const gt = row["ground_truth"];
@@ -211,7 +210,7 @@ function checkRow(
     source: at,
   };
   const item = isRouteTask(task)
-    ? routeItem(root, row, gt, base, waypointsRef, at, problems, cache)
+    ? routeItem(dataRoot, row, gt, base, waypointsRef, at, problems, cache)
     : setItem(gt, base, waypoints, report);
   return problems.length === before ? item : undefined;
 }
@@ -243,7 +242,7 @@ function setItem(gt: Record<string, unknown>, base: Base, waypoints: Waypoint[] 
 }
 
 function routeItem(
-  root: string,
+  dataRoot: DataRoot,
   row: Record<string, unknown>,
   gt: Record<string, unknown>,
   base: Base,
@@ -278,11 +277,12 @@ function routeItem(
       path.dirname(path.dirname(at.file)),
       ".",
     ].filter((a): a is string => a !== undefined);
-    const resolved = resolveSidecar(root, pairsRef, anchors);
-    if (!resolved) report("ground_truth.direct_pairs_ref", `cannot resolve sidecar ${pairsRef}`);
+    const resolved = resolveSidecar(dataRoot, pairsRef, anchors);
+    if (!resolved.ok) report("ground_truth.direct_pairs_ref", resolved.missing ? `cannot resolve sidecar ${pairsRef}` : resolved.message);
     else {
-      const key = `dp:${resolved}|${waypointsRef}`;
-      adjacency = cached(cache, key, problems, (sink) => readDirectPairs(resolved, path.relative(root, resolved), base.waypoints, sink));
+      const file = resolved.path;
+      const key = `dp:${file}|${waypointsRef}`;
+      adjacency = cached(cache, key, problems, (sink) => readDirectPairs(file, path.relative(dataRoot.dir, file), base.waypoints, sink));
     }
   }
   const reference = gt["reference_path_display_ids"] ?? gt["answer"];
@@ -300,18 +300,16 @@ function routeItem(
   };
 }
 
-/** The official search order: anchors (waypoints dir, image dir, vqa dir, its parent, root), then as given. */
-function resolveSidecar(root: string, ref: string, anchors: string[]): string | undefined {
-  if (path.isAbsolute(ref)) return isFile(ref) ? ref : undefined;
-  for (const anchor of anchors) {
-    const candidate = path.resolve(root, anchor, ref);
-    if (isFile(candidate)) return candidate;
-  }
-  return undefined;
+/**
+ * The official search order: anchors (waypoints dir, image dir, vqa dir, its parent, root), then
+ * as given. The first candidate that exists is the sidecar; one outside the root is refused.
+ */
+function resolveSidecar(dataRoot: DataRoot, ref: string, anchors: string[]): Resolved {
+  const folders = path.isAbsolute(ref) ? [dataRoot.dir] : anchors.map((anchor) => path.resolve(dataRoot.dir, anchor));
+  return dataRoot.search(ref, "file", folders, { what: "direct-pairs sidecar" });
 }
 
-function readWaypoints(root: string, ref: string, problems: DataProblem[]): Waypoint[] | undefined {
-  const file = path.resolve(root, ref);
+function readWaypoints(file: string, ref: string, problems: DataProblem[]): Waypoint[] | undefined {
   const data = readJsonFile(file, ref, problems);
   if (data === undefined) return undefined;
   const list = isObject(data) ? data["visible_waypoints"] : undefined;
@@ -451,28 +449,10 @@ function requireString(row: Record<string, unknown>, field: string, report: Repo
 }
 
 function readJsonFile(file: string, ref: string, problems: DataProblem[]): unknown {
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    problems.push({ file: ref, message: `invalid JSON: ${(error as Error).message}` });
-    return undefined;
-  }
-}
-
-/** Existence checks of one load, so files shared by many rows are looked up once. */
-let existsMemo: Map<string, boolean> | undefined;
-
-function isFile(file: string): boolean {
-  const known = existsMemo?.get(file);
-  if (known !== undefined) return known;
-  let found: boolean;
-  try {
-    found = statSync(file).isFile();
-  } catch {
-    found = false;
-  }
-  existsMemo?.set(file, found);
-  return found;
+  const parsed = parseJson(readFileSync(file, "utf8"));
+  if (parsed.ok) return parsed.value;
+  problems.push({ file: ref, message: parsed.message });
+  return undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -7,6 +7,7 @@ import type { Message, Part } from "../../core/types.js";
 import { createRng, seedFromString } from "../../stats/rng.js";
 import type { TaskCode } from "./tasks.js";
 import type { EgoPathItem } from "./types.js";
+import { imagePart } from "../../media/sniff.js";
 
 /**
  * The output instruction the official inference runner appends to every user prompt
@@ -97,17 +98,12 @@ export function buildMessages(item: EgoPathItem, plan: PromptPlan, readImage: (f
   const { system, user } = promptTexts(item, plan);
   const content: Part[] = [];
   const image = promptImage(item, plan);
-  if (image) content.push({ type: "image", mediaType: mediaTypeOf(image), base64: readImage(image).toString("base64"), source: image });
+  if (image) content.push(imagePart(readImage(image), image));
   content.push({ type: "text", text: user });
   const messages: Message[] = [];
   if (system) messages.push({ role: "system", content: [{ type: "text", text: system }] });
   messages.push({ role: "user", content });
   return messages;
-}
-
-function mediaTypeOf(file: string): string {
-  const ext = path.extname(file).toLowerCase();
-  return ext === ".jpg" || ext === ".jpeg" ? "image/jpeg" : ext === ".webp" ? "image/webp" : "image/png";
 }
 
 function candidateCount(item: EgoPathItem): number {

@@ -110,8 +110,8 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
         return task;
       }))];
     },
-    load(root, tasks) {
-      return loadEgoTL(root, tasks ? { tasks } : {});
+    load(root, tasks, options) {
+      return loadEgoTL(root, { ...options, ...(tasks ? { tasks } : {}) });
     },
     promptSources: [...PROMPT_SOURCES],
     promptControls: ["none"],

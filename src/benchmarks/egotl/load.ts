@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import type { BenchItem } from "../../core/benchmark.js";
+import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { FRAME_IMAGE_EXTENSIONS, frameFolderNames, type FrameSource, type FrameSpec } from "../../media/frames.js";
@@ -59,7 +60,7 @@ export interface EgoTLItem extends BenchItem {
   rotation?: { base: string; k: number };
 }
 
-export interface LoadOptions {
+export interface LoadOptions extends DataRootOptions {
   tasks?: string[];
   /** Check that media files exist (default true; the training file of the frequency baseline skips it). */
   checkMedia?: boolean;
@@ -92,13 +93,14 @@ export function loadEgoTL(data: string, options: LoadOptions = {}): LoadResult {
   const files = findItemFiles(data);
   if (files.length === 0) return { items: [], problems: [{ file: data, message: "no EgoTL JSONL files found (expected test.jsonl or *.jsonl)" }], tasks: [] };
   const root = statSync(data).isFile() ? path.dirname(path.resolve(data)) : path.resolve(data);
+  const media = options.checkMedia ?? true ? new DataRoot(root, options) : null;
   const items: EgoTLItem[] = [];
   const seen = new Map<string, string>();
   for (const file of files) {
     const display = path.relative(root, path.resolve(file)) || path.basename(file);
     const first = problems.length;
     for (const { line, value } of readJsonObjects(file, display, problems)) {
-      const item = readRow(value, path.dirname(path.resolve(file)), display, line, options.checkMedia ?? true, problems);
+      const item = readRow(value, path.dirname(path.resolve(file)), display, line, media, problems);
       if (!item) continue;
       const previous = seen.get(item.id);
       if (previous) {
@@ -136,7 +138,8 @@ function zodProblems(error: z.ZodError, file: string, line: number, value: Recor
   });
 }
 
-function readRow(value: Record<string, unknown>, baseDir: string, file: string, line: number, checkMedia: boolean, problems: DataProblem[]): EgoTLItem | null {
+/** `media`: the dataset root that media paths must resolve inside, or null to leave media unchecked. */
+function readRow(value: Record<string, unknown>, baseDir: string, file: string, line: number, media: DataRoot | null, problems: DataProblem[]): EgoTLItem | null {
   const parsed = EgoTLItemSchema.safeParse(value);
   if (!parsed.success) {
     problems.push(...zodProblems(parsed.error, file, line, value));
@@ -146,14 +149,10 @@ function readRow(value: Record<string, unknown>, baseDir: string, file: string, 
   const before = problems.length;
   const at = (field: string, message: string) => problems.push({ file, line, field, message });
   if (/#r\d+$/.test(row.id)) at("id", 'must not end in "#r<k>" (reserved for the rotated copies of circular evaluation)');
-  let media: EgoTLMedia | null = null;
-  if (row.media) media = readMedia(row.media, row.task, baseDir, checkMedia, at);
+  const check = mediaCheck(media, baseDir, at);
+  const clip = row.media ? readMedia(row.media, row.task, check) : null;
   let currentFrame: EgoTLItem["currentFrame"] = null;
-  if (row.current_frame) {
-    const abs = path.resolve(baseDir, row.current_frame);
-    if (checkMedia && !isFile(abs)) at("current_frame", `file not found: ${abs}`);
-    currentFrame = { path: abs, display: row.current_frame };
-  }
+  if (row.current_frame) currentFrame = { path: check.file(row.current_frame, "image", "current_frame"), display: row.current_frame };
   const options = "options" in row ? row.options : null;
   if (options) {
     const normalized = options.map(normalizeText);
@@ -172,7 +171,7 @@ function readRow(value: Record<string, unknown>, baseDir: string, file: string, 
     file,
     line,
     videoId,
-    media,
+    media: clip,
     currentFrame,
     abstractTask: row.abstract_task ?? null,
     chainOfThought: row.chain_of_thought ?? null,
@@ -202,7 +201,37 @@ function readTruth(row: EgoTLRow, options: string[] | null, at: (field: string, 
   }
 }
 
-function readMedia(media: MediaRow, task: EgoTLTask, baseDir: string, checkMedia: boolean, at: (field: string, message: string) => void): EgoTLMedia | null {
+/** Media references of one row, resolved against the row file's folder and checked (or not). */
+interface MediaCheck {
+  /** The absolute path of a file reference; a problem on `field` when it is refused. */
+  file(ref: string, expect: "image" | "video", field: string): string;
+  /** A frame folder's absolute path and frame count (null when unchecked or unusable). */
+  folder(ref: string, field: string): { path: string; frames: number | null };
+  at: (field: string, message: string) => void;
+}
+
+function mediaCheck(root: DataRoot | null, baseDir: string, at: (field: string, message: string) => void): MediaCheck {
+  const abs = (ref: string) => path.resolve(baseDir, ref);
+  return {
+    at,
+    file(ref, expect, field) {
+      if (!root) return abs(ref);
+      const resolved = root.resolve(ref, expect, { from: baseDir, what: "file", shown: abs(ref) });
+      if (!resolved.ok) at(field, resolved.message);
+      return abs(ref);
+    },
+    folder(ref, field) {
+      if (!root) return { path: abs(ref), frames: null };
+      const folder = root.frameFolder(ref, frameFolderNames, { from: baseDir, what: "folder", shown: abs(ref) });
+      for (const message of folder.problems) at(field, message);
+      if (folder.path !== null && folder.names.length === 0) at(field, `no frame images (${FRAME_IMAGE_EXTENSIONS.join(", ")}) in ${abs(ref)}`);
+      return { path: abs(ref), frames: folder.path === null ? null : folder.names.length };
+    },
+  };
+}
+
+function readMedia(media: MediaRow, task: EgoTLTask, check: MediaCheck): EgoTLMedia | null {
+  const { at } = check;
   const given = (["video", "frames", "dir"] as const).filter((k) => media[k] !== undefined);
   if (given.length !== 1) {
     at("media", given.length === 0 ? "needs one of video, frames or dir" : `gives ${given.join(" and ")}; give exactly one of video, frames or dir`);
@@ -213,27 +242,17 @@ function readMedia(media: MediaRow, task: EgoTLTask, baseDir: string, checkMedia
   let source: FrameSource;
   let display: string;
   if (media.video !== undefined) {
-    const abs = path.resolve(baseDir, media.video);
-    if (checkMedia && !isFile(abs)) at("media.video", `file not found: ${abs}`);
-    source = { video: abs };
+    source = { video: check.file(media.video, "video", "media.video") };
     display = media.video;
   } else if (media.frames !== undefined) {
-    const abs = media.frames.map((f) => path.resolve(baseDir, f));
-    if (checkMedia) abs.forEach((f, i) => !isFile(f) && at(`media.frames[${i}]`, `file not found: ${f}`));
-    source = { frames: abs };
+    source = { frames: media.frames.map((f, i) => check.file(f, "image", `media.frames[${i}]`)) };
     display = media.frames.length === 1 ? media.frames[0]! : `${media.frames[0]} .. ${media.frames[media.frames.length - 1]} (${media.frames.length} frames)`;
-    frameCount = abs.length;
+    frameCount = media.frames.length;
   } else {
-    const abs = path.resolve(baseDir, media.dir!);
+    const folder = check.folder(media.dir!, "media.dir");
+    source = { dir: folder.path };
     display = media.dir!;
-    source = { dir: abs };
-    if (checkMedia) {
-      if (!isDirectory(abs)) at("media.dir", `folder not found: ${abs}`);
-      else {
-        frameCount = frameFolderNames(abs).length;
-        if (frameCount === 0) at("media.dir", `no frame images (${FRAME_IMAGE_EXTENSIONS.join(", ")}) in ${abs}`);
-      }
-    }
+    frameCount = folder.frames;
   }
   if (media.fps !== undefined && media.video !== undefined) at("media.fps", "applies to frames and dir only (a video file carries its own rate)");
   if (spec.mode === "fps" && media.video === undefined && media.fps === undefined) at("media.spec", "an fps spec on image frames needs media.fps (the capture rate)");
@@ -252,20 +271,3 @@ function defaultVideoId(row: EgoTLRow): string {
   if (row.current_frame) return path.posix.dirname(row.current_frame.split(path.sep).join("/"));
   return row.id;
 }
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-

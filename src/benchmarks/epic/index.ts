@@ -155,7 +155,7 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     title: "EPIC-Bench",
     tasks: LEAF_TASKS.map((l) => ({ code: l.leaf, name: l.byType, title: l.leaf })),
     resolveTasks,
-    load: (root, tasks) => loadEpic(root, tasks ? { tasks } : {}),
+    load: (root, tasks, options) => loadEpic(root, { ...options, ...(tasks ? { tasks } : {}) }),
     promptSources: [...OVERLAY_VARIANTS],
     promptControls: ["none"],
     preparePrompts: preparePromptsWith(settings),

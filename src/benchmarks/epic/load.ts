@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
+import { parseJson } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { readRle, RleError } from "../../geometry/rle.js";
 import { gtFields, LEAF_TASKS, leafFromPath, overlaySuffix, type LeafTask } from "./taxonomy.js";
@@ -20,8 +22,9 @@ export interface EpicLoadResult {
 
 const GT_SUFFIX = "_mask_rle.json";
 
-export function loadEpic(data: string, options: { tasks?: string[] } = {}): EpicLoadResult {
+export function loadEpic(data: string, options: DataRootOptions & { tasks?: string[] } = {}): EpicLoadResult {
   const root = path.resolve(data);
+  const dataRoot = new DataRoot(root, options);
   const bench = path.join(root, "EPIC_Bench");
   const problems: DataProblem[] = [];
   if (!existsSync(bench) || !statSync(bench).isDirectory()) {
@@ -38,7 +41,7 @@ export function loadEpic(data: string, options: { tasks?: string[] } = {}): Epic
       continue;
     }
     if (options.tasks && !options.tasks.includes(leaf.byType)) continue;
-    const item = readSample(root, file, rel, leaf, problems);
+    const item = readSample(dataRoot, file, rel, leaf, problems);
     if (item) items.push(item);
   }
   } finally {
@@ -96,20 +99,25 @@ function imagesOf(dir: string, base: string, leaf: LeafTask): { files: string[];
   return { files: files.filter((f): f is string => f !== undefined), missing };
 }
 
-function readSample(root: string, file: string, rel: string, leaf: LeafTask, problems: DataProblem[]): EpicItem | undefined {
+function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTask, problems: DataProblem[]): EpicItem | undefined {
   const before = problems.length;
+  const root = dataRoot.dir;
   const base = path.basename(file).slice(0, -GT_SUFFIX.length);
   const { files, missing } = imagesOf(path.dirname(file), base, leaf);
   for (const m of missing) problems.push({ file: rel, field: "images", message: `missing ${m} next to the ground truth` });
+  // Images are found by name in the sample's folder; a link out of the root or a file that is not
+  // an image is refused like any other dataset path.
+  for (const image of files) {
+    const checked = dataRoot.resolve(path.relative(root, image), "image");
+    if (!checked.ok) problems.push({ file: rel, field: "images", message: checked.message });
+  }
 
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    problems.push({ file: rel, message: `invalid JSON: ${(error as Error).message}` });
+  const parsed = parseJson(readFileSync(file, "utf8"));
+  if (!parsed.ok) {
+    problems.push({ file: rel, message: parsed.message });
     return undefined;
   }
-  const obj = (json ?? {}) as Record<string, unknown>;
+  const obj = (parsed.value ?? {}) as Record<string, unknown>;
   const maskAnnotation = obj["mask_annotation"];
   const text = obj["text_annotation"];
   if (typeof maskAnnotation !== "object" || maskAnnotation === null || Array.isArray(maskAnnotation)) {

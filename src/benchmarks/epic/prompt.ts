@@ -20,6 +20,7 @@ import { readTemplateFile } from "../../core/results.js";
 import type { Message, Part } from "../../core/types.js";
 import { decodeRle, RleError } from "../../geometry/rle.js";
 import { encodePng } from "../../media/png.js";
+import { imagePart } from "../../media/sniff.js";
 import type { LeafTask } from "./taxonomy.js";
 import type { EpicItem, RleJson } from "./types.js";
 
@@ -371,14 +372,6 @@ async function boxOverlay(item: EpicItem, family: FamilyKey, base: Buffer, decod
 /** The project's strict RLE decoder (a malformed reference mask is an error, not a missing box). */
 const defaultDecodeMask: MaskDecoder = (rle) => decodeRle(rle);
 
-const MEDIA_TYPES: Record<string, string> = { ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif" };
-
-export function mediaTypeOf(file: string): string {
-  const type = MEDIA_TYPES[path.extname(file).toLowerCase()];
-  if (!type) throw new UsageError(`cannot tell the image type of ${file} from its extension (${Object.keys(MEDIA_TYPES).join(", ")})`);
-  return type;
-}
-
 export interface EpicPromptOptions {
   templates: EpicTemplates;
   variant?: OverlayVariant;
@@ -430,7 +423,7 @@ export async function buildEpicMessages(item: EpicItem, options: EpicPromptOptio
       images.push({ type: "image", mediaType: "image/png", base64: bytes.toString("base64"), source: `${item.imageRefs[0] ?? item.images[0]}#box-overlay:${field}` });
       continue;
     }
-    images.push({ type: "image", mediaType: mediaTypeOf(file), base64: readImage(file).toString("base64"), source: ref });
+    images.push(imagePart(readImage(file), ref));
   }
 
   const system = fillStrict(template.system, fields, `${family}.system in ${templates.file}`).trim();

@@ -162,8 +162,8 @@ export const patheval: Benchmark<PathEvalItem> = {
       return dim;
     });
   },
-  load(root, tasks) {
-    return loadPathEval(root, tasks ? { tasks: tasks as Dim[] } : {});
+  load(root, tasks, options) {
+    return loadPathEval(root, { ...options, ...(tasks ? { tasks: tasks as Dim[] } : {}) });
   },
   promptSources: [...VARIANTS, ...PROBES],
   promptControls: ["none"],

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
+import { parseJson } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { DESCRIPTORS } from "./scenarios.js";
 import type { Dim, PathEvalItem } from "./types.js";
@@ -58,25 +60,36 @@ export function scenarioIdOf(text: string): number | undefined {
   return AGENT_PATTERNS.find(([pattern]) => pattern.test(text))?.[1];
 }
 
-export function loadPathEval(data: string, options: { tasks?: Dim[]; split?: "test" | "train" } = {}): LoadResult {
+/**
+ * The dataset root of a data path: the folder; for one JSON file, its folder, or the release root
+ * when the file sits in the release's 2D/ or 3D/ folder (its images are named from the root).
+ */
+export function pathEvalRoot(data: string): string {
+  const abs = path.resolve(data);
+  if (!statSync(abs).isFile()) return abs;
+  const dir = path.dirname(abs);
+  return /^[23]D$/i.test(path.basename(dir)) ? path.dirname(dir) : dir;
+}
+
+export function loadPathEval(data: string, options: DataRootOptions & { tasks?: Dim[]; split?: "test" | "train" } = {}): LoadResult {
   const problems: DataProblem[] = [];
   if (!existsSync(data)) return { items: [], problems: [{ file: data, message: "data path does not exist" }], tasks: [] };
   const files = findDataFiles(data, options.split).filter((f) => !options.tasks || options.tasks.includes(f.dim));
   if (files.length === 0) problems.push({ file: data, message: "no PathEval JSON files found (expected 2D/test_dataset_2D.json and/or 3D/test_dataset_3D.json)" });
   const items: PathEvalItem[] = [];
-  for (const { file, dim } of files) items.push(...loadFile(file, dim, path.resolve(data), problems));
+  const root = new DataRoot(pathEvalRoot(data), options);
+  for (const { file, dim } of files) items.push(...loadFile(path.resolve(file), dim, root, problems));
   return { items, problems, tasks: files.map((f) => f.dim) };
 }
 
-function loadFile(file: string, dim: Dim, root: string, problems: DataProblem[]): PathEvalItem[] {
-  const display = path.relative(root, file) || path.basename(file);
-  let records: unknown;
-  try {
-    records = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    problems.push({ file: display, message: `invalid JSON: ${(error as Error).message}` });
+function loadFile(file: string, dim: Dim, root: DataRoot, problems: DataProblem[]): PathEvalItem[] {
+  const display = path.relative(root.dir, file) || path.basename(file);
+  const parsed = parseJson(readFileSync(file, "utf8"));
+  if (!parsed.ok) {
+    problems.push({ file: display, message: parsed.message });
     return [];
   }
+  const records = parsed.value;
   if (!Array.isArray(records)) {
     problems.push({ file: display, message: "expected a JSON array of records" });
     return [];
@@ -96,11 +109,13 @@ function loadFile(file: string, dim: Dim, root: string, problems: DataProblem[])
       problems.push({ ...where, field: `[${index}].conversations[1].value`, message: `must be "Path 1" or "Path 2", found ${JSON.stringify(answer)}` });
       return;
     }
-    const imagePath = [path.resolve(path.dirname(file), record.image), path.resolve(root, record.image), path.resolve(path.dirname(path.dirname(file)), record.image)].find((p) => existsSync(p));
-    if (!imagePath) {
-      problems.push({ ...where, field: `[${index}].image`, message: `image not found: ${record.image}` });
+    // The release's image search: next to the JSON file, from the root, then from the file's parent folder.
+    const image = root.search(record.image, "image", [path.dirname(file), root.dir, path.dirname(path.dirname(file))]);
+    if (!image.ok) {
+      problems.push({ ...where, field: `[${index}].image`, message: image.message });
       return;
     }
+    const imagePath = image.path;
     const id = `${dim}/${record.id}`;
     if (seen.has(id)) {
       problems.push({ ...where, field: `[${index}].id`, message: `duplicate id ${record.id}` });
@@ -126,5 +141,3 @@ function loadFile(file: string, dim: Dim, root: string, problems: DataProblem[])
   });
   return items;
 }
-
-

@@ -9,6 +9,7 @@ import { createRng, seedFromString } from "../../stats/rng.js";
 import { DESCRIPTOR_MEANINGS } from "./probes.js";
 import { DESCRIPTORS, type DescriptorName, type Descriptors } from "./scenarios.js";
 import type { PathEvalItem, PathName } from "./types.js";
+import { imagePart } from "../../media/sniff.js";
 
 /** Prompt variants (paper §4 and App. C): the question with the image, with descriptor values, values only, random path names, flipped order. */
 export const VARIANTS = ["plain", "with-descriptors", "descriptors-only", "random-ids", "flipped"] as const;
@@ -89,7 +90,7 @@ export async function buildMessages(item: PathEvalItem, shown: ShownPair, templa
   if (shown.variant !== "descriptors-only") {
     const image = readImage(item.imagePath);
     const bytes = shown.flipped ? await swapHalves(image) : image;
-    content.push({ type: "image", mediaType: "image/png", base64: bytes.toString("base64"), source: item.imagePath });
+    content.push(imagePart(bytes, item.imagePath));
   }
   content.push({ type: "text", text: fill(template, fields) });
   return [
@@ -107,7 +108,7 @@ export async function buildProbeMessages(item: PathEvalItem, shown: ShownPair, t
   }
   const image = readImage(item.imagePath);
   const text = fill(templates.fine_grained, { left: shown.names[0], right: shown.names[1], descriptor: probe.descriptor, descriptor_meaning: DESCRIPTOR_MEANINGS[probe.descriptor] });
-  return [system, { role: "user", content: [{ type: "image", mediaType: "image/png", base64: image.toString("base64"), source: item.imagePath }, { type: "text", text }] }];
+  return [system, { role: "user", content: [imagePart(image, item.imagePath), { type: "text", text }] }];
 }
 
 export type { DescriptorName };

@@ -171,8 +171,8 @@ export const vcn: Benchmark<VcnItem> = {
       return code;
     });
   },
-  load(root, tasks) {
-    return loadVcn(root, tasks ? { tasks: tasks as TaskCode[] } : {});
+  load(root, tasks, options) {
+    return loadVcn(root, { ...options, ...(tasks ? { tasks: tasks as TaskCode[] } : {}) });
   },
   promptSources: [...VARIANTS],
   promptControls: ["none"],

@@ -12,6 +12,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { frameFolderNames } from "../../media/frames.js";
@@ -37,7 +38,7 @@ export function itemsFileOf(data: string): string | null {
   return existsSync(file) ? file : null;
 }
 
-export function loadVcn(data: string, options: { tasks?: TaskCode[] } = {}): LoadResult {
+export function loadVcn(data: string, options: DataRootOptions & { tasks?: TaskCode[] } = {}): LoadResult {
   const file = itemsFileOf(data);
   if (!file) {
     const message = existsSync(data) ? "no items.jsonl in this folder (or pass the JSONL file itself)" : "data path does not exist";
@@ -45,12 +46,11 @@ export function loadVcn(data: string, options: { tasks?: TaskCode[] } = {}): Loa
   }
   const problems: DataProblem[] = [];
   const display = path.basename(file);
-  const base = path.dirname(path.resolve(file));
+  const root = new DataRoot(path.dirname(path.resolve(file)), options);
   const items: VcnItem[] = [];
   const seen = new Map<string, number>();
-  const folderCounts = new Map<string, number | null>();
   for (const { line, value } of readJsonObjects(file, display, problems)) {
-    const item = loadLine(value, { file: display, line, base, folderCounts }, problems);
+    const item = loadLine(value, { file: display, line, root }, problems);
     if (!item) continue;
     const earlier = seen.get(item.id);
     if (earlier !== undefined) {
@@ -71,21 +71,8 @@ export function loadVcn(data: string, options: { tasks?: TaskCode[] } = {}): Loa
 interface LineContext {
   file: string;
   line: number;
-  base: string;
-  folderCounts: Map<string, number | null>;
-}
-
-function countFrames(dir: string, cache: Map<string, number | null>): number | null {
-  if (!cache.has(dir)) {
-    let count: number | null = null;
-    try {
-      count = frameFolderNames(dir).length;
-    } catch {
-      count = null;
-    }
-    cache.set(dir, count);
-  }
-  return cache.get(dir)!;
+  /** The dataset root: the JSONL file's folder, which media paths are relative to. */
+  root: DataRoot;
 }
 
 /** One line -> an item, or its problems. */
@@ -161,27 +148,30 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
   // Tour source.
   const sources = (["video", "frames", "dir"] as const).filter((k) => raw.tour[k] !== undefined);
   if (sources.length !== 1) add("tour", `give exactly one of video, frames, dir (found ${sources.length === 0 ? "none" : sources.join(", ")})`);
-  const resolve = (p: string) => path.resolve(ctx.base, p);
+  // Every media path resolves inside the dataset root and is the media it claims (core/dataroot.ts).
+  const media = (ref: string, expect: "image" | "video", what: string, field: string): string => {
+    const resolved = ctx.root.resolve(ref, expect, { what });
+    if (resolved.ok) return resolved.path;
+    add(field, resolved.message);
+    return path.resolve(ctx.root.dir, ref);
+  };
   const source: TourSource = {};
   if (raw.tour.video !== undefined) {
-    source.video = resolve(raw.tour.video);
     if (!raw.tour.spec) add("tour.spec", "a video tour needs a frame spec (e.g. {\"mode\":\"uniform\",\"count\":50})");
-    if (!existsSync(source.video)) add("tour.video", `video not found: ${raw.tour.video}`);
+    source.video = media(raw.tour.video, "video", "video", "tour.video");
   }
   const spec = raw.tour.spec ?? { mode: "all" as const };
   if (raw.tour.frames !== undefined) {
-    source.frames = raw.tour.frames.map(resolve);
-    raw.tour.frames.forEach((f, i) => {
-      if (!existsSync(source.frames![i]!)) add(`tour.frames[${i}]`, `frame not found: ${f}`);
-    });
+    source.frames = raw.tour.frames.map((f, i) => media(f, "image", "frame", `tour.frames[${i}]`));
     const sampled = spec.mode === "all" ? raw.tour.frames.length : spec.mode === "uniform" ? Math.min(spec.count, raw.tour.frames.length) : n;
     if (sampled !== n) add("tour.frames", `the spec takes ${sampled} of the ${raw.tour.frames.length} frames but ${n} tour frames are annotated`);
   }
   if (raw.tour.dir !== undefined) {
-    source.dir = resolve(raw.tour.dir);
-    const count = countFrames(source.dir, ctx.folderCounts);
-    if (count === null) add("tour.dir", `frame folder not found: ${raw.tour.dir}`);
-    else {
+    source.dir = path.resolve(ctx.root.dir, raw.tour.dir);
+    const folder = ctx.root.frameFolder(raw.tour.dir, frameFolderNames);
+    for (const message of folder.problems) add("tour.dir", message);
+    const count = folder.names.length;
+    if (folder.path !== null) {
       const sampled = spec.mode === "all" ? count : spec.mode === "uniform" ? Math.min(spec.count, count) : n;
       if (sampled !== n) add("tour.dir", `the spec takes ${sampled} of the ${count} frames in ${raw.tour.dir} but ${n} tour frames are annotated`);
     }
@@ -190,8 +180,7 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
 
   const views = {} as VcnItem["views"];
   for (const direction of ["front", "left", "back", "right"] as const) {
-    views[direction] = resolve(raw.initial_views[direction]);
-    if (!existsSync(views[direction])) add(`initial_views.${direction}`, `image not found: ${raw.initial_views[direction]}`);
+    views[direction] = media(raw.initial_views[direction], "image", "image", `initial_views.${direction}`);
   }
 
   // Query structure: candidates of the right kind, the template, and the target it resolves to.

@@ -20,6 +20,7 @@ import type { Message, Part } from "../../core/types.js";
 import { sampleFrames, thinEvenly, type FrameProvenance, type SampledFrame } from "../../media/frames.js";
 import { shuffledOrder } from "./interventions.js";
 import type { ShownFrames, VcnItem } from "./types.js";
+import { imagePart } from "../../media/sniff.js";
 
 export const VARIANTS = ["plain", "shuffled-frames", "counterfactual"] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -87,11 +88,6 @@ export function shownLabels(shown: ShownFrames): number[] {
   return shown.labels === "shown-position" ? shown.shown.map((_, k) => k) : shown.shown.slice();
 }
 
-function mediaTypeOf(file: string): string {
-  const ext = path.extname(file).toLowerCase();
-  return ext === ".jpg" || ext === ".jpeg" ? "image/jpeg" : ext === ".webp" ? "image/webp" : "image/png";
-}
-
 export interface Tour {
   frames: SampledFrame[];
   provenance: FrameProvenance;
@@ -121,7 +117,7 @@ export function buildMessages(item: VcnItem, shown: ShownFrames, tour: Tour, tem
   for (const direction of ["front", "left", "back", "right"] as const) {
     const file = item.views[direction];
     content.push({ type: "text", text: fill(templates.view_label, { direction: direction[0]!.toUpperCase() + direction.slice(1) }) });
-    content.push({ type: "image", mediaType: mediaTypeOf(file), base64: readImage(file).toString("base64"), source: file });
+    content.push(imagePart(readImage(file), file));
   }
   content.push({ type: "text", text: fill(templates.question, fields) });
   return [

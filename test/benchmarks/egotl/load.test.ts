@@ -7,6 +7,7 @@ import { egotl } from "../../../src/benchmarks/egotl/index.js";
 import { loadEgoTL } from "../../../src/benchmarks/egotl/load.js";
 import { EgoTLItemSchema, egotlItemJsonSchema, egotlItemJsonSchemaText, SCHEMA_FILE } from "../../../src/benchmarks/egotl/schema.js";
 import { UsageError } from "../../../src/core/problems.js";
+import { TINY_PNG } from "../../helpers/media.js";
 
 const EXAMPLE = path.resolve("examples/egotl-mini");
 
@@ -45,7 +46,7 @@ test("the training file loads for its answers (its frames are not shipped)", () 
 test("every bad line is reported with its file, line and field", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "egotl-load-"));
   mkdirSync(path.join(dir, "clip"));
-  for (const f of ["a.png", "b.png"]) writeFileSync(path.join(dir, "clip", f), "png");
+  for (const f of ["a.png", "b.png"]) writeFileSync(path.join(dir, "clip", f), TINY_PNG);
   mkdirSync(path.join(dir, "empty"));
   const frames = { frames: ["clip/a.png", "clip/b.png"] };
   const opts = ["turn left", "turn right", "walk ahead", "climb the stairs"];

@@ -130,7 +130,11 @@ test("release records without our extra fields: the scenario is recognised from 
     id: r["id"], image: `../../set/${r["image"]}`, conversations: r["conversations"], metrics: r["metrics"],
   }));
   writeFileSync(path.join(bare, "2D", "test_dataset_2D.json"), JSON.stringify(records));
-  const loaded = loadPathEval(bare);
+  // The images are outside this root: refused, unless the user allows it.
+  const confined = loadPathEval(bare);
+  assert.equal(confined.items.length, 0);
+  assert.deepEqual(confined.problems[0], { file: path.join("2D", "test_dataset_2D.json"), field: "[0].image", message: `image ../../set/${records[0].image.slice("../../set/".length)} is outside the dataset root; refused (pass --allow-outside-root to read media kept elsewhere on purpose)` });
+  const loaded = loadPathEval(bare, { allowOutsideRoot: true });
   assert.deepEqual(loaded.problems, []);
   assert.ok(loaded.items.every((i) => i.scenarioId !== undefined && i.paths === undefined));
 });

@@ -1,8 +1,15 @@
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
 import { executeRun } from "../core/session.js";
 import { getBenchmark } from "../registry.js";
 import { integer, number, positiveInteger } from "./main.js";
 import { addScoringFlags, benchmarkOptions, defaultOut } from "./shared.js";
+
+/** A number of seconds above zero (fractions allowed). */
+function positiveSeconds(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError("must be a number of seconds above 0");
+  return value;
+}
 
 export function registerRun(program: Command): void {
   const command = program
@@ -22,6 +29,8 @@ export function registerRun(program: Command): void {
     .option("--max-tokens <n>", "output token limit (default 8192)", positiveInteger)
     .option("--timeout-ms <n>", "per-request timeout (default 120000)", positiveInteger)
     .option("--max-attempts <n>", "attempts per request including retries (default 6)", positiveInteger)
+    .option("--max-retry-wait <seconds>", "longest server-asked wait (Retry-After) honoured, in full (default 120); a longer one ends the request as an error", positiveSeconds)
+    .option("--max-reply-bytes <n>", "cap on a reply's text (default 4194304 = 4 MiB): longer replies are cut to it and marked truncated in items.jsonl; a body over 4x the cap + 1 MiB fails", positiveInteger)
     .option("--rpm <n>", "requests-per-minute limit for the provider", number)
     .option("--max-images <n>", "most images per request (video frames are thinned evenly to fit)", positiveInteger)
     .option("--no-json-output", "do not ask the provider for JSON output")
@@ -35,7 +44,7 @@ export function registerRun(program: Command): void {
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
-        const { scores } = await executeRun({
+        const { scores, results } = await executeRun({
           benchmark: benchmarkId,
           benchmarkOptions: benchmarkOptions(opts),
           data: opts.data,
@@ -59,6 +68,8 @@ export function registerRun(program: Command): void {
             max_tokens: opts.maxTokens,
             timeout_ms: opts.timeoutMs,
             max_attempts: opts.maxAttempts,
+            max_retry_wait: opts.maxRetryWait,
+            max_reply_bytes: opts.maxReplyBytes,
             rpm: opts.rpm,
             max_images: opts.maxImages,
             ...(opts.jsonOutput === false ? { json_output: false } : {}),
@@ -70,6 +81,10 @@ export function registerRun(program: Command): void {
         console.log(benchmark.terminal(scores));
         if (scores.counts.errors > 0) {
           console.log(`${scores.counts.errors} requests ended in errors and are not scored; run again with --retry-errors to ask them again.`);
+        }
+        const truncated = results.filter((r) => r.response?.truncated).length;
+        if (truncated > 0) {
+          console.log(`${truncated} ${truncated === 1 ? "reply was" : "replies were"} longer than the reply cap (--max-reply-bytes) and cut to it; items.jsonl marks them with response.truncated.`);
         }
         console.log(`wrote ${out}/scores.json, items.jsonl, report.md, predictions.jsonl`);
       } finally {

@@ -22,6 +22,10 @@ const ModelSettings = z
     backoff_base_ms: z.number().int().min(0).optional(),
     backoff_cap_ms: z.number().int().min(0).optional(),
     max_tokens_field: z.enum(["max_completion_tokens", "max_tokens"]).optional(),
+    /** Cap on a reply's text in bytes (default 4 MiB): longer replies are cut to it and marked truncated. */
+    max_reply_bytes: z.number().int().positive().optional(),
+    /** Longest server-asked wait (Retry-After) honoured, in seconds (default 120); a longer one ends the request as an error. */
+    max_retry_wait: z.number().positive().optional(),
     /** Most images per request this provider accepts (video frames are thinned evenly to fit). */
     max_images: z.number().int().positive().optional(),
     /** EPIC-Bench: the coordinate system this model answers in (auto | absolute | 0-1 | 0-1000). */

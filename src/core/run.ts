@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
-import type { Benchmark, BenchItem, ItemResult, PromptBuilder } from "./benchmark.js";
+import type { Benchmark, BenchItem, BuiltPrompt, ItemResult, PromptBuilder } from "./benchmark.js";
 import { canonicalJson, sha256 } from "./hash.js";
+import { UsageError } from "./problems.js";
 import type { Progress } from "./progress.js";
 import type { GenerationSettings, Message, Model, ModelResponse } from "./types.js";
 import type { ResponseStore } from "../store/store.js";
@@ -78,7 +79,7 @@ export async function runItems<I extends BenchItem>(options: RunOptions<I>): Pro
 async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>): Promise<ItemResult | undefined> {
   const base = { id: item.id, task: item.task, cluster: item.cluster };
   const { responder, benchmark } = options;
-  const prompt = await options.build(item);
+  const prompt = await buildPrompt(options.build, item);
   if (responder.kind === "baseline") {
     // Built-ins answer from the item; they only need what the prompt would show (e.g. path names).
     const info = "error" in prompt ? {} : prompt.info;
@@ -105,6 +106,19 @@ async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>):
   return finish(benchmark, item, base, response!.text, meta, prompt.info);
 }
 
+/**
+ * A builder that throws on one item (a media file changed since it was checked, say) gives that
+ * item a prompt error, never a crashed run; a usage error (a bad template) still stops the run.
+ */
+async function buildPrompt<I>(build: PromptBuilder<I>, item: I): Promise<BuiltPrompt> {
+  try {
+    return await build(item);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 function responseMeta(response: ModelResponse, cached: boolean): NonNullable<ItemResult["response"]> {
   return {
     latency_ms: response.latencyMs,
@@ -112,6 +126,7 @@ function responseMeta(response: ModelResponse, cached: boolean): NonNullable<Ite
     cached,
     ...(response.usage ? { usage: response.usage as Record<string, number> } : {}),
     ...(response.error ? { error: response.error } : {}),
+    ...(response.truncated ? { truncated: { bytes: response.truncated.bytes } } : {}),
   };
 }
 

@@ -63,6 +63,11 @@ export interface ModelResponse {
   latencyMs: number;
   attempts: number;
   error?: ResponseError;
+  /**
+   * Set when the reply text was longer than the reply cap (--max-reply-bytes): `text` holds its
+   * first cap bytes (cut at a UTF-8 character boundary); `bytes` is the full text's UTF-8 length.
+   */
+  truncated?: { bytes: number };
 }
 
 /** Anything that answers requests: provider adapters, baselines, replay files. */

@@ -1,8 +1,15 @@
 /**
  * Provider failures as one typed error, plus the rules that decide whether a failure is worth
- * another attempt. Nothing here ever carries an API key: callers pass their secrets to `scrub`.
+ * another attempt. Nothing here ever carries an API key: callers pass their secrets, and every
+ * message is scrubbed (secrets.ts) before it is cut.
  */
 import type { ErrorKind, ResponseError } from "../core/types.js";
+import { snippet, type Secrets } from "./secrets.js";
+
+export { scrub } from "./secrets.js";
+
+/** Longest error message kept (after scrubbing, so a cut never leaves part of a key). */
+export const MAX_MESSAGE = 1000;
 
 export interface ProviderErrorInit {
   status?: number;
@@ -48,21 +55,9 @@ export function isRetryableKind(kind: ErrorKind): boolean {
   return kind === "timeout" || kind === "network" || kind === "malformed";
 }
 
-const REDACTED = "[redacted]";
-
-/** Replace every occurrence of each secret (and its URL-encoded form) in `text`. */
-export function scrub(text: string, secrets: readonly (string | undefined)[] = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (!secret || secret.length < 4) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(REDACTED);
-  }
-  return out;
-}
-
-/** A copy of `err` with its message scrubbed of the secrets. */
-export function scrubError(err: ProviderError, secrets: readonly (string | undefined)[]): ProviderError {
-  const message = scrub(err.message, secrets);
+/** A copy of `err` with its message scrubbed of the secrets, then cut to MAX_MESSAGE. */
+export function scrubError(err: ProviderError, secrets: Secrets): ProviderError {
+  const message = snippet(err.message, secrets, MAX_MESSAGE);
   if (message === err.message) return err;
   return new ProviderError(err.kind, message, {
     ...(err.status !== undefined && { status: err.status }),
@@ -107,10 +102,10 @@ function causeChain(err: unknown): { codes: string[]; messages: string[] } {
 }
 
 /** Turn anything thrown by a request into a ProviderError with the right kind and retryability. */
-export function classifyError(err: unknown, secrets: readonly (string | undefined)[] = []): ProviderError {
+export function classifyError(err: unknown, secrets: Secrets = []): ProviderError {
   if (err instanceof ProviderError) return scrubError(err, secrets);
   const { codes, messages } = causeChain(err);
-  const detail = scrub([...new Set(messages)].join(": ") || "unknown error", secrets);
+  const detail = snippet([...new Set(messages)].join(": ") || "unknown error", secrets, MAX_MESSAGE);
   const code = codes.find((c) => RETRYABLE_CODES.has(c) || c.startsWith("UND_ERR_")) ?? codes[0];
   const name = err instanceof Error ? err.name : "";
   const label = code ? `${detail} (${code})` : detail;

@@ -46,6 +46,8 @@ export function resolveModel<I extends BenchItem>(
         ...(settings.backoff_base_ms !== undefined ? { backoffBaseMs: settings.backoff_base_ms } : {}),
         ...(settings.backoff_cap_ms !== undefined ? { backoffCapMs: settings.backoff_cap_ms } : {}),
         ...(settings.max_tokens_field ? { maxTokensField: settings.max_tokens_field } : {}),
+        ...(settings.max_reply_bytes !== undefined ? { maxReplyBytes: settings.max_reply_bytes } : {}),
+        ...(settings.max_retry_wait !== undefined ? { maxRetryDelayMs: Math.round(settings.max_retry_wait * 1000) } : {}),
         env,
       });
       return { kind: "responder", responder: { kind: "model", model }, settings: generation };

@@ -1,17 +1,35 @@
 /**
  * One JSON POST over global fetch (undici, keep-alive) with a hard per-request timeout that
- * covers connecting, waiting and reading the body. Failures surface as ProviderError.
+ * covers connecting, waiting and reading the body, and a hard limit on the bytes of body read.
+ * Failures surface as ProviderError, their text scrubbed of the secrets before it is cut.
  */
 import type { Message } from "../core/types.js";
-import { ProviderError, classifyError, scrub } from "./errors.js";
+import { ProviderError, classifyError } from "./errors.js";
 import { parseRetryAfter } from "./retry.js";
+import { snippet, type Secrets } from "./secrets.js";
+
+/** Default cap on a reply's text (bytes of UTF-8): 4 MiB. */
+export const DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024;
+/** Most bytes of an error body read (only a short message is kept from it). */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * Most bytes of a reply body read for a text cap of `maxReplyBytes`: the JSON envelope of such a
+ * text can be several times larger (escaped non-ASCII or control characters, usage, ids), so
+ * four times the cap plus 1 MiB.
+ */
+export function bodyLimit(maxReplyBytes: number): number {
+  return 4 * maxReplyBytes + 1024 * 1024;
+}
 
 export interface PostOptions {
   timeoutMs: number;
   /** Caller's cancellation; when it fires, its reason is thrown as is (not a ProviderError). */
   signal?: AbortSignal;
   /** Strings (API keys) to scrub from any error text. */
-  secrets?: readonly (string | undefined)[];
+  secrets?: Secrets;
+  /** Cap on the reply text; the body read stops at bodyLimit(maxReplyBytes) (default 4 MiB). */
+  maxReplyBytes?: number;
 }
 
 export interface JsonReply {
@@ -23,22 +41,43 @@ export interface JsonReply {
 
 const SNIPPET = 500;
 
-/** Pull a readable message out of an error body ({error:{message}} in all three APIs). */
-function errorDetail(text: string): string {
+/** Pull a readable message out of an error body ({error:{message}} in all three APIs); uncut. */
+export function errorDetail(text: string): string {
   try {
     const j = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
     const m = typeof j.error === "string" ? j.error : (j.error?.message ?? j.message);
-    if (typeof m === "string" && m) return m.slice(0, SNIPPET);
+    if (typeof m === "string" && m) return m;
   } catch {
     /* not JSON: fall through to the raw text */
   }
-  return text.replace(/\s+/g, " ").trim().slice(0, SNIPPET);
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** The body's bytes, at most `limit`; `complete` is false when more was left unread. */
+async function readBody(res: Response, limit: number): Promise<{ bytes: Buffer; complete: boolean }> {
+  if (!res.body) return { bytes: Buffer.alloc(0), complete: true };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { bytes: Buffer.concat(chunks, total), complete: true };
+    if (total + value.byteLength > limit) {
+      chunks.push(value.subarray(0, limit - total));
+      total = limit;
+      await reader.cancel().catch(() => undefined);
+      return { bytes: Buffer.concat(chunks, total), complete: false };
+    }
+    chunks.push(value);
+    total += value.byteLength;
+  }
 }
 
 /**
  * POST `body` (an object, or a pre-serialised JSON string) and parse the JSON reply.
  * Non-2xx -> kind "http" (with status and Retry-After hint); timer -> "timeout";
- * socket trouble -> "network"; 2xx without valid JSON -> "malformed".
+ * socket trouble -> "network"; 2xx without valid JSON -> "malformed"; a 2xx body over
+ * bodyLimit(maxReplyBytes) -> "other", not retryable (reading stops at the limit).
  */
 export async function postJson(
   url: string,
@@ -46,7 +85,7 @@ export async function postJson(
   body: unknown,
   options: PostOptions,
 ): Promise<JsonReply> {
-  const { timeoutMs, signal, secrets = [] } = options;
+  const { timeoutMs, signal, secrets = [], maxReplyBytes = DEFAULT_MAX_REPLY_BYTES } = options;
   if (signal?.aborted) throw signal.reason;
   const controller = new AbortController();
   let timedOut = false;
@@ -64,20 +103,33 @@ export async function postJson(
       body: typeof body === "string" ? body : JSON.stringify(body),
       signal: controller.signal,
     });
-    const text = await res.text();
     if (!res.ok) {
-      const detail = scrub(errorDetail(text), secrets);
+      // An error body is read only as far as a message needs; scrubbed whole, then cut.
+      const { bytes } = await readBody(res, MAX_ERROR_BODY_BYTES);
+      const detail = snippet(errorDetail(bytes.toString("utf8")), secrets, SNIPPET);
       const retryAfterMs = parseRetryAfter(res.headers);
       throw new ProviderError("http", `HTTP ${res.status}${detail ? `: ${detail}` : ""}`, {
         status: res.status,
         ...(retryAfterMs !== undefined && { retryAfterMs }),
       });
     }
+    const limit = bodyLimit(maxReplyBytes);
+    // A body announced as too big is not read at all; any other stops being read at the limit.
+    const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+    if (declared > limit) await res.body?.cancel().catch(() => undefined);
+    const { bytes, complete } = declared > limit ? { bytes: Buffer.alloc(0), complete: false } : await readBody(res, limit);
+    if (!complete)
+      throw new ProviderError(
+        "other",
+        `reply exceeded the size limit: body over ${limit} bytes (4 × --max-reply-bytes ${maxReplyBytes} + 1 MiB); stopped reading`,
+        { retryable: false },
+      );
+    const text = bytes.toString("utf8");
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ProviderError("malformed", `reply is not valid JSON: ${scrub(text.slice(0, 200), secrets)}`);
+      throw new ProviderError("malformed", `reply is not valid JSON: ${snippet(text, secrets, 200)}`);
     }
     return { status: res.status, headers: res.headers, json, text };
   } catch (err) {
@@ -88,6 +140,21 @@ export async function postJson(
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * `text` cut to at most `maxBytes` bytes of UTF-8, never inside a character; `bytes` is the full
+ * text's UTF-8 length, `cut` whether anything was dropped.
+ */
+export function truncateUtf8(text: string, maxBytes: number): { text: string; bytes: number; cut: boolean } {
+  // Cheap exit: every UTF-16 unit is at most 3 bytes of UTF-8.
+  if (text.length * 3 <= maxBytes) return { text, bytes: Buffer.byteLength(text, "utf8"), cut: false };
+  const encoded = Buffer.from(text, "utf8");
+  if (encoded.length <= maxBytes) return { text, bytes: encoded.length, cut: false };
+  let end = Math.max(0, maxBytes);
+  // Step back over continuation bytes (10xxxxxx) to the start of the character being cut.
+  while (end > 0 && (encoded[end]! & 0xc0) === 0x80) end--;
+  return { text: encoded.subarray(0, end).toString("utf8"), bytes: encoded.length, cut: true };
 }
 
 /** True for plain JSON objects (not arrays or null). */

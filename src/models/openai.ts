@@ -39,13 +39,16 @@ interface ChatReply {
   usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
 }
 
-/** Reply text (string content, or the joined `text` of content parts) and token usage. */
+/**
+ * Reply text (string content, or the joined `text` of content parts) and token usage. Error
+ * messages quote the server uncut: the provider scrubs keys from them and then cuts them.
+ */
 export function openaiReply(json: unknown): WireReply {
   const reply = (json ?? {}) as ChatReply;
   const choice = Array.isArray(reply.choices) ? reply.choices[0] : undefined;
   if (!choice || typeof choice !== "object") {
     const detail = (reply as { error?: { message?: unknown } }).error?.message;
-    throw new ProviderError("malformed", `reply has no choices[0]${typeof detail === "string" ? `: ${detail.slice(0, 300)}` : ""}`);
+    throw new ProviderError("malformed", `reply has no choices[0]${typeof detail === "string" ? `: ${detail}` : ""}`);
   }
   const content = choice.message?.content;
   let text = "";
@@ -55,7 +58,7 @@ export function openaiReply(json: unknown): WireReply {
   if (!text) {
     const refusal = choice.message?.refusal;
     if (typeof refusal === "string" && refusal)
-      throw new ProviderError("refused", `model refused: ${refusal.slice(0, 300)}`, { retryable: false });
+      throw new ProviderError("refused", `model refused: ${refusal}`, { retryable: false });
     if (choice.finish_reason === "content_filter")
       throw new ProviderError("refused", "reply withheld by the content filter", { retryable: false });
     throw new ProviderError("malformed", `reply has no content (finish_reason ${String(choice.finish_reason)})`);

@@ -6,7 +6,7 @@ import type { Model, ModelRequest, ModelResponse, Usage } from "../core/types.js
 import { anthropicWire } from "./anthropic.js";
 import { ProviderError, classifyError, scrub } from "./errors.js";
 import { geminiWire } from "./gemini.js";
-import { postJson } from "./http.js";
+import { DEFAULT_MAX_REPLY_BYTES, postJson, truncateUtf8 } from "./http.js";
 import { openaiWire } from "./openai.js";
 import { RateLimiter } from "./ratelimit.js";
 import { RETRY_DEFAULTS, withRetries, type RetryPolicy, type SleepFn } from "./retry.js";
@@ -53,8 +53,16 @@ export interface ProviderOptions extends WireOptions {
   /** Backoff base (default 1000 ms) and ceiling (default 60 000 ms). */
   backoffBaseMs?: number;
   backoffCapMs?: number;
-  /** Ceiling on any wait between attempts, server hints included (default 120 000 ms). */
+  /**
+   * Ceiling on any wait between attempts (default 120 000 ms). A server's Retry-After over it
+   * ends the request as an error saying so; raise it to wait such hints in full.
+   */
   maxRetryDelayMs?: number;
+  /**
+   * Cap on a reply's text in bytes of UTF-8 (default 4 MiB): a longer text is cut to it and marked
+   * `truncated`; a body over 4 × the cap + 1 MiB is not read further and fails (not retried).
+   */
+  maxReplyBytes?: number;
   /** Requests per minute for this model (every attempt counts); unset = unlimited. */
   rpm?: number;
   /** A limiter shared with other models (wins over rpm). */
@@ -82,6 +90,15 @@ export function isProviderSpec(spec: string): boolean {
 }
 
 /**
+ * Every API key set in `env` for any of the providers: all are scrubbed from whatever any model
+ * receives (a proxy or a misconfigured base URL may echo another provider's key).
+ */
+export function configuredKeys(env: NodeJS.ProcessEnv): string[] {
+  const keys = PROVIDERS.map((p) => env[WIRES[p].keyEnv]?.trim()).filter((k): k is string => Boolean(k));
+  return [...new Set(keys)];
+}
+
+/**
  * Build a Model for `spec`. Throws (before any request) for an unknown provider, an empty
  * model name, a bad base URL, or a missing required API key.
  */
@@ -94,19 +111,23 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
   const env = options.env ?? process.env;
 
   const endpoint = (options.baseUrl || env[wire.baseUrlEnv] || wire.defaultBaseUrl).trim().replace(/\/+$/, "");
+  const apiKey = env[wire.keyEnv]?.trim() || undefined;
+  const secrets = configuredKeys(env);
+  // The endpoint is printed and stored; a key pasted into it (?key=...) must not be.
+  const shownEndpoint = scrub(endpoint, secrets);
   try {
     new URL(endpoint);
   } catch {
-    throw new Error(`invalid base URL for ${provider}: "${endpoint}"`);
+    throw new Error(`invalid base URL for ${provider}: "${shownEndpoint}"`);
   }
-  const apiKey = env[wire.keyEnv]?.trim() || undefined;
   if (!apiKey && wire.keyRequired(endpoint))
-    throw new Error(`${wire.keyEnv} is not set: export it to use ${spec} (${endpoint})`);
+    throw new Error(`${wire.keyEnv} is not set: export it to use ${spec} (${shownEndpoint})`);
 
-  const secrets = [apiKey];
   const url = wire.url(endpoint, model);
   const headers = wire.headers(apiKey);
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  if (!(Number.isInteger(maxReplyBytes) && maxReplyBytes > 0)) throw new Error(`the reply cap must be a positive whole number of bytes, got ${maxReplyBytes}`);
   const limiter = options.limiter ?? (options.rpm ? new RateLimiter(options.rpm) : undefined);
   const policy: RetryPolicy = {
     maxAttempts: options.maxAttempts ?? RETRY_DEFAULTS.maxAttempts,
@@ -137,7 +158,7 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
       async (_attempt, sig) => {
         try {
           await limiter?.acquire(sig);
-          const reply = await postJson(url, headers, body, { timeoutMs, secrets, ...(sig && { signal: sig }) });
+          const reply = await postJson(url, headers, body, { timeoutMs, secrets, maxReplyBytes, ...(sig && { signal: sig }) });
           return wire.parse(reply.json);
         } catch (err) {
           if (sig?.aborted) throw err;
@@ -149,9 +170,12 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
     );
     if (!result.ok) return failed(result.error, result.attempts);
     const { text, usage } = result.value;
+    // Scrub the whole text, then cut it to the cap: the answer is read from what is kept.
+    const capped = truncateUtf8(scrub(text, secrets), maxReplyBytes);
     return {
       outcome: "ok",
-      text: scrub(text, secrets),
+      text: capped.text,
+      ...(capped.cut && { truncated: { bytes: capped.bytes } }),
       ...(usage && { usage }),
       latencyMs: performance.now() - started,
       attempts: result.attempts,
@@ -160,7 +184,7 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
 
   return {
     spec,
-    identity: { provider, endpoint, model },
+    identity: { provider, endpoint: shownEndpoint, model },
     local: false,
     generate,
   };

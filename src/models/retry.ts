@@ -1,5 +1,6 @@
 /**
- * Bounded retries with exponential backoff and full jitter, honouring server wait hints.
+ * Bounded retries with exponential backoff and full jitter, honouring server wait hints in full
+ * up to a limit (a longer hint ends the request as an error rather than being shortened).
  * Randomness and sleeping are injectable so tests can check every wait without real time.
  */
 import { ProviderError, classifyError } from "./errors.js";
@@ -13,7 +14,10 @@ export interface RetryPolicy {
   baseMs?: number;
   /** Ceiling of the computed backoff (default 60 000 ms). */
   capMs?: number;
-  /** Ceiling of any wait, including server hints (default 120 000 ms). */
+  /**
+   * Ceiling of any wait (default 120 000 ms). A computed backoff is clamped to it; a server hint
+   * (Retry-After) over it is not shortened: the request ends there as an error saying so.
+   */
   maxDelayMs?: number;
   /** Uniform random in [0, 1) (default Math.random). */
   random?: () => number;
@@ -46,16 +50,35 @@ export const sleep: SleepFn = (ms, signal) =>
 
 /**
  * Wait before attempt `attempt + 1` after `attempt` failures: full jitter over
- * min(cap, base * 2^(attempt-1)), raised to the server hint if larger, capped at maxDelayMs.
+ * min(cap, base * 2^(attempt-1)), at most maxDelayMs; a server hint larger than that is
+ * returned in full (withRetries refuses hints over maxDelayMs before waiting).
  */
 export function backoffDelay(attempt: number, policy: RetryPolicy = {}, hintMs?: number): number {
   const base = policy.baseMs ?? RETRY_DEFAULTS.baseMs;
   const cap = policy.capMs ?? RETRY_DEFAULTS.capMs;
   const maxDelay = policy.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs;
   const random = policy.random ?? Math.random;
-  const computed = random() * Math.min(cap, base * 2 ** Math.max(0, attempt - 1));
+  const computed = Math.min(maxDelay, random() * Math.min(cap, base * 2 ** Math.max(0, attempt - 1)));
   const wanted = hintMs !== undefined && hintMs > computed ? hintMs : computed;
-  return Math.max(0, Math.min(maxDelay, Math.round(wanted)));
+  return Math.max(0, Math.round(wanted));
+}
+
+/** Milliseconds as seconds for messages: 300000 -> "300 s", 1500 -> "1.5 s". */
+export function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/**
+ * The failure to record when the server asks for a longer wait than `maxDelayMs` allows:
+ * same kind and status, not retryable, its message naming the asked wait and the limit.
+ */
+export function waitRefused(error: ProviderError, maxDelayMs: number): ProviderError {
+  const asked = error.retryAfterMs ?? 0;
+  return new ProviderError(
+    error.kind,
+    `server asked to retry after ${formatSeconds(asked)}, over the ${formatSeconds(maxDelayMs)} limit (--max-retry-wait); ${error.message}`,
+    { ...(error.status !== undefined && { status: error.status }), retryAfterMs: asked, retryable: false },
+  );
 }
 
 type HeaderSource = Headers | Record<string, string | null | undefined>;
@@ -82,7 +105,8 @@ export function parseRetryAfter(headers: HeaderSource, nowMs: number = Date.now(
 }
 
 /**
- * Run `fn` until it succeeds, fails with a non-retryable error, or `maxAttempts` is reached.
+ * Run `fn` until it succeeds, fails with a non-retryable error, `maxAttempts` is reached, or the
+ * server asks for a wait over maxDelayMs.
  * Failures are returned (never thrown) with the attempt count; only an abort rejects,
  * with the signal's reason, and it interrupts a pending wait at once.
  */
@@ -101,6 +125,9 @@ export async function withRetries<T>(
       if (signal?.aborted) throw signal.reason;
       const error = classifyError(err);
       if (!error.retryable || attempt >= maxAttempts) return { ok: false, error, attempts: attempt };
+      const maxDelay = policy.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs;
+      if (error.retryAfterMs !== undefined && error.retryAfterMs > maxDelay)
+        return { ok: false, error: waitRefused(error, maxDelay), attempts: attempt };
       const delayMs = backoffDelay(attempt, policy, error.retryAfterMs);
       policy.onRetry?.({ attempt, delayMs, error });
       await wait(delayMs, signal);

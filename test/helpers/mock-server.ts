@@ -14,7 +14,30 @@ export type Fault =
   | { type: "slow"; delayMs: number }
   | { type: "reset" }
   | { type: "malformed" }
-  | { type: "empty" };
+  | { type: "empty" }
+  /**
+   * Echo the request's credential headers and URL (echoText) back, cut to its first `cut`
+   * characters: as the error message of a JSON error body, as a plain-text error body, as the
+   * reply text of a 200, or as a 200 body that is not JSON. Status 400 for the error forms unless
+   * given. Tests that keys never reach our outputs sweep `cut` across the key.
+   */
+  | { type: "echo"; into: EchoTarget; cut?: number; status?: number };
+
+export type EchoTarget = "error-message" | "error-text" | "reply" | "malformed";
+export const ECHO_TARGETS: readonly EchoTarget[] = ["error-message", "error-text", "reply", "malformed"];
+
+const CREDENTIAL_HEADERS = ["authorization", "x-api-key", "x-goog-api-key"] as const;
+
+/** What an echo fault sends back (before cutting): one `name: value` line per credential header, then the URL. */
+export function echoText(req: { path: string; headers: IncomingMessage["headers"] }): string {
+  const lines: string[] = [];
+  for (const h of CREDENTIAL_HEADERS) {
+    const v = req.headers[h];
+    if (typeof v === "string") lines.push(`${h}: ${v}`);
+  }
+  lines.push(`url: ${req.path}`);
+  return lines.join("\n");
+}
 
 /** What the server understood of one request. */
 export interface MockRequest {
@@ -147,8 +170,7 @@ function emptyBody(provider: MockProvider): unknown {
 }
 
 /** An error body in the provider's shape. It echoes the credential, as careless servers do, to test scrubbing. */
-function errorBody(provider: MockProvider, status: number, credential: string): unknown {
-  const message = `mock error ${status} for credential ${credential || "(none)"}`;
+function errorBody(provider: MockProvider, status: number, credential: string, message = `mock error ${status} for credential ${credential || "(none)"}`): unknown {
   if (provider === "anthropic") return { type: "error", error: { type: "mock_error", message } };
   if (provider === "gemini") return { error: { code: status, message, status: "MOCK" } };
   return { error: { message, type: "mock_error", code: status } };
@@ -193,7 +215,7 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     const credential = [req.headers.authorization, req.headers["x-api-key"], req.headers["x-goog-api-key"]]
       .filter((v): v is string => typeof v === "string")
       .join(" ");
-    for (const h of ["authorization", "x-api-key", "x-goog-api-key"]) {
+    for (const h of CREDENTIAL_HEADERS) {
       const v = req.headers[h];
       if (typeof v === "string") stats.credentials.add(v);
     }
@@ -225,6 +247,14 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
         JSON.stringify(errorBody(r.provider, fault.status, credential)),
         fault.retryAfter !== undefined ? { "retry-after": fault.retryAfter } : {},
       );
+    if (fault?.type === "echo") {
+      const echoed = echoText(mreq).slice(0, fault.cut ?? Infinity);
+      const status = fault.status ?? 400;
+      if (fault.into === "error-message") return send(res, status, JSON.stringify(errorBody(r.provider, status, "", echoed)));
+      if (fault.into === "error-text") return send(res, status, echoed, { "content-type": "text/plain" });
+      if (fault.into === "malformed") return send(res, 200, echoed);
+      return send(res, 200, JSON.stringify(okBody(mreq, echoed)));
+    }
     if (fault?.type === "malformed") return send(res, 200, '{"choices":[{"message":{"content":"trunc');
     if (fault?.type === "empty") return send(res, 200, JSON.stringify(emptyBody(r.provider)));
     const text = opts.reply ? opts.reply(mreq) : DEFAULT_REPLY;

@@ -59,12 +59,38 @@ test("429 with an HTTP-date Retry-After", async () => {
   assert.ok(m.waits[0]! > 1000 && m.waits[0]! <= 3000, String(m.waits[0]));
 });
 
-test("a Retry-After beyond the maximum is capped", async () => {
-  failFirst(1, { type: "status", status: 503, retryAfter: "3600" });
-  const m = model("anthropic", { maxRetryDelayMs: 10_000 });
-  const res = await m.generate(fresh("cap"), never);
-  assert.equal(res.outcome, "ok");
-  assert.deepEqual(m.waits, [10_000]);
+test("a Retry-After beyond the maximum ends the request as an error; a higher maximum waits it in full", async () => {
+  for (const p of PROVIDERS) {
+    failFirst(1, { type: "status", status: 503, retryAfter: "3600" });
+    const m = model(p, { maxRetryDelayMs: 10_000 });
+    const res = await m.generate(fresh("cap"), never);
+    assert.equal(res.outcome, "error", p);
+    assert.equal(res.attempts, 1, p);
+    assert.deepEqual(m.waits, [], p);
+    const credential = p === "openai" ? "Bearer [redacted]" : "[redacted]";
+    assert.deepEqual(res.error, {
+      kind: "http",
+      status: 503,
+      message: `server asked to retry after 3600 s, over the 10 s limit (--max-retry-wait); HTTP 503: mock error 503 for credential ${credential}`,
+    }, p);
+
+    failFirst(1, { type: "status", status: 503, retryAfter: "3600" });
+    const patient = model(p, { maxRetryDelayMs: 3_600_000 });
+    const ok = await patient.generate(fresh("cap-ok"), never);
+    assert.equal(ok.outcome, "ok", p);
+    assert.equal(ok.attempts, 2, p);
+    assert.deepEqual(patient.waits, [3_600_000], p);
+  }
+});
+
+test("the default maximum is 120 s: Retry-After 300 is refused, 120 is waited", async () => {
+  failFirst(1, { type: "status", status: 429, retryAfter: "300" });
+  const refused = await model("gemini").generate(fresh("default-cap"), never);
+  assert.match(refused.error!.message, /^server asked to retry after 300 s, over the 120 s limit \(--max-retry-wait\); HTTP 429: /);
+  failFirst(1, { type: "status", status: 429, retryAfter: "120" });
+  const m = model("gemini");
+  assert.equal((await m.generate(fresh("default-cap-ok"), never)).outcome, "ok");
+  assert.deepEqual(m.waits, [120_000]);
 });
 
 test("transient faults then success, for every provider", async () => {

@@ -38,3 +38,22 @@ test("mock-server-main prints its URL, answers from the reply file, and dies on 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("mock-server-main --echo answers every request with the echoed credential, cut as asked", async () => {
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, "--echo", "reply", "--echo-cut", "27"], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once("line", resolve);
+      child.once("exit", (code) => reject(new Error(`mock server exited early (${code})`)));
+    });
+    const { url } = JSON.parse(line) as { url: string };
+    const key = "sk-main-echo-0123456789";
+    const model = createProviderModel("openai:m", { baseUrl: `${url}/v1`, env: { OPENAI_API_KEY: key } });
+    // "authorization: Bearer " is 22 characters: the cut keeps 5 of the key, too few to redact.
+    assert.equal((await model.generate(makeRequest(["hi"]), new AbortController().signal)).text, "authorization: Bearer sk-ma");
+  } finally {
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGKILL");
+    await exited;
+  }
+});

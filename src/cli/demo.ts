@@ -1,10 +1,13 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { ScoresDocument } from "../core/benchmark.js";
+import { withFolderLock } from "../core/lock.js";
+import { writeFileAtomic } from "../core/outputs.js";
 import { executeRun } from "../core/session.js";
 import { getBenchmark } from "../registry.js";
+import { mdText } from "../report/markdown.js";
 import { markdownReport } from "../report/render.js";
 import { htmlReport } from "../report/html-report.js";
 import { navigationFromFiles, navigationMarkdown } from "../benchmarks/vcn/index.js";
@@ -34,63 +37,65 @@ export function registerDemo(program: Command): void {
     .command("demo")
     .description("no key, no network: run the built-in models on the bundled example set and write a report")
     .option("--out <dir>", "output folder", "runs/demo")
-    .action(async (opts) => {
-      const benchmark = getBenchmark("egopath");
-      const runs: ScoresDocument[] = [];
-      const runDirs: string[] = [];
-      for (const model of DEMO_MODELS) {
-        const out = path.join(opts.out, model.replace(/[^A-Za-z0-9._-]+/g, "_"));
-        const { scores } = await executeRun({
-          benchmark: "egopath", data: DEMO_DATA, out, model, bootstrapResamples: 10000, bootstrapSeed: 20260717,
-          promptSource: "release", control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
-        });
-        console.log(`\n== ${model}\n${benchmark.terminal(scores)}`);
-        runs.push(scores);
-        runDirs.push(out);
-      }
-      // PathEval: a small fresh set made with the paper's method, then the built-in baselines.
-      const pathevalData = path.join(opts.out, "patheval-set");
-      rmSync(pathevalData, { recursive: true, force: true });
-      const patheval = getBenchmark("patheval");
-      console.log(`\n== generating a PathEval set in ${pathevalData}`);
-      console.log(await patheval.generate!({ outDir: pathevalData, seed: 7, count: 6, extra: { runs: "10", "test-per-scenario": "2" }, log: () => {} }));
-      for (const [model, prompt] of PATHEVAL_DEMO_RUNS) {
-        const out = path.join(opts.out, `patheval-${model.replace(/[^A-Za-z0-9._-]+/g, "_")}-${prompt}`);
-        const { scores } = await executeRun({
-          benchmark: "patheval", data: pathevalData, out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
-          promptSource: prompt, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
-        });
-        console.log(`\n== patheval ${model} (${prompt})\n${patheval.terminal(scores)}`);
-        runs.push(scores);
-        runDirs.push(out);
-      }
-      for (const { benchmark: id, model, prompt, train } of VIDEO_DEMO_RUNS) {
-        const benchmark = getBenchmark(id);
-        const source = prompt ?? benchmark.promptSources[0]!;
-        const out = path.join(opts.out, `${id}-${model.replace(/[^A-Za-z0-9._-]+/g, "_")}-${source}`);
-        const { scores } = await executeRun({
-          benchmark: id, data: VIDEO_DATA[id], out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
-          ...(train ? { benchmarkOptions: { train } } : {}),
-          promptSource: source, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
-        });
-        console.log(`\n== ${id} ${model} (${source})\n${benchmark.terminal(scores)}`);
-        runs.push(scores);
-        runDirs.push(out);
-      }
-      // VCN-Bench navigation metrics on the bundled trajectory logs, joined with the oracle's goal identification.
-      const navigation = navigationFromFiles({
-        episodes: path.join(VIDEO_DATA.vcn, "episodes.json.gz"),
-        trajectories: path.join(VIDEO_DATA.vcn, "trajectories.jsonl"),
-        goalRun: path.join(opts.out, "vcn-random_1-plain"),
-      });
-      mkdirSync(opts.out, { recursive: true });
-      const report = path.join(opts.out, "report.md");
-      writeFileSync(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (synthetic EgoPathBench layout), a PathEval set generated into ${pathevalData}, examples/vcn-mini and examples/egotl-mini (synthetic frame folders in spatialprobe's VCN-Bench and EgoTL-Bench item formats).\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (bundled trajectory logs; goal identification from random:1)")}\n`);
-      const htmlFile = path.join(opts.out, "report.html");
-      // Smaller pictures and a larger budget than the default, so every demo item has its picture.
-      const { html, summary } = await htmlReport(runDirs, { budgetBytes: 40 * 1024 * 1024, maxSide: 480 });
-      writeFileSync(htmlFile, html);
-      console.log(`\nwrote ${report}, ${htmlFile} (tables, charts, ${summary.pictured} item pictures; open it in a browser) and one folder per run with scores.json, items.jsonl, report.md`);
-      console.log(`browse every item: npx spatialprobe serve ${opts.out}`);
+    // The demo folder is locked as a whole (each run also locks its own folder), and its reports are replaced atomically.
+    .action((opts) => withFolderLock(opts.out, () => demo(opts.out)));
+}
+
+async function demo(outDir: string): Promise<void> {
+  const benchmark = getBenchmark("egopath");
+  const runs: ScoresDocument[] = [];
+  const runDirs: string[] = [];
+  for (const model of DEMO_MODELS) {
+    const out = path.join(outDir, model.replace(/[^A-Za-z0-9._-]+/g, "_"));
+    const { scores } = await executeRun({
+      benchmark: "egopath", data: DEMO_DATA, out, model, bootstrapResamples: 10000, bootstrapSeed: 20260717,
+      promptSource: "release", control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
     });
+    console.log(`\n== ${model}\n${benchmark.terminal(scores)}`);
+    runs.push(scores);
+    runDirs.push(out);
+  }
+  // PathEval: a small fresh set made with the paper's method, then the built-in baselines.
+  const pathevalData = path.join(outDir, "patheval-set");
+  rmSync(pathevalData, { recursive: true, force: true });
+  const patheval = getBenchmark("patheval");
+  console.log(`\n== generating a PathEval set in ${pathevalData}`);
+  console.log(await patheval.generate!({ outDir: pathevalData, seed: 7, count: 6, extra: { runs: "10", "test-per-scenario": "2" }, log: () => {} }));
+  for (const [model, prompt] of PATHEVAL_DEMO_RUNS) {
+    const out = path.join(outDir, `patheval-${model.replace(/[^A-Za-z0-9._-]+/g, "_")}-${prompt}`);
+    const { scores } = await executeRun({
+      benchmark: "patheval", data: pathevalData, out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
+      promptSource: prompt, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
+    });
+    console.log(`\n== patheval ${model} (${prompt})\n${patheval.terminal(scores)}`);
+    runs.push(scores);
+    runDirs.push(out);
+  }
+  for (const { benchmark: id, model, prompt, train } of VIDEO_DEMO_RUNS) {
+    const benchmark = getBenchmark(id);
+    const source = prompt ?? benchmark.promptSources[0]!;
+    const out = path.join(outDir, `${id}-${model.replace(/[^A-Za-z0-9._-]+/g, "_")}-${source}`);
+    const { scores } = await executeRun({
+      benchmark: id, data: VIDEO_DATA[id], out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
+      ...(train ? { benchmarkOptions: { train } } : {}),
+      promptSource: source, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
+    });
+    console.log(`\n== ${id} ${model} (${source})\n${benchmark.terminal(scores)}`);
+    runs.push(scores);
+    runDirs.push(out);
+  }
+  // VCN-Bench navigation metrics on the bundled trajectory logs, joined with the oracle's goal identification.
+  const navigation = navigationFromFiles({
+    episodes: path.join(VIDEO_DATA.vcn, "episodes.json.gz"),
+    trajectories: path.join(VIDEO_DATA.vcn, "trajectories.jsonl"),
+    goalRun: path.join(outDir, "vcn-random_1-plain"),
+  });
+  const report = path.join(outDir, "report.md");
+  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (synthetic EgoPathBench layout), a PathEval set generated into ${mdText(pathevalData)}, examples/vcn-mini and examples/egotl-mini (synthetic frame folders in spatialprobe's VCN-Bench and EgoTL-Bench item formats).\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (bundled trajectory logs; goal identification from random:1)")}\n`);
+  const htmlFile = path.join(outDir, "report.html");
+  // Smaller pictures and a larger budget than the default, so every demo item has its picture.
+  const { html, summary } = await htmlReport(runDirs, { budgetBytes: 40 * 1024 * 1024, maxSide: 480 });
+  writeFileAtomic(htmlFile, html);
+  console.log(`\nwrote ${report}, ${htmlFile} (tables, charts, ${summary.pictured} item pictures; open it in a browser) and one folder per run with scores.json, items.jsonl, report.md`);
+  console.log(`browse every item: npx spatialprobe serve ${outDir}`);
 }

@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { toJson } from "../core/outputs.js";
+import { withFolderLock } from "../core/lock.js";
+import { toJson, writeFileAtomic } from "../core/outputs.js";
 import { UsageError } from "../core/problems.js";
 import { navigationFromFiles, navigationMarkdown, type NavOptions } from "../benchmarks/vcn/index.js";
 import { number } from "./main.js";
@@ -20,7 +20,7 @@ export function registerNavigation(program: Command): void {
     .option("--success-distance <m>", "success radius in metres (strict <)", number, 1)
     .option("--ssr-distance <m>", "SSR radius in metres (strict <)", number, 3)
     .option("--rsr-requires-stop", "RSR also needs STOP")
-    .action((opts) => {
+    .action(async (opts) => {
       if (opts.distance !== "euclidean" && opts.distance !== "geodesic") throw new UsageError(`--distance must be euclidean or geodesic, got "${opts.distance}"`);
       const options: NavOptions = {
         distance: opts.distance,
@@ -30,7 +30,6 @@ export function registerNavigation(program: Command): void {
         rsrRequiresStop: Boolean(opts.rsrRequiresStop),
       };
       const report = navigationFromFiles({ episodes: opts.episodes, trajectories: opts.trajectories, ...(opts.goalRun ? { goalRun: opts.goalRun } : {}) }, options);
-      mkdirSync(opts.out, { recursive: true });
       const document = {
         episodes: path.resolve(opts.episodes),
         trajectories: path.resolve(opts.trajectories),
@@ -38,9 +37,12 @@ export function registerNavigation(program: Command): void {
         ...report,
         created_at: new Date().toISOString(),
       };
-      writeFileSync(path.join(opts.out, "navigation.json"), `${toJson(document, 2)}\n`);
       const markdown = `${navigationMarkdown(report, "# VCN-Bench navigation")}\n`;
-      writeFileSync(path.join(opts.out, "navigation.md"), markdown);
+      // One writer per output folder (it may be a run folder), each file replaced atomically.
+      await withFolderLock(opts.out, () => {
+        writeFileAtomic(path.join(opts.out, "navigation.json"), `${toJson(document, 2)}\n`);
+        writeFileAtomic(path.join(opts.out, "navigation.md"), markdown);
+      });
       console.log(markdown.trimEnd());
       console.log(`wrote ${opts.out}/navigation.json, navigation.md`);
     });

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../core/problems.js";
 import { overlayRenderer } from "../report/gallery.js";
-import { readRunFolder } from "../report/run-folder.js";
+import { assertIntact, readRunFolder } from "../report/run-folder.js";
 import { list, positiveInteger } from "./main.js";
 
 /** A file name for an item id (ids hold slashes and other characters); the index keeps it unique. */
@@ -20,6 +20,7 @@ export function registerOverlay(program: Command): void {
     .option("--max-side <px>", "longest side of each picture (default 1024)", positiveInteger, 1024)
     .action(async (input: string, opts) => {
       const run = readRunFolder(input);
+      assertIntact([run]);
       const wanted = opts.items ? new Set<string>(opts.items) : undefined;
       const chosen = run.results.map((result, index) => ({ result, index })).filter(({ result }) => !wanted || wanted.has(String(result.id)));
       if (wanted) {

@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
+import { writeFileAtomic } from "../core/outputs.js";
 import { UsageError } from "../core/problems.js";
 import { DEFAULT_HTML_OPTIONS, htmlReport } from "../report/html-report.js";
 import { jsonReport, markdownReport, readScores } from "../report/render.js";
@@ -29,8 +29,7 @@ export function registerReport(program: Command): void {
         text = format === "md" ? markdownReport(runs) : jsonReport(runs);
       }
       if (opts.out) {
-        mkdirSync(path.dirname(path.resolve(opts.out)), { recursive: true });
-        writeFileSync(opts.out, text);
+        writeFileAtomic(path.resolve(opts.out), text);
         console.log(`wrote ${opts.out}`);
       } else process.stdout.write(text);
     });

@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "./benchmark.js";
 import { readConfigFile, settingsFor, type ModelSettingsConfig } from "./config.js";
-import { openLiveLog, writeRunOutputs } from "./outputs.js";
+import { acquireFolderLock, withFolderLock } from "./lock.js";
+import { openLiveLog, writeRunOutputs, type LiveLog } from "./outputs.js";
 import { itemKey, readPredictionFile } from "./predictions.js";
 import { DataError, UsageError } from "./problems.js";
 import { Progress } from "./progress.js";
@@ -61,7 +62,7 @@ export function loadForScoring(options: CommonOptions, model?: string): Loaded {
   const base = getBenchmark(options.benchmark);
   const benchmark = base.configure ? base.configure({ ...options.benchmarkOptions, ...(model ? { model } : {}) }) : base;
   const tasks = options.tasks && options.tasks.length > 0 ? benchmark.resolveTasks(options.tasks) : undefined;
-  const loaded = benchmark.load(options.data, tasks);
+  const loaded = benchmark.load(options.data, tasks, { allowOutsideRoot: options.benchmarkOptions?.allowOutsideRoot ?? false });
   if (loaded.problems.length > 0) throw new DataError(loaded.problems);
   let items = loaded.items;
   if (options.limit !== undefined) {
@@ -86,6 +87,8 @@ function scoresDocument(benchmark: Benchmark<BenchItem>, model: string, loaded: 
     ...summary,
     ...extra,
     data: path.resolve(options.data),
+    // Whether dataset paths were confined to the data root (core/dataroot.ts) or allowed outside it.
+    allow_outside_root: options.benchmarkOptions?.allowOutsideRoot ?? false,
     created_at: new Date().toISOString(),
   } as unknown as ScoresDocument;
 }
@@ -102,6 +105,11 @@ function rawIdMap(items: BenchItem[]): Map<string, unknown> {
 /** `score`: stored predictions through the official evaluator's rules. */
 export async function executeScore(options: CommonOptions & { predictions: string[]; promptSource?: string }): Promise<RunSummary> {
   const loaded = loadForScoring(options);
+  // One writer per folder (core/lock.ts): a second command on this --out stops here.
+  return withFolderLock(options.out, () => scoreLoaded(options, loaded));
+}
+
+async function scoreLoaded(options: CommonOptions & { predictions: string[]; promptSource?: string }, loaded: Loaded): Promise<RunSummary> {
   // Derived items (rotated options, counterfactual copies) are scored as the run asked them.
   if (loaded.benchmark.deriveItems) {
     const source = options.promptSource ?? loaded.benchmark.promptSources[0]!;
@@ -165,16 +173,26 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   };
   if (loaded.benchmark.deriveItems) loaded.items = loaded.benchmark.deriveItems(loaded.items, setup);
   const { build, info } = loaded.benchmark.preparePrompts(loaded.items, setup);
-  const store = choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
-  const live = openLiveLog(options.out, {
-    benchmark: loaded.benchmark.id,
-    model: options.model,
-    data: path.resolve(options.data),
-    prompt_source: options.promptSource,
-    benchmark_options: { ...options.benchmarkOptions },
-    n_total: loaded.items.length,
-    started_at: new Date().toISOString(),
-  });
+  // One writer per folder (core/lock.ts): a second run on this --out stops here, before asking anything.
+  const lock = acquireFolderLock(options.out);
+  let store: ResponseStore | undefined;
+  let live: LiveLog;
+  try {
+    store = choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
+    live = openLiveLog(options.out, {
+      benchmark: loaded.benchmark.id,
+      model: options.model,
+      data: path.resolve(options.data),
+      prompt_source: options.promptSource,
+      benchmark_options: { ...options.benchmarkOptions },
+      n_total: loaded.items.length,
+      started_at: new Date().toISOString(),
+    });
+  } catch (error) {
+    store?.close();
+    lock.release();
+    throw error;
+  }
   const progress = new Progress(`${loaded.benchmark.id} ${options.model}`, loaded.items.length, process.stderr, options.quiet);
   try {
     const results = await runItems({
@@ -205,5 +223,6 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   } finally {
     live.close();
     store?.close();
+    lock.release();
   }
 }

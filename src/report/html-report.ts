@@ -1,7 +1,7 @@
 /** `report --format html`: one self-contained file with tables, charts and the item gallery. */
 import { embedOverlays, galleryItem, type EmbedSummary, type GalleryItem } from "./gallery.js";
 import { page, summaryHtml } from "./page.js";
-import { expandRunFolders, readRunFolder, type RunFolder } from "./run-folder.js";
+import { assertIntact, expandRunFolders, readRunFolder, type RunFolder } from "./run-folder.js";
 
 export interface HtmlReportOptions {
   /** Most bytes of embedded pictures (base64); items beyond it are listed without pictures. */
@@ -22,6 +22,8 @@ export function runMeta(runs: RunFolder[]) {
     state: run.state,
     done: run.results.length,
     total: run.total,
+    problems: run.problems.length,
+    partial_line: run.partialLine,
   }));
 }
 
@@ -43,6 +45,8 @@ function budgetNotes(summary: EmbedSummary, options: HtmlReportOptions): string[
 
 export async function htmlReport(inputs: string[], options: HtmlReportOptions = DEFAULT_HTML_OPTIONS): Promise<{ html: string; summary: EmbedSummary }> {
   const runs = expandRunFolders(inputs).map(readRunFolder);
+  assertIntact(runs); // a damaged folder is an error here; the viewer shows it instead
+
   const items = galleryItems(runs);
   const summary = await embedOverlays(runs, items, options);
   const html = page({

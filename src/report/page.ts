@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ScoresDocument } from "../core/benchmark.js";
+import { formatProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { escapeHtml, markdownToHtml } from "./markdown-html.js";
 import type { RunFolder } from "./run-folder.js";
@@ -30,7 +31,8 @@ export function runsTable(runs: RunFolder[]): string {
     const scores = run.scores && run.state === "finished" ? run.scores : null;
     const counts = (scores?.counts ?? {}) as Record<string, unknown>;
     const score = scores?.score ?? null;
-    const state = run.state === "finished" ? "finished" : `<span class="live">in progress: ${run.results.length} of ${run.total}</span>`;
+    const state = (run.state === "finished" ? "finished" : `<span class="live">in progress: ${run.results.length} of ${run.total}${partialNote(run)}</span>`) +
+      (run.problems.length > 0 ? ` <span class="damaged">${run.problems.length} problem${run.problems.length === 1 ? "" : "s"} (see above)</span>` : "");
     return `<tr data-run="${index}"><td>${escapeHtml(run.model)}</td><td>${escapeHtml(run.benchmark)}</td><td>${escapeHtml(run.promptSource)}</td><td>${state}</td>` +
       `<td class="n">${scores ? scores.n : run.results.length}</td>` +
       `<td class="score" data-value="${score ?? ""}">${percent(score)}</td>` +
@@ -38,6 +40,23 @@ export function runsTable(runs: RunFolder[]): string {
       `<td class="errors">${counts["errors"] ?? "–"}</td><td class="unreadable">${counts["parse_failures"] ?? "–"}</td></tr>`;
   });
   return `<table id="runs"><thead><tr><th>Model</th><th>Benchmark</th><th>Prompt</th><th>State</th><th>N</th><th>Score (%)</th><th>Headline</th><th>Errors</th><th>Unreadable</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
+/** A last live.jsonl line without its newline: still being written, or cut off by a run that stopped. */
+function partialNote(run: RunFolder): string {
+  if (!run.partialLine) return "";
+  return run.partialLine.writing
+    ? ` · 1 result being written (line ${run.partialLine.line})`
+    : ` · line ${run.partialLine.line} cut off (the run stopped while writing it; running it again rewrites it)`;
+}
+
+/** Damaged lines and mismatched outputs, each with its file and line, above everything else. */
+export function problemsHtml(runs: RunFolder[]): string {
+  const problems = runs.flatMap((run) => run.problems);
+  if (problems.length === 0) return "";
+  const items = problems.slice(0, 50).map((p) => `<li>${escapeHtml(formatProblem(p))}</li>`).join("");
+  const more = problems.length > 50 ? `<li>… and ${problems.length - 50} more</li>` : "";
+  return `<div class="problems" role="alert"><h2>Problems in the run folders</h2><p>Results on damaged lines are left out of the gallery and the counts; outputs that do not belong together may describe different runs.</p><ul>${items}${more}</ul></div>`;
 }
 
 function defaultScoreName(benchmark: string): string {
@@ -60,7 +79,7 @@ export function benchmarkSections(runs: ScoresDocument[]): string {
 /** The summary block (runs table, tables and charts); `serve` re-sends it when runs change. */
 export function summaryHtml(runs: RunFolder[]): string {
   const finished = runs.filter((run) => run.scores && run.state === "finished").map((run) => run.scores!);
-  return `<h2>Runs</h2>${runsTable(runs)}${benchmarkSections(finished)}`;
+  return `${problemsHtml(runs)}<h2>Runs</h2>${runsTable(runs)}${benchmarkSections(finished)}`;
 }
 
 /** The gallery and comparison controls the viewer script fills. */

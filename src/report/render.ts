@@ -1,20 +1,32 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ScoresDocument } from "../core/benchmark.js";
-import { UsageError } from "../core/problems.js";
+import { UsageError, type DataProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
+import { finishedResults, RunFolderError } from "./run-folder.js";
 
-/** Read scores.json from run folders or direct paths. */
+/**
+ * Read scores.json from run folders or direct paths. A scores.json inside a run folder is read
+ * with its items.jsonl: a damaged line, or items that are not its own, is an error naming the file
+ * (and line), since the tables would otherwise describe results nobody can inspect.
+ */
 export function readScores(inputs: string[]): ScoresDocument[] {
-  return inputs.map((input) => {
-    const file = existsSync(input) && statSync(input).isDirectory() ? path.join(input, "scores.json") : input;
+  const problems: DataProblem[] = [];
+  const runs = inputs.map((input) => {
+    const isDir = existsSync(input) && statSync(input).isDirectory();
+    const file = isDir ? path.join(input, "scores.json") : input;
     if (!existsSync(file)) throw new UsageError(`no scores.json at ${input}`);
+    let scores: ScoresDocument;
     try {
-      return JSON.parse(readFileSync(file, "utf8")) as ScoresDocument;
+      scores = JSON.parse(readFileSync(file, "utf8")) as ScoresDocument;
     } catch (error) {
       throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
     }
+    if (path.basename(file) === "scores.json") problems.push(...finishedResults(path.dirname(path.resolve(file)), scores).problems);
+    return scores;
   });
+  if (problems.length > 0) throw new RunFolderError(problems);
+  return runs;
 }
 
 /** Markdown: one section per benchmark, runs side by side. */

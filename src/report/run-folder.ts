@@ -5,8 +5,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "../core/benchmark.js";
-import { LIVE_HEADER, LIVE_RESULTS, type LiveHeader } from "../core/outputs.js";
-import { DataError, UsageError } from "../core/problems.js";
+import { activeWriter, LOCK_FILE } from "../core/lock.js";
+import { LIVE_HEADER, LIVE_RESULTS, outputsMismatch, readResultLines, type LiveHeader, type ResultLines } from "../core/outputs.js";
+import { DataError, formatProblem, UsageError, type DataProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 
 export interface RunFolder {
@@ -24,6 +25,13 @@ export interface RunFolder {
   results: ItemResult[];
   /** Total questions when known (the live header's count while in progress). */
   total: number;
+  /** Lines that could not be read, outputs that do not belong together: shown, never skipped silently. */
+  problems: DataProblem[];
+  /**
+   * live.jsonl's last line when it lacks its newline: a result being written (`writing`: a live
+   * process holds the folder's lock) or cut off by a run that stopped (resuming rewrites it).
+   */
+  partialLine: { line: number; writing: boolean } | null;
 }
 
 /** A folder, or a scores.json file inside one. */
@@ -40,19 +48,33 @@ function readJsonFile<T>(file: string): T {
   }
 }
 
-/** JSONL results; a torn last line (a run writing at this moment) is left for the next read. */
-export function readResults(file: string): ItemResult[] {
-  if (!existsSync(file)) return [];
-  const out: ItemResult[] = [];
-  for (const line of readFileSync(file, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line) as ItemResult);
-    } catch {
-      // only the line being written can be incomplete
-    }
+/** A problem with a run folder's files, for messages: where, what, and who is writing it now. */
+export class RunFolderError extends UsageError {
+  constructor(readonly problems: DataProblem[]) {
+    super(`the run folder has problems; nothing was reported:\n${problems.slice(0, 20).map((p) => `  - ${formatProblem(p)}`).join("\n")}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ""}`);
   }
-  return out;
+}
+
+/** Refuse runs whose files are damaged or do not belong together (report, overlay). */
+export function assertIntact(runs: RunFolder[]): void {
+  const problems = runs.flatMap((run) => run.problems);
+  if (problems.length > 0) throw new RunFolderError(problems);
+}
+
+/** When a run holds the folder's lock, problems may be a write in progress: say so. */
+function withWriter(dir: string, problems: DataProblem[]): DataProblem[] {
+  const writer = activeWriter(dir);
+  if (!writer || problems.length === 0) return problems;
+  return [...problems, { file: path.join(dir, LOCK_FILE), message: `a spatialprobe process (pid ${writer.pid} on ${writer.host}) is writing this folder now; try again when it has finished` }];
+}
+
+/**
+ * The checks behind a finished run's outputs: every items.jsonl line parses, and items.jsonl and
+ * scores.json are the ones outputs.json records.
+ */
+export function finishedResults(dir: string, scores: ScoresDocument): ResultLines {
+  const read = readResultLines(path.join(dir, "items.jsonl"), "final");
+  return { ...read, problems: withWriter(dir, [...read.problems, ...outputsMismatch(dir, scores as { created_at?: unknown })]) };
 }
 
 const mtime = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : -1);
@@ -66,6 +88,7 @@ export function readRunFolder(input: string): RunFolder {
   const live = existsSync(liveFile) && mtime(liveFile) >= mtime(scoresFile) ? readJsonFile<LiveHeader>(liveFile) : null;
   if (!scores && !live) throw new UsageError(`${input} holds no scores.json (and no run in progress)`);
   if (live) {
+    const read = readResultLines(path.join(dir, LIVE_RESULTS), "live");
     return {
       dir,
       benchmark: live.benchmark,
@@ -75,8 +98,10 @@ export function readRunFolder(input: string): RunFolder {
       benchmarkOptions: live.benchmark_options as BenchmarkOptions,
       state: "in progress",
       scores,
-      results: readResults(path.join(dir, LIVE_RESULTS)),
+      results: read.results,
       total: live.n_total,
+      problems: withWriter(dir, read.problems),
+      partialLine: read.partialLine === null ? null : { line: read.partialLine, writing: activeWriter(dir) !== undefined },
     };
   }
   const s = scores!;
@@ -84,7 +109,7 @@ export function readRunFolder(input: string): RunFolder {
   const prompt = (s["prompt"] ?? {}) as { source?: unknown; variant?: unknown };
   const benchmark = getBenchmark(s.benchmark);
   const source = options.prompt_source ?? (typeof prompt.source === "string" ? prompt.source : typeof prompt.variant === "string" ? prompt.variant : benchmark.promptSources[0]!);
-  const results = readResults(path.join(dir, "items.jsonl"));
+  const read = finishedResults(dir, s);
   return {
     dir,
     benchmark: s.benchmark,
@@ -94,8 +119,10 @@ export function readRunFolder(input: string): RunFolder {
     benchmarkOptions: options.benchmark_options ?? {},
     state: "finished",
     scores: s,
-    results,
-    total: typeof s["n_total"] === "number" ? (s["n_total"] as number) : results.length,
+    results: read.results,
+    total: typeof s["n_total"] === "number" ? (s["n_total"] as number) : read.results.length,
+    problems: read.problems,
+    partialLine: null,
   };
 }
 
@@ -107,7 +134,7 @@ export function loadRunItems(run: RunFolder): Map<string, BenchItem> {
   if (!run.data || !existsSync(run.data)) throw new UsageError(`the data of ${run.dir} is not at ${run.data || "(not recorded)"}`);
   const base = getBenchmark(run.benchmark);
   const benchmark: Benchmark<BenchItem> = base.configure ? base.configure({ ...run.benchmarkOptions }) : base;
-  const loaded = benchmark.load(run.data);
+  const loaded = benchmark.load(run.data, undefined, { allowOutsideRoot: run.benchmarkOptions.allowOutsideRoot ?? false });
   if (loaded.problems.length > 0) throw new DataError(loaded.problems);
   const items = benchmark.deriveItems ? benchmark.deriveItems(loaded.items, { source: run.promptSource, control: benchmark.promptControls[0]!, seed: 0 }) : loaded.items;
   return new Map(items.map((item) => [item.id, item]));

@@ -8,7 +8,8 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { LIVE_HEADER, LIVE_RESULTS } from "../core/outputs.js";
+import { LOCK_FILE } from "../core/lock.js";
+import { LIVE_HEADER, LIVE_RESULTS, OUTPUTS_MANIFEST } from "../core/outputs.js";
 import { galleryItems, runMeta } from "../report/html-report.js";
 import { overlayRenderer, type GalleryItem } from "../report/gallery.js";
 import { page, summaryHtml, viewerScript } from "../report/page.js";
@@ -28,7 +29,8 @@ export interface Viewer {
   close(): Promise<void>;
 }
 
-const WATCHED = ["scores.json", "items.jsonl", LIVE_HEADER, LIVE_RESULTS];
+// The lock too: whether a torn last line is being written or was cut off depends on it.
+const WATCHED = ["scores.json", "items.jsonl", OUTPUTS_MANIFEST, LOCK_FILE, LIVE_HEADER, LIVE_RESULTS];
 const THUMB_SIDE = 360;
 const LARGE_SIDE = 1024;
 const SIDES = new Set([THUMB_SIDE, LARGE_SIDE]);
@@ -91,6 +93,13 @@ function allowedHosts(host: string, port: number): Set<string> {
   return new Set(names.map((name) => `${name}:${port}`));
 }
 
+/** Host headers as sent (Node keeps only the first in req.headers; rawHeaders has them all). */
+export function hostHeaderCount(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === "host") count++;
+  return count;
+}
+
 export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const dirs = expandRunFolders(options.dirs).map((dir) => path.resolve(dir));
   for (const dir of dirs) readRunFolder(dir); // fail early on a folder that is not a run
@@ -126,6 +135,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse, port: number) => {
     if (req.method !== "GET" && req.method !== "HEAD") return sendText(res, 405, "only GET");
+    if (hostHeaderCount(req.rawHeaders) !== 1) return sendText(res, 400, "a request needs exactly one Host header");
     if (!allowedHosts(host, port).has(req.headers.host ?? "")) return sendText(res, 403, "unexpected Host header");
     const url = new URL(req.url ?? "/", "http://viewer");
     const route = url.pathname;

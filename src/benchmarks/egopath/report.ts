@@ -1,5 +1,5 @@
 import type { ScoresDocument } from "../../core/benchmark.js";
-import { table } from "../../report/markdown.js";
+import { mdText, table } from "../../report/markdown.js";
 import { TASKS } from "./tasks.js";
 
 /** Percent with one decimal, as the paper's tables print. */
@@ -99,10 +99,10 @@ export function egopathMarkdown(runs: ScoresDocument[]): string {
     const counts = run.counts;
     parts.push(
       "",
-      `### ${run.model}: where routes fail`,
+      `### ${mdText(run.model)}: where routes fail`,
       "",
-      `N = ${run.n} scored questions; parse failures ${counts.parse_failures}, missing ${counts.missing}, errors ${counts.errors}. ` +
-        `Official rounding of the score (from 4-decimal task metrics): ${pct(run["official_rounding"])}.`,
+      mdText(`N = ${run.n} scored questions; parse failures ${counts.parse_failures}, missing ${counts.missing}, errors ${counts.errors}. ` +
+        `Official rounding of the score (from 4-decimal task metrics): ${pct(run["official_rounding"])}.`),
       "",
       "Failure stage (first failing check, paper Table S4):",
       "",

@@ -1,5 +1,5 @@
 import type { ScoresDocument } from "../../core/benchmark.js";
-import { table } from "../../report/markdown.js";
+import { mdText, table } from "../../report/markdown.js";
 import { BY_GROUP_ORDER, CATEGORIES, LEAF_TASKS } from "./taxonomy.js";
 
 const pct = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? (100 * v).toFixed(1) : "–");
@@ -34,7 +34,7 @@ export function epicMarkdown(runs: ScoresDocument[]): string {
   for (const run of runs) {
     const rows = (run["counting_by_targets"] as Array<{ targets: string; n: number; count_score: number }> | undefined) ?? [];
     if (rows.length === 0) continue;
-    parts.push("", `### ${label(run)}: counting score by number of ground-truth targets (Fig. 4)`, "", table(["Targets", "N", "Count score"], rows.map((r) => [r.targets, String(r.n), pct(r.count_score)])));
+    parts.push("", `### ${mdText(label(run))}: counting score by number of ground-truth targets (Fig. 4)`, "", table(["Targets", "N", "Count score"], rows.map((r) => [r.targets, String(r.n), pct(r.count_score)])));
   }
   return parts.join("\n") + "\n";
 }

@@ -1,5 +1,5 @@
 import type { ScoresDocument } from "../../core/benchmark.js";
-import { table } from "../../report/markdown.js";
+import { mdText, table } from "../../report/markdown.js";
 
 const pct = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? (100 * v).toFixed(1) : "–");
 const ci = (v: unknown) => (Array.isArray(v) ? `[${pct(v[0])}, ${pct(v[1])}]` : "");
@@ -14,11 +14,11 @@ function probeMarkdown(run: ScoresDocument): string {
   const fine = run.tasks["fine-grained"] as { accuracy: number; n: number; per_descriptor: ProbeRow[]; per_epsilon: Record<string, { n: number; accuracy: number }> } | undefined;
   const parts: string[] = [];
   if (abstraction) {
-    parts.push(`### ${run.model}: attribute abstraction (${abstraction.n} scenarios; direction accuracy ${pct(abstraction.accuracy)}, relevance ${pct(abstraction.relevance_accuracy)})`, "");
+    parts.push(`### ${mdText(run.model)}: attribute abstraction (${abstraction.n} scenarios; direction accuracy ${pct(abstraction.accuracy)}, relevance ${pct(abstraction.relevance_accuracy)})`, "");
     parts.push(table(["Descriptor", "Direction right", "Relevance right"], abstraction.per_descriptor.map((r) => [r.descriptor, pct(r.accuracy), pct(r.relevance_accuracy)])));
   }
   if (fine) {
-    parts.push(`### ${run.model}: fine-grained perception (${fine.n} questions; accuracy ${pct(fine.accuracy)})`, "");
+    parts.push(`### ${mdText(run.model)}: fine-grained perception (${fine.n} questions; accuracy ${pct(fine.accuracy)})`, "");
     parts.push(table(["Descriptor", "All", "ε1", "ε2", "ε3"], fine.per_descriptor.map((r) => [r.descriptor, `${pct(r.accuracy)} (${r.n})`, `${pct(r.ε1?.accuracy)} (${r.ε1?.n ?? 0})`, `${pct(r.ε2?.accuracy)} (${r.ε2?.n ?? 0})`, `${pct(r.ε3?.accuracy)} (${r.ε3?.n ?? 0})`])));
   }
   return parts.join("\n");
@@ -51,8 +51,8 @@ function pathevalChoiceMarkdown(runs: ScoresDocument[]): string {
   for (const run of runs) {
     const scenarios = (run["per_scenario"] as Array<{ id: number; agent: string; n: number; accuracy: number }>) ?? [];
     const descriptors = (run["per_descriptor"] as Array<{ descriptor: string; n: number; accuracy: number }>) ?? [];
-    parts.push("", `### ${run.model}: accuracy by scenario (Fig. 3)`, "", table(["Scenario", "Agent", "N", "Accuracy"], scenarios.map((s) => [String(s.id), s.agent, String(s.n), pct(s.accuracy)])));
-    parts.push("", `### ${run.model}: accuracy on pairs decided by each descriptor`, "", table(["Descriptor", "N", "Accuracy"], descriptors.map((d) => [d.descriptor, String(d.n), pct(d.accuracy)])));
+    parts.push("", `### ${mdText(run.model)}: accuracy by scenario (Fig. 3)`, "", table(["Scenario", "Agent", "N", "Accuracy"], scenarios.map((s) => [String(s.id), s.agent, String(s.n), pct(s.accuracy)])));
+    parts.push("", `### ${mdText(run.model)}: accuracy on pairs decided by each descriptor`, "", table(["Descriptor", "N", "Accuracy"], descriptors.map((d) => [d.descriptor, String(d.n), pct(d.accuracy)])));
   }
   return parts.join("\n") + "\n";
 }

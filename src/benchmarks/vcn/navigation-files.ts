@@ -4,8 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { ItemResult } from "../../core/benchmark.js";
-import { readJsonObjects } from "../../core/jsonl.js";
+import { outputsMismatch, readResultLines } from "../../core/outputs.js";
 import { DataError, UsageError, type DataProblem } from "../../core/problems.js";
 import { loadEpisodes, loadTrajectories } from "./episodes.js";
 import { loadVcn } from "./load.js";
@@ -21,15 +20,21 @@ export function goalIdFromRun(runDir: string): GoalIdResult[] {
   for (const file of [scoresFile, itemsFile]) {
     if (!existsSync(file)) throw new UsageError(`--goal-run ${runDir}: ${path.basename(file)} not found (give the output folder of \`spatialprobe run vcn\`)`);
   }
-  const scores = JSON.parse(readFileSync(scoresFile, "utf8")) as { benchmark?: unknown; data?: unknown };
+  let scores: { benchmark?: unknown; data?: unknown; allow_outside_root?: unknown };
+  try {
+    scores = JSON.parse(readFileSync(scoresFile, "utf8")) as typeof scores;
+  } catch (error) {
+    throw new UsageError(`--goal-run ${runDir}: scores.json is not valid JSON (${(error as Error).message})`);
+  }
   if (scores.benchmark !== "vcn") throw new UsageError(`--goal-run ${runDir}: scores.json is from benchmark "${String(scores.benchmark)}", not vcn`);
   if (typeof scores.data !== "string") throw new UsageError(`--goal-run ${runDir}: scores.json does not name its data folder`);
-  const { items, problems } = loadVcn(scores.data);
+  const { items, problems } = loadVcn(scores.data, { allowOutsideRoot: scores.allow_outside_root === true });
   if (problems.length > 0) throw new DataError(problems);
-  const readProblems: DataProblem[] = [];
-  const results = readJsonObjects(itemsFile, itemsFile, readProblems).map(({ value }) => value as unknown as ItemResult);
+  // A damaged line, or items.jsonl not the one scores.json was written with, is an error (file, line).
+  const read = readResultLines(itemsFile, "final");
+  const readProblems: DataProblem[] = [...read.problems, ...outputsMismatch(runDir, scores as { created_at?: unknown })];
   if (readProblems.length > 0) throw new DataError(readProblems);
-  return goalIdResults(items, results);
+  return goalIdResults(items, read.results);
 }
 
 export interface NavigationFiles {

@@ -1,6 +1,6 @@
 /** Markdown and terminal tables for VCN-Bench runs (percentages, as the paper prints them). */
 import type { ScoresDocument } from "../../core/benchmark.js";
-import { table } from "../../report/markdown.js";
+import { mdText, table } from "../../report/markdown.js";
 import type { Averages, GroupedAverages, TaskSummary } from "./aggregate.js";
 import type { NavigationReport, NavSummary } from "./navigation.js";
 import { TASK_CODES, TASK_NAMES } from "./schema.js";
@@ -86,7 +86,7 @@ export function vcnMarkdown(runs: ScoresDocument[]): string {
       return [run.model, String(c.n), `${c.skipped} of ${c.total}`, `${c.chose_original_target} (${pct(c.chose_original_rate)})`, String(c.target_unchanged)];
     })));
   }
-  for (const run of list) if (run.navigation) parts.push("", navigationMarkdown(run.navigation, `### ${run.model}: navigation`));
+  for (const run of list) if (run.navigation) parts.push("", navigationMarkdown(run.navigation, `### ${mdText(run.model)}: navigation`));
   return parts.join("\n") + "\n";
 }
 
@@ -99,7 +99,7 @@ export function navigationMarkdown(report: NavigationReport, heading = "## VCN-B
   const parts = [
     heading,
     "",
-    `Success: STOP and distance < ${o.success_distance} m (${o.distance} distances${o.ignore_height ? ", floor plane" : ""}); SSR: < ${o.ssr_distance} m; metrics in %.`,
+    `Success: STOP and distance < ${mdText(String(o.success_distance))} m (${mdText(String(o.distance))} distances${o.ignore_height ? ", floor plane" : ""}); SSR: < ${mdText(String(o.ssr_distance))} m; metrics in %.`,
     "",
     table(NAV_HEADER, [navRow("all", report.summary), ...Object.entries(report.by_task).map(([task, s]) => navRow(task, s))]),
   ];

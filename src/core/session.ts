@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "./benchmark.js";
 import { readConfigFile, settingsFor, type ModelSettingsConfig } from "./config.js";
-import { acquireFolderLock, withFolderLock } from "./lock.js";
+import { withFolderLock } from "./lock.js";
 import { openLiveLog, writeRunOutputs, type LiveLog } from "./outputs.js";
 import { itemKey, readPredictionFile } from "./predictions.js";
 import { DataError, UsageError } from "./problems.js";
@@ -174,55 +174,47 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   if (loaded.benchmark.deriveItems) loaded.items = loaded.benchmark.deriveItems(loaded.items, setup);
   const { build, info } = loaded.benchmark.preparePrompts(loaded.items, setup);
   // One writer per folder (core/lock.ts): a second run on this --out stops here, before asking anything.
-  const lock = acquireFolderLock(options.out);
-  let store: ResponseStore | undefined;
-  let live: LiveLog;
-  try {
-    store = choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
-    live = openLiveLog(options.out, {
-      benchmark: loaded.benchmark.id,
-      model: options.model,
-      data: path.resolve(options.data),
-      prompt_source: options.promptSource,
-      benchmark_options: { ...options.benchmarkOptions },
-      n_total: loaded.items.length,
-      started_at: new Date().toISOString(),
-    });
-  } catch (error) {
-    store?.close();
-    lock.release();
-    throw error;
-  }
-  const progress = new Progress(`${loaded.benchmark.id} ${options.model}`, loaded.items.length, process.stderr, options.quiet);
-  try {
-    const results = await runItems({
-      benchmark: loaded.benchmark,
-      items: loaded.items,
-      responder: choice.responder,
-      build,
-      settings: choice.settings,
-      ...(store ? { store } : {}),
-      concurrency,
-      retryErrors: options.retryErrors,
-      signal: options.signal ?? new AbortController().signal,
-      progress,
-      onResult: (result) => live.append(result),
-    });
-    const identity = choice.responder.kind === "model" ? choice.responder.model.identity : { provider: "builtin", endpoint: "", model: choice.responder.name };
-    const scores = scoresDocument(loaded.benchmark, options.model, loaded, results, options, {
-      prompt: info,
-      run_options: runOptions(options, options.promptSource),
-      settings: choice.settings,
-      endpoint: identity.endpoint || undefined,
-      n_total: loaded.items.length,
-      complete: results.every((r) => r.status === "scored"),
-    });
-    await writeRunOutputs(options.out, loaded.benchmark, scores, results, { rawIds: rawIdMap(loaded.items), writePredictions: true });
-    live.remove();
-    return { scores, results, outDir: options.out };
-  } finally {
-    live.close();
-    store?.close();
-    lock.release();
-  }
+  return withFolderLock(options.out, async () => {
+    const store = choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
+    let live: LiveLog | undefined;
+    try {
+      live = openLiveLog(options.out, {
+        benchmark: loaded.benchmark.id,
+        model: options.model,
+        data: path.resolve(options.data),
+        prompt_source: options.promptSource,
+        benchmark_options: { ...options.benchmarkOptions },
+        n_total: loaded.items.length,
+        started_at: new Date().toISOString(),
+      });
+      const results = await runItems({
+        benchmark: loaded.benchmark,
+        items: loaded.items,
+        responder: choice.responder,
+        build,
+        settings: choice.settings,
+        ...(store ? { store } : {}),
+        concurrency,
+        retryErrors: options.retryErrors,
+        signal: options.signal ?? new AbortController().signal,
+        progress: new Progress(`${loaded.benchmark.id} ${options.model}`, loaded.items.length, process.stderr, options.quiet),
+        onResult: (result) => live?.append(result),
+      });
+      const identity = choice.responder.kind === "model" ? choice.responder.model.identity : { provider: "builtin", endpoint: "", model: choice.responder.name };
+      const scores = scoresDocument(loaded.benchmark, options.model, loaded, results, options, {
+        prompt: info,
+        run_options: runOptions(options, options.promptSource),
+        settings: choice.settings,
+        endpoint: identity.endpoint || undefined,
+        n_total: loaded.items.length,
+        complete: results.every((r) => r.status === "scored"),
+      });
+      await writeRunOutputs(options.out, loaded.benchmark, scores, results, { rawIds: rawIdMap(loaded.items), writePredictions: true });
+      live.remove();
+      return { scores, results, outDir: options.out };
+    } finally {
+      live?.close();
+      store?.close();
+    }
+  });
 }

@@ -4,30 +4,18 @@
  * `--allow-outside-root` is the way to read media kept elsewhere, said so in scores.json.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
+import { runCli, ROOT } from "../helpers/cli.js";
 import { TINY_PNG } from "../helpers/media.js";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin/spatialprobe.js");
 const top = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-confine-"));
 after(() => rmSync(top, { recursive: true, force: true }));
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 /** A copy of the example set whose first a1 question shows `imagePath`. */
 function datasetWithImage(name: string, imagePath: string): string {
@@ -45,8 +33,8 @@ test("validate, run and score refuse a row that points at /etc/passwd; nothing i
   const data = datasetWithImage("passwd", "../../../../../../../../etc/passwd");
   const problem = `${VQA_A1}, line 1, field image_path: image file ../../../../../../../../etc/passwd is outside the dataset root; refused (pass --allow-outside-root to read media kept elsewhere on purpose)`;
 
-  const validate = await cli(["validate", "egopath", "--data", data]);
-  assert.equal(validate.status, 1);
+  const validate = await runCli(["validate", "egopath", "--data", data]);
+  assert.equal(validate.code, 1);
   assert.deepEqual(validate.stdout.trim().split("\n"), [problem, "1 problem found"]);
 
   let requests = 0;
@@ -58,8 +46,8 @@ test("validate, run and score refuse a row that points at /etc/passwd; nothing i
   const port = (server.address() as AddressInfo).port;
   try {
     const out = path.join(top, "passwd-run");
-    const run = await cli(["run", "egopath", "--data", data, "--model", "openai:gpt-test", "--base-url", `http://127.0.0.1:${port}/v1`, "--out", out, "--quiet"], { OPENAI_API_KEY: "sk-test" });
-    assert.equal(run.status, 1, run.stderr);
+    const run = await runCli(["run", "egopath", "--data", data, "--model", "openai:gpt-test", "--base-url", `http://127.0.0.1:${port}/v1`, "--out", out, "--quiet"], { OPENAI_API_KEY: "sk-test" });
+    assert.equal(run.code, 1, run.stderr);
     assert.ok(run.stderr.includes(problem), run.stderr);
     assert.ok(!run.stderr.includes("root:x:0"), "the file's content is never shown");
     assert.equal(requests, 0);
@@ -70,8 +58,8 @@ test("validate, run and score refuse a row that points at /etc/passwd; nothing i
 
   const predictions = path.join(top, "predictions.jsonl");
   writeFileSync(predictions, `${JSON.stringify({ question_id: "x", output: "[1]" })}\n`);
-  const score = await cli(["score", "egopath", "--data", data, "--predictions", predictions, "--out", path.join(top, "passwd-score")]);
-  assert.equal(score.status, 1);
+  const score = await runCli(["score", "egopath", "--data", data, "--predictions", predictions, "--out", path.join(top, "passwd-score")]);
+  assert.equal(score.code, 1);
   assert.ok(score.stderr.includes(problem), score.stderr);
 });
 
@@ -79,17 +67,17 @@ test("--allow-outside-root runs on media kept elsewhere and says so in scores.js
   const elsewhere = path.join(top, "elsewhere.png");
   writeFileSync(elsewhere, TINY_PNG);
   const data = datasetWithImage("elsewhere", elsewhere);
-  const refused = await cli(["validate", "egopath", "--data", data]);
-  assert.equal(refused.status, 1);
-  const allowed = await cli(["validate", "egopath", "--data", data, "--allow-outside-root"]);
-  assert.equal(allowed.status, 0, allowed.stdout);
+  const refused = await runCli(["validate", "egopath", "--data", data]);
+  assert.equal(refused.code, 1);
+  const allowed = await runCli(["validate", "egopath", "--data", data, "--allow-outside-root"]);
+  assert.equal(allowed.code, 0, allowed.stdout);
   const out = path.join(top, "elsewhere-run");
-  const run = await cli(["run", "egopath", "--data", data, "--model", "oracle", "--tasks", "a1", "--out", out, "--allow-outside-root", "--bootstrap", "0", "--quiet"]);
-  assert.equal(run.status, 0, run.stderr);
+  const run = await runCli(["run", "egopath", "--data", data, "--model", "oracle", "--tasks", "a1", "--out", out, "--allow-outside-root", "--bootstrap", "0", "--quiet"]);
+  assert.equal(run.code, 0, run.stderr);
   const scores = JSON.parse(readFileSync(path.join(out, "scores.json"), "utf8"));
   assert.equal(scores.allow_outside_root, true);
   assert.equal(scores.run_options.benchmark_options.allowOutsideRoot, true);
   const confined = path.join(top, "confined-run");
-  assert.equal((await cli(["run", "egopath", "--data", path.join(ROOT, "examples/egopath-mini"), "--model", "oracle", "--tasks", "a1", "--out", confined, "--bootstrap", "0", "--quiet"])).status, 0);
+  assert.equal((await runCli(["run", "egopath", "--data", path.join(ROOT, "examples/egopath-mini"), "--model", "oracle", "--tasks", "a1", "--out", confined, "--bootstrap", "0", "--quiet"])).code, 0);
   assert.equal(JSON.parse(readFileSync(path.join(confined, "scores.json"), "utf8")).allow_outside_root, false);
 });

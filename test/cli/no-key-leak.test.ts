@@ -6,15 +6,14 @@
  * the HTML report, or on stdout/stderr.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import { runCli, ROOT, type CliResult } from "../helpers/cli.js";
 import { echoText, startMockServer, type EchoTarget, type Fault, type MockServer } from "../helpers/mock-server.js";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin/spatialprobe.js");
 const EXAMPLE = path.join(ROOT, "examples/egopath-mini");
 
 const PROVIDERS = ["openai", "anthropic", "gemini"] as const;
@@ -60,25 +59,8 @@ before(async () => {
 });
 after(() => mock.close());
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-/** The CLI as a child process (asynchronously: the mock server lives in this process). */
-function cli(args: string[], onSpawn?: (child: ReturnType<typeof spawn>) => void): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...ENV } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-    onSpawn?.(child);
-  });
-}
+const cli = (args: string[], onSpawn?: (child: ChildProcess) => void): Promise<CliResult> => runCli(args, ENV, onSpawn);
 
 const runArgs = (p: Provider, out: string) => [
   "run", "egopath", "--data", EXAMPLE, "--limit", LIMIT, "--model", `${p}:echo-vlm`, "--out", out,
@@ -91,7 +73,7 @@ function lineCount(file: string): number {
 }
 
 /** Run until every question but the hanging one has its line in live.jsonl, then Ctrl-C. */
-function interruptedRun(p: Provider, out: string): Promise<Ran> {
+function interruptedRun(p: Provider, out: string): Promise<CliResult> {
   return cli(runArgs(p, out), (child) => {
     const started = Date.now();
     const poll = setInterval(() => {

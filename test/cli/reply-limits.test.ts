@@ -1,14 +1,12 @@
 /** --max-reply-bytes and --max-retry-wait (and their config keys) through the built CLI, against the mock. */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import { runCli, ROOT } from "../helpers/cli.js";
 import { startMockServer, type Fault, type MockServer } from "../helpers/mock-server.js";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin/spatialprobe.js");
 const EXAMPLE = path.join(ROOT, "examples/egopath-mini");
 const KEY = "sk-limits-test-0042";
 
@@ -29,17 +27,7 @@ before(async () => {
 });
 after(() => mock.close());
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: KEY } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args, { OPENAI_API_KEY: KEY });
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "spatialprobe-limits-"));
 const run = (model: string, out: string, ...extra: string[]) =>

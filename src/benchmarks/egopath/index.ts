@@ -43,9 +43,9 @@ function allowedIds(item: EgoPathItem): bigint[] | undefined {
 function readReply(item: EgoPathItem, text: string): Answer<bigint[]> {
   const normalized = normalizeReply(text, allowedIds(item));
   if (!normalized.ok) return { status: "unparseable", value: null, reason: normalized.reason, stored: normalized.output };
-  // The stored output is then read with the evaluator's strict rules, as `score` would.
-  const ids = parseStoredOutput(normalized.output);
-  return ids ? { status: "ok", value: ids, stored: normalized.output } : { status: "unparseable", value: null, reason: "normalised output not readable", stored: normalized.output };
+  // The stored output, read with the evaluator's strict rules as `score` would, gives back exactly
+  // these ids (normalizeReply checks that it does), so it is not parsed a second time.
+  return { status: "ok", value: normalized.ids, stored: normalized.output };
 }
 
 function readPrediction(_item: EgoPathItem, row: PyDict | undefined): Answer<bigint[]> {

@@ -29,15 +29,45 @@
  *   A comma ends a number ("1,5" -> 1). Spelled-out numbers are not read.
  */
 import type { Answer } from "../../core/benchmark.js";
+import { asciiWordAt, CodePointSet, codePointBefore, isAsciiDigit, isJsSpace, JsonContainers, skipJsSpace, type JsonMember } from "../../core/reply-scan.js";
 import type { EgoTLItem } from "./load.js";
 import { DIRECTION_LABELS, LETTERS, type DirectionLabel, type Letter } from "./schema.js";
 
-/** NFKC, lower case, punctuation and symbols to spaces, whitespace collapsed and trimmed. */
+/**
+ * NFKC, lower case, punctuation and symbols to spaces, whitespace collapsed and trimmed: the words
+ * (maximal runs of code points that are neither \p{P}, \p{S} nor \s) joined by single spaces.
+ * One pass with a table into a buffer, where two regex replacements cost a string per run.
+ */
 export function normalizeText(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[\p{P}\p{S}]+/gu, " ").replace(/\s+/gu, " ").trim();
+  const t = text.normalize("NFKC").toLowerCase();
+  const out = new Uint16Array(t.length);
+  let n = 0;
+  let space = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    const pair = (c & 0xfc00) === 0xd800 && (t.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    if (SEPARATORS.has(pair ? t.codePointAt(i)! : c)) {
+      space = n > 0;
+    } else {
+      if (space) out[n++] = 0x20;
+      space = false;
+      out[n++] = c;
+      if (pair) out[n++] = t.charCodeAt(i + 1);
+    }
+    if (pair) i++;
+  }
+  return fromCodeUnits(out, n);
 }
 
-const tokens = (normalized: string): string[] => (normalized ? normalized.split(" ") : []);
+const SEPARATORS = new CodePointSet(/^[\p{P}\p{S}\s]$/u);
+
+/** The string of the first n code units (lone surrogates kept), built in chunks. */
+function fromCodeUnits(units: Uint16Array, n: number): string {
+  const CHUNK = 8192;
+  const parts: string[] = [];
+  for (let k = 0; k < n; k += CHUNK) parts.push(String.fromCharCode.apply(null, units.subarray(k, Math.min(n, k + CHUNK)) as unknown as number[]));
+  return parts.join("");
+}
 
 // ------------------------------------------------------------------------------------------
 // planning
@@ -49,77 +79,127 @@ export interface PlanningReading {
   via: "json" | "pattern";
 }
 
-/** A letter from a `best` value: "A", "a", "(A)", "A.", "Option A"; anything else null. */
+/**
+ * A letter from a `best` value: "A", "a", "(A)", "A.", "Option A"; anything else null. The rule is
+ * /^\s*(?:option\s+)?\(?\s*([A-Da-d])\s*\)?\s*[.:]?\s*$/i, read left to right without
+ * backtracking (each optional part is taken when present, since nothing else could match there).
+ */
 export function letterFromValue(value: unknown): Letter | null {
   if (typeof value !== "string") return null;
-  const m = /^\s*(?:option\s+)?\(?\s*([A-Da-d])\s*\)?\s*[.:]?\s*$/i.exec(value);
-  return m ? (m[1]!.toUpperCase() as Letter) : null;
+  let i = skipJsSpace(value, 0);
+  if (asciiWordAt(value, i, "option") && isJsSpace(value.charCodeAt(i + 6))) i = skipJsSpace(value, i + 6);
+  if (value.charCodeAt(i) === 0x28) i++;
+  i = skipJsSpace(value, i);
+  const letter = LETTER_OF_CODE.get(value.charCodeAt(i));
+  if (letter === undefined) return null;
+  i = skipJsSpace(value, i + 1);
+  if (value.charCodeAt(i) === 0x29) i = skipJsSpace(value, i + 1);
+  const c = value.charCodeAt(i);
+  if (c === 0x2e || c === 0x3a) i = skipJsSpace(value, i + 1);
+  return i === value.length ? letter : null;
 }
 
-/** Index of the brace closing the object that opens at `start`, skipping braces inside strings; -1 if none. */
-function closingBrace(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (let j = start; j < text.length; j++) {
-    const c = text[j];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === "\\") escaped = true;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === "{") depth++;
-    else if (c === "}") {
-      depth--;
-      if (depth === 0) return j;
-    }
-  }
-  return -1;
-}
+const LETTER_OF_CODE = new Map<number, Letter>(LETTERS.flatMap((l) => [[l.charCodeAt(0), l], [l.toLowerCase().charCodeAt(0), l]] as Array<[number, Letter]>));
 
-/** Complete JSON objects in a text, outermost first, left to right (at most `maxStarts` tries). */
+/** ASCII case-insensitive `word` (lower case) at `at`. */
+/**
+ * Complete JSON objects in a text, outermost first, left to right (at most `maxStarts` tries).
+ * An opening brace is tried; when the text from it is a valid JSON object, that object is taken and
+ * the search resumes after it; otherwise at the next opening brace (possibly inside). Linear time:
+ * whether a valid object starts at a brace is looked up (JsonContainers), not parsed again, and
+ * no nesting depth is too deep (nothing recurses).
+ */
 export function findJsonObjects(text: string, maxStarts = 200): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = [];
+  return objectSpans(text, new JsonContainers(text), maxStarts).map(([start, end]) => JSON.parse(text.slice(start, end)) as Record<string, unknown>);
+}
+
+/** The [start, end) spans findJsonObjects takes. */
+function objectSpans(text: string, containers: JsonContainers, maxStarts: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
   let tries = 0;
   let i = text.indexOf("{");
   while (i >= 0 && tries < maxStarts) {
     tries++;
-    const end = closingBrace(text, i);
-    if (end < 0) {
-      i = text.indexOf("{", i + 1);
-      continue;
-    }
-    try {
-      const value: unknown = JSON.parse(text.slice(i, end + 1));
-      if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-        out.push(value as Record<string, unknown>);
-        i = text.indexOf("{", end + 1);
-        continue;
-      }
-    } catch {
-      // not JSON: try the next brace (possibly inside this span)
-    }
-    i = text.indexOf("{", i + 1);
+    const end = containers.end(i);
+    if (end > 0) {
+      out.push([i, end]);
+      i = text.indexOf("{", end);
+    } else i = text.indexOf("{", i + 1);
   }
   return out;
 }
 
+const PLANNING_KEYS: ReadonlySet<string> = new Set(["best", "scores"]);
+const LETTER_KEYS: ReadonlySet<string> = new Set(LETTERS);
+
 export function readPlanning(text: string): PlanningReading | null {
-  const objects = findJsonObjects(text);
+  const containers = new JsonContainers(text);
+  const objects = objectSpans(text, containers, 200);
   for (let k = objects.length - 1; k >= 0; k--) {
-    const object = objects[k]!;
-    const letter = letterFromValue(object["best"]);
+    const members = containers.lastMembers(objects[k]![0], PLANNING_KEYS);
+    const letter = letterFromValue(memberValue(containers, members.get("best")));
     if (!letter) continue;
-    return { letter, index: LETTERS.indexOf(letter), scores: readScores(object["scores"]), via: "json" };
+    return { letter, index: LETTERS.indexOf(letter), scores: scoresAt(containers, members.get("scores")), via: "json" };
   }
-  const pattern = /["']best["']\s*:\s*["']?\s*(?:option\s+)?\(?([A-Da-d])\)?(?![\p{L}\p{N}_])/giu;
-  let last: string | null = null;
-  for (const m of text.matchAll(pattern)) last = m[1]!;
+  const last = lastBestPattern(text);
   if (!last) return null;
   const letter = last.toUpperCase() as Letter;
   return { letter, index: LETTERS.indexOf(letter), scores: null, via: "pattern" };
+}
+
+/** A member's value as JSON.parse would give it, for scalars (a container reads as an empty object). */
+function memberValue(containers: JsonContainers, member: JsonMember | undefined): unknown {
+  if (!member) return undefined;
+  const scalar = containers.scalar(member);
+  return scalar.kind === "value" ? scalar.value : {};
+}
+
+/** readScores of the member's value, reading only its letter keys. */
+function scoresAt(containers: JsonContainers, member: JsonMember | undefined): Partial<Record<Letter, number>> | null {
+  if (!member || !containers.isObject(member)) return null;
+  const letters = containers.lastMembers(member.start, LETTER_KEYS);
+  const values: Record<string, unknown> = {};
+  for (const [letter, m] of letters) values[letter] = memberValue(containers, m);
+  return readScores(values);
+}
+
+// The fallback pattern /["']best["']\s*:\s*["']?\s*(?:option\s+)?\(?([A-Da-d])\)?(?![\p{L}\p{N}_])/giu,
+// last match, read without backtracking: after the key every part is taken when present (nothing
+// else could match there), and the lookahead only needs the character after the letter (a ")"
+// there passes either way).
+const BEST_KEY = /["']best["']/giu;
+/** The lookahead's class, with the pattern's flags (under /iu it also holds, e.g., U+0345, which folds to a letter). */
+const BEST_WORD_CHARS = new CodePointSet(/^[\p{L}\p{N}_]$/iu);
+
+function lastBestPattern(text: string): string | null {
+  let last: string | null = null;
+  BEST_KEY.lastIndex = 0;
+  for (let m = BEST_KEY.exec(text); m; m = BEST_KEY.exec(text)) {
+    const read = bestAfterKey(text, m.index + m[0].length);
+    if (read) {
+      last = read.letter;
+      BEST_KEY.lastIndex = read.end;
+    } else BEST_KEY.lastIndex = m.index + 1;
+  }
+  return last;
+}
+
+function bestAfterKey(text: string, from: number): { letter: string; end: number } | null {
+  let i = skipJsSpace(text, from);
+  if (text.charCodeAt(i) !== 0x3a) return null;
+  i = skipJsSpace(text, i + 1);
+  const q = text.charCodeAt(i);
+  if (q === 0x22 || q === 0x27) i = skipJsSpace(text, i + 1);
+  if (asciiWordAt(text, i, "option") && isJsSpace(text.charCodeAt(i + 6))) i = skipJsSpace(text, i + 6);
+  if (text.charCodeAt(i) === 0x28) i++;
+  if (LETTER_OF_CODE.get(text.charCodeAt(i)) === undefined) return null;
+  const letter = text[i]!;
+  i++;
+  const next = text.codePointAt(i);
+  if (next !== undefined && next !== 0x29 && BEST_WORD_CHARS.has(next)) return null;
+  // The match ends after a ")" unless a word character follows it (then it ends before it).
+  const afterParen = text.codePointAt(i + 1);
+  return { letter, end: next === 0x29 && (afterParen === undefined || !BEST_WORD_CHARS.has(afterParen)) ? i + 1 : i };
 }
 
 function readScores(value: unknown): Partial<Record<Letter, number>> | null {
@@ -138,16 +218,44 @@ function readScores(value: unknown): Partial<Record<Letter, number>> | null {
 
 export type OptionReading = { index: number; via: "exact" | "contains" } | { index: null; reason: string; candidates?: number[] };
 
-/** Start positions of `needle` in `hay` as whole-token sequences. */
-function occurrences(hay: string[], needle: string[]): number[] {
+/**
+ * Where `phrase` (normalised, non-empty) occurs in the normalised reply as a sequence of whole words:
+ * at the start or after a space, and followed by a space or the end. Overlapping occurrences count.
+ * Positions are in characters; since words are joined by single spaces, they order occurrences as
+ * word positions would, and one span lies inside another exactly when its words do.
+ */
+function phraseStarts(reply: string, phrase: string): number[] {
   const out: number[] = [];
-  if (needle.length === 0) return out;
-  for (let s = 0; s + needle.length <= hay.length; s++) {
-    let ok = true;
-    for (let t = 0; t < needle.length; t++) if (hay[s + t] !== needle[t]) { ok = false; break; }
-    if (ok) out.push(s);
+  if (!phrase) return out;
+  for (let at = reply.indexOf(phrase); at !== -1; at = reply.indexOf(phrase, at + 1)) {
+    const end = at + phrase.length;
+    if ((at === 0 || reply.charCodeAt(at - 1) === 0x20) && (end === reply.length || reply.charCodeAt(end) === 0x20)) out.push(at);
   }
   return out;
+}
+
+/**
+ * Whether some occurrence of an option lies inside no occurrence of a longer option. Occurrences
+ * come sorted, so one pointer per longer option finds the last one starting at or before each
+ * occurrence (the only one that can cover it): linear, where comparing all pairs was quadratic.
+ */
+function hasUncoveredOccurrence(own: Occurrences, longer: readonly Occurrences[]): boolean {
+  const next = longer.map(() => 0);
+  for (const s of own.starts) {
+    let covered = false;
+    longer.forEach((other, k) => {
+      while (next[k]! < other.starts.length && other.starts[next[k]!]! <= s) next[k]!++;
+      const last = next[k]! - 1;
+      if (last >= 0 && other.starts[last]! + other.len >= s + own.len) covered = true;
+    });
+    if (!covered) return true;
+  }
+  return false;
+}
+
+interface Occurrences {
+  len: number;
+  starts: number[];
 }
 
 export function matchOption(reply: string, options: readonly string[]): OptionReading {
@@ -156,16 +264,11 @@ export function matchOption(reply: string, options: readonly string[]): OptionRe
   const normalized = options.map(normalizeText);
   const exact = normalized.indexOf(r);
   if (exact >= 0) return { index: exact, via: "exact" };
-  const hay = tokens(r);
-  const spans = normalized.map((o) => {
-    const len = tokens(o).length;
-    return occurrences(hay, tokens(o)).map((s) => [s, s + len] as const);
-  });
-  const candidates = spans
-    .map((list, i) => ({ i, list }))
-    .filter(({ i, list }) =>
-      list.some(([s, e]) => !spans.some((other, j) => j !== i && other.some(([s2, e2]) => e2 - s2 > e - s && s2 <= s && e <= e2))),
-    )
+  // Lengths in characters: a span inside a longer one is inside one of more words (see phraseStarts).
+  const found = normalized.map((o) => ({ len: o.length, starts: phraseStarts(r, o) }));
+  const candidates = found
+    .map((own, i) => ({ i, own }))
+    .filter(({ i, own }) => hasUncoveredOccurrence(own, found.filter((other, j) => j !== i && other.len > own.len)))
     .map(({ i }) => i);
   if (candidates.length === 1) return { index: candidates[0]!, via: "contains" };
   if (candidates.length === 0) return { index: null, reason: "no option text found in the reply" };
@@ -175,10 +278,22 @@ export function matchOption(reply: string, options: readonly string[]): OptionRe
 // ------------------------------------------------------------------------------------------
 // action recognition
 
-/** The first standalone capital A-D (no letter, digit or underscore on either side), or null. */
+const WORD_CODE_POINTS = new CodePointSet(/^[\p{L}\p{N}_]$/u);
+const LETTER_OR_NUMBER = new CodePointSet(/^[\p{L}\p{N}]$/u);
+
+/**
+ * The first standalone capital A-D (no letter, digit or underscore on either side), or null: the
+ * first match of /(?<![\p{L}\p{N}_])[A-D](?![\p{L}\p{N}_])/u, with the neighbours looked up.
+ */
 export function firstLetter(text: string): Letter | null {
-  const m = /(?<![\p{L}\p{N}_])[A-D](?![\p{L}\p{N}_])/u.exec(text);
-  return m ? (m[0] as Letter) : null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x41 || c > 0x44) continue;
+    const before = codePointBefore(text, i);
+    const after = i + 1 < text.length ? text.codePointAt(i + 1)! : -1;
+    if ((before === -1 || !WORD_CODE_POINTS.has(before)) && (after === -1 || !WORD_CODE_POINTS.has(after))) return text[i] as Letter;
+  }
+  return null;
 }
 
 // ------------------------------------------------------------------------------------------
@@ -210,30 +325,73 @@ export function readDirection(text: string): DirectionReading | null {
   const labels = DIRECTION_LABELS.map((l) => ({ label: l, norm: normalizeText(l) }));
   const exact = labels.find((l) => l.norm === r);
   if (exact) return { label: exact.label, via: "exact", matched: exact.norm };
-  const hay = tokens(r);
   let best: { at: number; label: DirectionLabel; norm: string } | null = null;
   for (const l of labels) {
-    const at = occurrences(hay, tokens(l.norm))[0];
-    if (at !== undefined && (best === null || at < best.at)) best = { at, label: l.label, norm: l.norm };
+    const at = firstPhrase(r, l.norm);
+    if (at !== -1 && (best === null || at < best.at)) best = { at, label: l.label, norm: l.norm };
   }
   if (best) return { label: best.label, via: "phrase", matched: best.norm };
-  for (const token of hay) {
-    const label = Object.hasOwn(DIRECTION_KEYWORDS, token) ? DIRECTION_KEYWORDS[token] : undefined;
-    if (label) return { label, via: "keyword", matched: token };
-  }
-  return null;
+  const keyword = KEYWORD_WORD.exec(r);
+  return keyword ? { label: DIRECTION_KEYWORDS[keyword[0]]!, via: "keyword", matched: keyword[0] } : null;
 }
+
+/** The first whole-word occurrence of a phrase, or -1. */
+function firstPhrase(reply: string, phrase: string): number {
+  for (let at = reply.indexOf(phrase); at !== -1; at = reply.indexOf(phrase, at + 1)) {
+    const end = at + phrase.length;
+    if ((at === 0 || reply.charCodeAt(at - 1) === 0x20) && (end === reply.length || reply.charCodeAt(end) === 0x20)) return at;
+  }
+  return -1;
+}
+
+/** The first word of a normalised reply that is one of DIRECTION_KEYWORDS (words are space-separated). */
+const KEYWORD_WORD = new RegExp(`(?<![^ ])(?:${Object.keys(DIRECTION_KEYWORDS).join("|")})(?![^ ])`);
 
 // ------------------------------------------------------------------------------------------
 // distance
 
-const NUMBER = /(?:(?<![\p{L}\p{N}])[-+\u2212])?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?/u;
-
-/** The first number in a reply (see the module comment), or null. */
+/**
+ * The first number in a reply (see the module comment), or null: the first match of
+ * /(?:(?<![\p{L}\p{N}])[-+\u2212])?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?/u, read in one
+ * scan. A number starts at a digit, at a "." before a digit, or at a sign before either of those
+ * that no letter or number precedes (otherwise the match starts after the sign).
+ */
 export function firstNumber(text: string): { value: number; text: string } | null {
-  const m = NUMBER.exec(text);
-  if (!m) return null;
-  return { value: Number(m[0].replace("\u2212", "-")), text: m[0] };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let body = -1;
+    if (startsDecimal(text, i)) body = i;
+    else if ((c === 0x2d || c === 0x2b || c === 0x2212) && startsDecimal(text, i + 1)) {
+      const before = codePointBefore(text, i);
+      if (before === -1 || !LETTER_OR_NUMBER.has(before)) body = i + 1;
+    }
+    if (body < 0) continue;
+    const number = text.slice(i, decimalEnd(text, body));
+    return { value: Number(number.replace("\u2212", "-")), text: number };
+  }
+  return null;
+}
+
+const startsDecimal = (text: string, i: number) => isAsciiDigit(text.charCodeAt(i)) || (text.charCodeAt(i) === 0x2e && isAsciiDigit(text.charCodeAt(i + 1)));
+
+/** End of \d+(?:\.\d+)?|\.\d+ at i, then of an exponent [eE][-+]?\d+ when one follows. */
+function decimalEnd(text: string, i: number): number {
+  let j = i;
+  while (isAsciiDigit(text.charCodeAt(j))) j++;
+  if (text.charCodeAt(j) === 0x2e && isAsciiDigit(text.charCodeAt(j + 1))) {
+    j++;
+    while (isAsciiDigit(text.charCodeAt(j))) j++;
+  }
+  const e = text.charCodeAt(j);
+  if (e === 0x65 || e === 0x45) {
+    const sign = text.charCodeAt(j + 1);
+    const digits = sign === 0x2d || sign === 0x2b ? j + 2 : j + 1;
+    if (isAsciiDigit(text.charCodeAt(digits))) {
+      j = digits;
+      while (isAsciiDigit(text.charCodeAt(j))) j++;
+    }
+  }
+  return j;
 }
 
 // ------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { pyFloat } from "../../core/pycompat/float.js";
 import { pyIntFromString } from "../../core/pycompat/int.js";
 import { pyJsonLoads, PyJsonError, PyRecursionError, type PyDict, type PyValue } from "../../core/pycompat/json.js";
 import { isPySpace, pyStrip } from "../../core/pycompat/text.js";
+import { replaceThinkBlocks } from "../../core/reply-scan.js";
 import { LEAF_TASKS } from "./taxonomy.js";
 
 /**
@@ -224,32 +225,42 @@ function describeKeys(spec: ShapeSpec): string {
 // Think blocks
 // ------------------------------------------------------------------------------------------------
 
-const THINK_SPAN = /<think>[\s\S]*?<\/think>/g;
-
 /** Text with every <think>…</think> span removed (then stripped); undefined when a <think> is never closed. */
 export function withoutThinking(text: string): string | undefined {
   if (!text.includes("<think>")) return text;
   if (!text.includes("</think>")) return undefined;
-  return pyStrip(text.replace(THINK_SPAN, ""));
+  return pyStrip(replaceThinkBlocks(text, "", false));
 }
 
 // ------------------------------------------------------------------------------------------------
 // Choosing the JSON candidate
 // ------------------------------------------------------------------------------------------------
 
-/** Python's `\s` for str patterns is str.isspace(); every such character is in the BMP. */
-const PY_SPACE_CLASS = (() => {
-  let chars = "";
-  for (let cp = 0; cp <= 0xffff; cp++) if (isPySpace(cp)) chars += `\\u${cp.toString(16).padStart(4, "0")}`;
-  return chars;
-})();
-
-/** A fence: ``` with an optional json/python label; any other label stays part of the block. */
-const FENCED_BLOCK = new RegExp("```(?:json|python)?[" + PY_SPACE_CLASS + "]*\\n?([\\s\\S]*?)\\n?```", "g");
-
-/** The stripped contents of the fenced blocks, in order (fences pair up left to right). */
+/**
+ * The stripped contents of the fenced blocks, in order (fences pair up left to right): the official
+ * pattern /```(?:json|python)?\s*\n?([\s\S]*?)\n?```/g (Python's \s), read in one pass. A
+ * block opens at the next "```", skips a "json" or "python" label (any other label stays part of
+ * the block) and closes at the first "```" after the whitespace that follows; the optional
+ * newlines only move whitespace that the strip removes anyway. When a fence never closes, no
+ * later one can (the regex would retry each of them against the rest of the text).
+ */
 export function fencedBlocks(text: string): string[] {
-  return [...text.matchAll(FENCED_BLOCK)].map((m) => pyStrip(m[1]!));
+  const blocks: string[] = [];
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf("```", from);
+    if (open === -1) break;
+    let i = open + 3;
+    if (text.startsWith("json", i)) i += 4;
+    else if (text.startsWith("python", i)) i += 6;
+    const start = i;
+    while (i < text.length && isPySpace(text.charCodeAt(i))) i++;
+    const close = text.indexOf("```", i);
+    if (close === -1) break;
+    blocks.push(pyStrip(text.slice(start, close)));
+    from = close + 3;
+  }
+  return blocks;
 }
 
 const containsAll = (text: string, keys: readonly string[]) => keys.every((k) => text.includes(k));
@@ -393,24 +404,68 @@ const ASSIGNED_AFTER_UNICODE_14: ReadonlyArray<readonly [number, number]> = [
 /**
  * `(a, b, …)` becomes `[a, b, …]` between `"<field>": [` and the first `]` that is followed by
  * optional whitespace and `,` or `}`; so tuples after an inner list's closing bracket are left alone.
+ * This is the official substitution
+ *   ("<field>"\s*:\s*\[)([\s\S]*?)(\]\s*[,}])  ->  head + body with \(([^)]*)\) -> [\1] + tail
+ * (Python's \s), read in one pass: the head can be read in only one way, and whether a "]" ends
+ * the body does not depend on where the body began, so once no "]" ends one, none ends a later one.
  */
 export function bracketTuplesIn(text: string, field: string): string {
-  return text.replace(tupleSpan(field), (_m, head: string, body: string, tail: string) => head + body.replace(/\(([^)]*)\)/g, (_t, inner: string) => `[${inner}]`) + tail);
-}
-
-const TUPLE_SPANS = new Map<string, RegExp>();
-
-function tupleSpan(field: string): RegExp {
-  let span = TUPLE_SPANS.get(field);
-  if (!span) {
-    span = new RegExp(`("${escapeRegExp(field)}"[${PY_SPACE_CLASS}]*:[${PY_SPACE_CLASS}]*\\[)([\\s\\S]*?)(\\][${PY_SPACE_CLASS}]*[,}])`, "g");
-    TUPLE_SPANS.set(field, span);
+  const key = `"${field}"`;
+  let out = "";
+  let copied = 0;
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(key, from);
+    if (at === -1) break;
+    const bodyStart = arrayOpenedAfterKey(text, at + key.length);
+    if (bodyStart === -1) {
+      from = at + 1;
+      continue;
+    }
+    const tail = bodyEnd(text, bodyStart);
+    if (!tail) break;
+    out += text.slice(copied, bodyStart) + bracketTuples(text.slice(bodyStart, tail.bracket));
+    copied = tail.bracket;
+    from = tail.end;
   }
-  return span;
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const skipPySpace = (text: string, from: number): number => {
+  let i = from;
+  while (i < text.length && isPySpace(text.charCodeAt(i))) i++;
+  return i;
+};
+
+/** After `"<field>"`: the index just past `\s*:\s*[`, or -1. */
+function arrayOpenedAfterKey(text: string, from: number): number {
+  let i = skipPySpace(text, from);
+  if (text.charCodeAt(i) !== 0x3a) return -1;
+  i = skipPySpace(text, i + 1);
+  return text.charCodeAt(i) === 0x5b ? i + 1 : -1;
+}
+
+/** The first `]\s*[,}]` at or after `from`: where its "]" is and where it ends. */
+function bodyEnd(text: string, from: number): { bracket: number; end: number } | undefined {
+  for (let b = text.indexOf("]", from); b !== -1; b = text.indexOf("]", b + 1)) {
+    const t = skipPySpace(text, b + 1);
+    const c = text.charCodeAt(t);
+    if (c === 0x2c || c === 0x7d) return { bracket: b, end: t + 1 };
+  }
+  return undefined;
+}
+
+/** \(([^)]*)\) -> [\1], left to right: a "(" pairs with the first ")" after it; none after it ends the work. */
+function bracketTuples(body: string): string {
+  let out = "";
+  let copied = 0;
+  for (let open = body.indexOf("("); open !== -1; open = body.indexOf("(", copied)) {
+    const close = body.indexOf(")", open + 1);
+    if (close === -1) break;
+    out += body.slice(copied, open) + "[" + body.slice(open + 1, close) + "]";
+    copied = close + 1;
+  }
+  return copied === 0 ? body : out + body.slice(copied);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -1,13 +1,22 @@
+import { asciiWordAt, isAsciiDigit, JsonContainers, replaceThinkBlocks, skipJsSpace } from "../../core/reply-scan.js";
+
 /**
- * Reading one frame index from a reply. Never throws. The rule, in order:
- *   0. `<think>...</think>` blocks are removed (reasoning models).
+ * Reading one frame index from a reply. Never throws; time linear in the reply's length. The
+ * rule, in order:
+ *   0. `<think>...</think>` blocks are removed (reasoning models), and an unclosed `<think>` with
+ *      everything after it.
  *   1. JSON: the first `{...}` in the text that parses as a JSON object with a key "frame"
  *      (or "frame_index", "index") holding an integer (a number like 12 or 12.0, or a string "12").
+ *      Openings are tried left to right (nested objects included); the first that starts a valid
+ *      object decides: without any of the keys it is passed over, with one it answers (null when
+ *      the value is no integer).
  *   2. A frame label: the first "frame 12" / "Frame: 12" / "frame #12" / "frame index 12"
  *      (case-insensitive; "frames 1-5" does not match).
  *   3. The first number in the text, if it is an integer ("12", "12.0"); "3.5" is unreadable.
  *      This also reads the released DualVLN reply format, whose second token is the frame index.
- * Negative numbers are read as such (and scored out-of-range).
+ * Negative numbers are read as such (and scored out-of-range). There is no nesting limit: JSON
+ * objects are found without recursion (see JsonContainers), so a reply of 1 MB of "{" or of one
+ * deeply nested object is read like any other.
  */
 
 export type FrameReading =
@@ -15,6 +24,7 @@ export type FrameReading =
   | { ok: false; reason: string };
 
 const JSON_KEYS = ["frame", "frame_index", "index"];
+const JSON_KEY_SET: ReadonlySet<string> = new Set(JSON_KEYS);
 
 function integerOf(value: unknown): number | null {
   if (typeof value === "number" && Number.isInteger(value)) return value;
@@ -22,35 +32,79 @@ function integerOf(value: unknown): number | null {
   return null;
 }
 
+/**
+ * Rule 1. Equivalent to trying JSON.parse on every "{" ... "}" slice, openings left to right and
+ * closings shortest first (what this function used to do, in quadratic time): only the slice that
+ * ends where the object opening there ends can parse (see JsonContainers).
+ */
 function fromJson(text: string): number | null | undefined {
-  for (let start = text.indexOf("{"); start !== -1; start = text.indexOf("{", start + 1)) {
-    // Try each closing brace after this opening one, shortest first.
-    for (let end = text.indexOf("}", start); end !== -1; end = text.indexOf("}", end + 1)) {
-      let value: unknown;
-      try {
-        value = JSON.parse(text.slice(start, end + 1));
-      } catch {
-        continue;
-      }
-      if (typeof value !== "object" || value === null || Array.isArray(value)) break;
-      const record = value as Record<string, unknown>;
-      const key = JSON_KEYS.find((k) => k in record);
-      if (key === undefined) break;
-      return integerOf(record[key]);
-    }
+  if (!text.includes("{")) return undefined;
+  const containers = new JsonContainers(text);
+  for (let start = 0; start < text.length; start++) {
+    if (text.charCodeAt(start) !== 0x7b || containers.end(start) < 0) continue;
+    const members = containers.lastMembers(start, JSON_KEY_SET);
+    const key = JSON_KEYS.find((k) => members.has(k));
+    if (key === undefined) continue;
+    const value = containers.scalar(members.get(key)!);
+    return value.kind === "value" ? integerOf(value.value) : null;
   }
   return undefined;
 }
 
+// ------------------------------------------------------------------------------------------------
+// Rule 2: /\bframe(?:\s*index)?\s*(?:[:#=]|no\.?|number)?\s*(-?\d+)(?![\d.]*\d)/i, read without
+// backtracking. Each part of the label can be read in only one way (the spaces are greedy, and
+// what follows each of them is never a space), so a greedy left-to-right reading matches exactly
+// when the regex does, and takes the same digits: the whole run of digits, which the lookahead
+// wants followed by dots only, then anything but a digit.
+// ------------------------------------------------------------------------------------------------
+
+const isWordChar = (c: number) => isAsciiDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+
+/** The label's number when a label starts at the "frame" found at `at`, else null. */
+function labelAt(text: string, at: number): string | null {
+  if (at > 0 && isWordChar(text.charCodeAt(at - 1))) return null; // \b before "frame"
+  let i = at + 5;
+  const afterSpace = skipJsSpace(text, i);
+  if (asciiWordAt(text, afterSpace, "index")) i = afterSpace + 5;
+  i = skipJsSpace(text, i);
+  const c = text.charCodeAt(i);
+  if (c === 0x3a || c === 0x23 || c === 0x3d) i++;
+  else if (asciiWordAt(text, i, "number")) i += 6;
+  else if (asciiWordAt(text, i, "no")) i += text.charCodeAt(i + 2) === 0x2e ? 3 : 2;
+  i = skipJsSpace(text, i);
+  const numberStart = i;
+  if (text.charCodeAt(i) === 0x2d) i++;
+  const digitsStart = i;
+  while (isAsciiDigit(text.charCodeAt(i))) i++;
+  if (i === digitsStart) return null;
+  const numberEnd = i;
+  while (text.charCodeAt(i) === 0x2e) i++;
+  if (i > numberEnd && isAsciiDigit(text.charCodeAt(i))) return null; // (?![\d.]*\d)
+  return text.slice(numberStart, numberEnd);
+}
+
+function frameLabel(text: string): string | null {
+  const word = /frame/gi;
+  for (let m = word.exec(text); m; m = word.exec(text)) {
+    const number = labelAt(text, m.index);
+    if (number !== null) return number;
+    word.lastIndex = m.index + 1;
+  }
+  return null;
+}
+
 export function readFrameIndex(text: string): FrameReading {
   if (typeof text !== "string") return { ok: false, reason: "the reply is not text" };
-  const clean = text.replace(/<think>[\s\S]*?<\/think>/gi, " ").replace(/<think>[\s\S]*$/i, " ");
+  const closed = replaceThinkBlocks(text, " ", true);
+  const unclosed = closed.search(/<think>/i);
+  const clean = unclosed === -1 ? closed : closed.slice(0, unclosed) + " ";
   const json = fromJson(clean);
   if (json !== undefined) {
     return json === null ? { ok: false, reason: "the JSON \"frame\" value is not an integer" } : { ok: true, index: json, rule: "json" };
   }
-  const label = /\bframe(?:\s*index)?\s*(?:[:#=]|no\.?|number)?\s*(-?\d+)(?![\d.]*\d)/i.exec(clean);
-  if (label) return { ok: true, index: Number(label[1]), rule: "frame-label" };
+  const label = frameLabel(clean);
+  if (label !== null) return { ok: true, index: Number(label), rule: "frame-label" };
   const number = /-?\d+(?:\.\d+)?/.exec(clean);
   if (!number) return { ok: false, reason: "no frame index in the reply" };
   const value = Number(number[0]);

@@ -63,8 +63,9 @@ export function assertIntact(runs: RunFolder[]): void {
 
 /** When a run holds the folder's lock, problems may be a write in progress: say so. */
 function withWriter(dir: string, problems: DataProblem[]): DataProblem[] {
+  if (problems.length === 0) return problems;
   const writer = activeWriter(dir);
-  if (!writer || problems.length === 0) return problems;
+  if (!writer) return problems;
   return [...problems, { file: path.join(dir, LOCK_FILE), message: `a spatialprobe process (pid ${writer.pid} on ${writer.host}) is writing this folder now; try again when it has finished` }];
 }
 

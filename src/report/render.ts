@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ScoresDocument } from "../core/benchmark.js";
 import { UsageError, type DataProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
-import { finishedResults, RunFolderError } from "./run-folder.js";
+import { finishedResults, readJsonFile, RunFolderError } from "./run-folder.js";
 
 /**
  * Read scores.json from run folders or direct paths. A scores.json inside a run folder is read
@@ -16,12 +16,7 @@ export function readScores(inputs: string[]): ScoresDocument[] {
     const isDir = existsSync(input) && statSync(input).isDirectory();
     const file = isDir ? path.join(input, "scores.json") : input;
     if (!existsSync(file)) throw new UsageError(`no scores.json at ${input}`);
-    let scores: ScoresDocument;
-    try {
-      scores = JSON.parse(readFileSync(file, "utf8")) as ScoresDocument;
-    } catch (error) {
-      throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
-    }
+    const scores = readJsonFile<ScoresDocument>(file);
     if (path.basename(file) === "scores.json") problems.push(...finishedResults(path.dirname(path.resolve(file)), scores).problems);
     return scores;
   });

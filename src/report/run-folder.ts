@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "../core/benchmark.js";
+import { parseJson } from "../core/jsonl.js";
 import { activeWriter, LOCK_FILE } from "../core/lock.js";
 import { LIVE_HEADER, LIVE_RESULTS, outputsMismatch, readResultLines, type LiveHeader, type ResultLines } from "../core/outputs.js";
 import { DataError, formatProblem, UsageError, type DataProblem } from "../core/problems.js";
@@ -40,12 +41,11 @@ export function runDirOf(input: string): string {
   return statSync(input).isDirectory() ? input : path.dirname(input);
 }
 
-function readJsonFile<T>(file: string): T {
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as T;
-  } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
-  }
+/** A JSON file of a run folder; a UsageError that locates the defect (never quoting the file) when it is not JSON. */
+export function readJsonFile<T>(file: string): T {
+  const parsed = parseJson(readFileSync(file, "utf8"));
+  if (!parsed.ok) throw new UsageError(`${file}: ${parsed.message}`);
+  return parsed.value as T;
 }
 
 /** A problem with a run folder's files, for messages: where, what, and who is writing it now. */

@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { z } from "zod";
-import { readJsonObjects } from "../../core/jsonl.js";
+import { parseJson, readJsonObjects } from "../../core/jsonl.js";
 import { DataError, type DataProblem } from "../../core/problems.js";
 import { issueList } from "./schema.js";
 
@@ -128,13 +128,9 @@ export function loadEpisodes(file: string): NavEpisode[] {
   } else if (file.endsWith(".gz")) {
     throw new DataError([{ file, message: "the file name ends in .gz but the file is not gzip-compressed" }]);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString("utf8"));
-  } catch (error) {
-    throw new DataError([{ file, message: `invalid JSON: ${(error as Error).message}` }]);
-  }
-  const { episodes, problems } = parseEpisodes(json, file);
+  const parsed = parseJson(bytes.toString("utf8"));
+  if (!parsed.ok) throw new DataError([{ file, message: parsed.message }]);
+  const { episodes, problems } = parseEpisodes(parsed.value, file);
   if (problems.length > 0) throw new DataError(problems);
   return episodes;
 }

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { parseJson } from "../../core/jsonl.js";
 import { outputsMismatch, readResultLines } from "../../core/outputs.js";
 import { DataError, UsageError, type DataProblem } from "../../core/problems.js";
 import { loadEpisodes, loadTrajectories } from "./episodes.js";
@@ -20,12 +21,9 @@ export function goalIdFromRun(runDir: string): GoalIdResult[] {
   for (const file of [scoresFile, itemsFile]) {
     if (!existsSync(file)) throw new UsageError(`--goal-run ${runDir}: ${path.basename(file)} not found (give the output folder of \`spatialprobe run vcn\`)`);
   }
-  let scores: { benchmark?: unknown; data?: unknown; allow_outside_root?: unknown };
-  try {
-    scores = JSON.parse(readFileSync(scoresFile, "utf8")) as typeof scores;
-  } catch (error) {
-    throw new UsageError(`--goal-run ${runDir}: scores.json is not valid JSON (${(error as Error).message})`);
-  }
+  const parsed = parseJson(readFileSync(scoresFile, "utf8"));
+  if (!parsed.ok) throw new UsageError(`--goal-run ${runDir}: scores.json: ${parsed.message}`);
+  const scores = parsed.value as { benchmark?: unknown; data?: unknown; allow_outside_root?: unknown };
   if (scores.benchmark !== "vcn") throw new UsageError(`--goal-run ${runDir}: scores.json is from benchmark "${String(scores.benchmark)}", not vcn`);
   if (typeof scores.data !== "string") throw new UsageError(`--goal-run ${runDir}: scores.json does not name its data folder`);
   const { items, problems } = loadVcn(scores.data, { allowOutsideRoot: scores.allow_outside_root === true });

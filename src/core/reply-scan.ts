@@ -238,7 +238,8 @@ function decodedKey(s: string, start: number, end: number, longest: number): str
   return end - start - 2 <= longest ? s.slice(start + 1, end - 1) : undefined;
 }
 
-function skipJsonSpace(s: string, from: number): number {
+/** The first index at or after `from` that is not JSON whitespace (space, tab, LF, CR). */
+export function skipJsonSpace(s: string, from: number): number {
   let i = from;
   for (;;) {
     const c = s.charCodeAt(i);
@@ -247,8 +248,7 @@ function skipJsonSpace(s: string, from: number): number {
   }
 }
 
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-const isHex = (c: number) => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+const isHex = (c: number) => isAsciiDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 
 /** End (exclusive) of the JSON string token opening at the quote at p, or -1. */
 export function jsonStringEnd(s: string, p: number): number {
@@ -277,20 +277,20 @@ function jsonNumberEnd(s: string, p: number): number {
   if (s.charCodeAt(i) === 0x2d) i++;
   const first = s.charCodeAt(i);
   if (first === 0x30) i++;
-  else if (isDigit(first)) while (isDigit(s.charCodeAt(i))) i++;
+  else if (isAsciiDigit(first)) while (isAsciiDigit(s.charCodeAt(i))) i++;
   else return -1;
   if (s.charCodeAt(i) === 0x2e) {
     i++;
-    if (!isDigit(s.charCodeAt(i))) return -1;
-    while (isDigit(s.charCodeAt(i))) i++;
+    if (!isAsciiDigit(s.charCodeAt(i))) return -1;
+    while (isAsciiDigit(s.charCodeAt(i))) i++;
   }
   const e = s.charCodeAt(i);
   if (e === 0x65 || e === 0x45) {
     i++;
     const sign = s.charCodeAt(i);
     if (sign === 0x2b || sign === 0x2d) i++;
-    if (!isDigit(s.charCodeAt(i))) return -1;
-    while (isDigit(s.charCodeAt(i))) i++;
+    if (!isAsciiDigit(s.charCodeAt(i))) return -1;
+    while (isAsciiDigit(s.charCodeAt(i))) i++;
   }
   return i;
 }

@@ -1,4 +1,4 @@
-import { isAsciiDigit, jsonStringEnd } from "../reply-scan.js";
+import { isAsciiDigit, jsonStringEnd, skipJsonSpace } from "../reply-scan.js";
 import { PY_INT_MAX_STR_DIGITS } from "./int.js";
 
 /**
@@ -62,10 +62,10 @@ export function pyJsonValidate(text: string): PyJsonFailure | undefined {
 function run(text: string, build: boolean): PyJsonDecoded {
   if (text.startsWith("\ufeff")) return { ok: false, failure: { kind: "syntax", message: "Unexpected UTF-8 BOM", position: 0 } };
   const parser = new Parser(text, build);
-  parser.i = skipSpace(text, 0);
+  parser.i = skipJsonSpace(text, 0);
   const value = parser.value(0);
   if (value === FAIL) return { ok: false, failure: parser.failure! };
-  const end = skipSpace(text, parser.i);
+  const end = skipJsonSpace(text, parser.i);
   if (end !== text.length) return { ok: false, failure: { kind: "syntax", message: "Extra data", position: end } };
   return { ok: true, value };
 }
@@ -80,14 +80,6 @@ type Read<T> = T | typeof FAIL;
 
 const isJsonSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
-function skipSpace(s: string, from: number): number {
-  let i = from;
-  for (;;) {
-    const c = s.charCodeAt(i);
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-    else return i;
-  }
-}
 
 /** Shared small integers (bigints are immutable, so one value can serve every occurrence). */
 const SMALL_INTS: bigint[] = Array.from({ length: 1024 }, (_, k) => BigInt(k));
@@ -283,7 +275,7 @@ class Parser {
   private array(depth: number): Read<PyValue[]> {
     if (depth > PY_JSON_MAX_DEPTH) return this.recursion();
     const s = this.s;
-    let i = skipSpace(s, this.i);
+    let i = skipJsonSpace(s, this.i);
     if (s.charCodeAt(i) === 0x5d) {
       this.i = i + 1;
       return this.build ? [] : CHECKED_LIST;
@@ -304,7 +296,7 @@ class Parser {
       if (this.build) out.push(item);
       i = this.i;
       let c = s.charCodeAt(i);
-      if (isJsonSpace(c)) c = s.charCodeAt((i = skipSpace(s, i)));
+      if (isJsonSpace(c)) c = s.charCodeAt((i = skipJsonSpace(s, i)));
       if (c === 0x5d) {
         this.i = i + 1;
         if (!this.build) return CHECKED_LIST;
@@ -314,7 +306,7 @@ class Parser {
       }
       if (c !== 0x2c) return this.fail("Expecting ',' delimiter", i);
       i++;
-      if (isJsonSpace(s.charCodeAt(i))) i = skipSpace(s, i);
+      if (isJsonSpace(s.charCodeAt(i))) i = skipJsonSpace(s, i);
     }
   }
 
@@ -322,7 +314,7 @@ class Parser {
     if (depth > PY_JSON_MAX_DEPTH) return this.recursion();
     const s = this.s;
     const out: PyDict = this.build ? new Map() : CHECKED_DICT;
-    let i = skipSpace(s, this.i);
+    let i = skipJsonSpace(s, this.i);
     if (s.charCodeAt(i) === 0x7d) {
       this.i = i + 1;
       return out;
@@ -332,20 +324,20 @@ class Parser {
       this.i = i + 1;
       const key = this.string();
       if (key === FAIL) return FAIL;
-      i = skipSpace(s, this.i);
+      i = skipJsonSpace(s, this.i);
       if (s.charCodeAt(i) !== 0x3a) return this.fail("Expecting ':' delimiter", i);
-      this.i = skipSpace(s, i + 1);
+      this.i = skipJsonSpace(s, i + 1);
       const item = this.value(depth);
       if (item === FAIL) return FAIL;
       if (this.build) out.set(key, item);
-      i = skipSpace(s, this.i);
+      i = skipJsonSpace(s, this.i);
       const c = s.charCodeAt(i);
       if (c === 0x7d) {
         this.i = i + 1;
         return out;
       }
       if (c !== 0x2c) return this.fail("Expecting ',' delimiter", i);
-      i = skipSpace(s, i + 1);
+      i = skipJsonSpace(s, i + 1);
     }
   }
 

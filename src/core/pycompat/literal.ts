@@ -1,3 +1,4 @@
+import { isAsciiDigit } from "../reply-scan.js";
 import { PY_INT_MAX_STR_DIGITS } from "./int.js";
 
 /**
@@ -105,9 +106,8 @@ const SINGLE_OPS: Array<OpToken | undefined> = [];
 for (const op of "([{)]},:+-") SINGLE_OPS[op.charCodeAt(0)] = OPS.get(op);
 
 const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isNameStart = (c: number) => isAsciiLetter(c) || c === 0x5f;
-const isNameChar = (c: number) => isNameStart(c) || isDigit(c);
+const isNameChar = (c: number) => isNameStart(c) || isAsciiDigit(c);
 const isPrefixLetter = (c: number) => {
   const lower = c | 0x20;
   return lower === 0x72 || lower === 0x62 || lower === 0x75 || lower === 0x66; // r b u f, either case
@@ -166,7 +166,7 @@ class Lexer {
       if (c === 0) return this.fail("null byte");
       const op = SINGLE_OPS[c];
       if (op !== undefined) return this.op(op);
-      if (isDigit(c) && !isNameChar(s.charCodeAt(i + 1)) && s.charCodeAt(i + 1) !== 0x2e && s.charCodeAt(i + 1) !== 0x5f) {
+      if (isAsciiDigit(c) && !isNameChar(s.charCodeAt(i + 1)) && s.charCodeAt(i + 1) !== 0x2e && s.charCodeAt(i + 1) !== 0x5f) {
         this.i++; // a one-digit int, the most common token of a list of ids
         return this.push(SMALL_INT_TOKENS[c - 0x30]!);
       }
@@ -182,7 +182,7 @@ class Lexer {
         this.i = j;
         return this.push({ kind: "name", value: s.slice(i, j) });
       }
-      if (isDigit(c) || (c === 0x2e && isDigit(s.charCodeAt(i + 1)))) {
+      if (isAsciiDigit(c) || (c === 0x2e && isAsciiDigit(s.charCodeAt(i + 1)))) {
         const token = this.readNumber(i);
         return token.kind === "error" ? token : this.push(token);
       }
@@ -207,10 +207,10 @@ class Lexer {
       let j = i;
       while (s.charCodeAt(j) === 0x20 || s.charCodeAt(j) === 0x09) j++;
       const first = s.charCodeAt(j);
-      if (!isDigit(first)) break;
+      if (!isAsciiDigit(first)) break;
       let n = first - 0x30;
       let k = j + 1;
-      if (n !== 0) for (let c = s.charCodeAt(k); isDigit(c) && k - j <= 15; c = s.charCodeAt(++k)) n = n * 10 + (c - 0x30);
+      if (n !== 0) for (let c = s.charCodeAt(k); isAsciiDigit(c) && k - j <= 15; c = s.charCodeAt(++k)) n = n * 10 + (c - 0x30);
       const after = s.charCodeAt(k);
       if (k - j > 15 || isNameChar(after) || after === 0x2e) break;
       let m = k;
@@ -391,7 +391,7 @@ function runEnd(s: string, from: number, ok: (c: number) => boolean): number {
 }
 
 function digitValue(c: number): number {
-  if (isDigit(c)) return c - 0x30;
+  if (isAsciiDigit(c)) return c - 0x30;
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
   if (c >= 0x41 && c <= 0x46) return c - 0x37;
   return 99;
@@ -399,12 +399,12 @@ function digitValue(c: number): number {
 
 /** End of D at i, or -1 when no digit starts there. */
 function decimalEnd(s: string, i: number): number {
-  return isDigit(s.charCodeAt(i)) ? runEnd(s, i, isDigit) : -1;
+  return isAsciiDigit(s.charCodeAt(i)) ? runEnd(s, i, isAsciiDigit) : -1;
 }
 
 /** End of `\.D` at i, or -1. */
 function fractionEnd(s: string, i: number): number {
-  return s.charCodeAt(i) === 0x2e && isDigit(s.charCodeAt(i + 1)) ? runEnd(s, i + 1, isDigit) : -1;
+  return s.charCodeAt(i) === 0x2e && isAsciiDigit(s.charCodeAt(i + 1)) ? runEnd(s, i + 1, isAsciiDigit) : -1;
 }
 
 /** End of an exponent E at i, or i when none is there. */
@@ -413,7 +413,7 @@ function exponentEnd(s: string, i: number): number {
   if (e !== 0x65 && e !== 0x45) return i;
   const sign = s.charCodeAt(i + 1);
   const digits = sign === 0x2b || sign === 0x2d ? i + 2 : i + 1;
-  return isDigit(s.charCodeAt(digits)) ? runEnd(s, digits, isDigit) : i;
+  return isAsciiDigit(s.charCodeAt(digits)) ? runEnd(s, digits, isAsciiDigit) : i;
 }
 
 const isJ = (c: number) => c === 0x6a || c === 0x4a;
@@ -430,7 +430,7 @@ function decimalToken(s: string, i: number, end: number): { value: bigint; end: 
     let n = 0;
     for (let k = i; k < end && n >= 0; k++) {
       const c = s.charCodeAt(k);
-      n = c === 0x5f ? n : isDigit(c) ? n * 10 + (c - 0x30) : -1;
+      n = c === 0x5f ? n : isAsciiDigit(c) ? n * 10 + (c - 0x30) : -1;
     }
     if (n >= 0) return { value: n < SMALL_INTS.length ? SMALL_INTS[n]! : BigInt(n), end };
   }

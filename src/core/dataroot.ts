@@ -138,7 +138,7 @@ export class DataRoot {
    * sampler would read it. Memoised per load (many items share one clip).
    */
   frameFolder(ref: string, listFrames: (dir: string) => string[], options: ResolveOptions = {}): FrameFolder {
-    const key = `${options.from ?? this.dir}\0${ref}`;
+    const key = `${options.what ?? ""}\0${options.from ?? this.dir}\0${ref}`; // messages carry `what`
     let folder = this.folders.get(key);
     if (!folder) {
       folder = this.readFrameFolder(ref, listFrames, options);

@@ -10,6 +10,8 @@ import { getBenchmark } from "../registry.js";
 import { mdText } from "../report/markdown.js";
 import { markdownReport } from "../report/render.js";
 import { htmlReport } from "../report/html-report.js";
+import { incompleteReason } from "../report/run-facts.js";
+import { EXIT_INCOMPLETE } from "./shared.js";
 import { navigationFromFiles, navigationMarkdown } from "../benchmarks/vcn/index.js";
 
 /** The bundled synthetic set in the EgoPathBench release layout. */
@@ -45,6 +47,8 @@ async function demo(outDir: string): Promise<void> {
   const benchmark = getBenchmark("egopath");
   const runs: ScoresDocument[] = [];
   const runDirs: string[] = [];
+  // The built-ins run on clean bundled data: every run must be complete (else the demo exits 3 as `run` would).
+  const incomplete: string[] = [];
   for (const model of DEMO_MODELS) {
     const out = path.join(outDir, model.replace(/[^A-Za-z0-9._-]+/g, "_"));
     const { scores } = await executeRun({
@@ -54,6 +58,7 @@ async function demo(outDir: string): Promise<void> {
     console.log(`\n== ${model}\n${benchmark.terminal(scores)}`);
     runs.push(scores);
     runDirs.push(out);
+    incomplete.push(...incompleteNote(out, scores));
   }
   // PathEval: a small fresh set made with the paper's method, then the built-in baselines.
   const pathevalData = path.join(outDir, "patheval-set");
@@ -70,6 +75,7 @@ async function demo(outDir: string): Promise<void> {
     console.log(`\n== patheval ${model} (${prompt})\n${patheval.terminal(scores)}`);
     runs.push(scores);
     runDirs.push(out);
+    incomplete.push(...incompleteNote(out, scores));
   }
   for (const { benchmark: id, model, prompt, train } of VIDEO_DEMO_RUNS) {
     const benchmark = getBenchmark(id);
@@ -83,6 +89,7 @@ async function demo(outDir: string): Promise<void> {
     console.log(`\n== ${id} ${model} (${source})\n${benchmark.terminal(scores)}`);
     runs.push(scores);
     runDirs.push(out);
+    incomplete.push(...incompleteNote(out, scores));
   }
   // VCN-Bench navigation metrics on the bundled trajectory logs, joined with the oracle's goal identification.
   const navigation = navigationFromFiles({
@@ -98,4 +105,14 @@ async function demo(outDir: string): Promise<void> {
   writeFileAtomic(htmlFile, html);
   console.log(`\nwrote ${report}, ${htmlFile} (tables, charts, ${summary.pictured} item pictures; open it in a browser) and one folder per run with scores.json, items.jsonl, report.md`);
   console.log(`browse every item: npx spatialprobe serve ${outDir}`);
+  if (incomplete.length > 0) {
+    console.error(incomplete.join("\n"));
+    process.exitCode = EXIT_INCOMPLETE;
+  }
+}
+
+/** The reason line of an incomplete demo run, naming its folder. */
+function incompleteNote(out: string, scores: ScoresDocument): string[] {
+  const reason = incompleteReason(scores, false);
+  return reason ? [`${out}: ${reason}`] : [];
 }

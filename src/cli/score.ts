@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { executeScore } from "../core/session.js";
 import { UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
-import { addScoringFlags, benchmarkOptions } from "./shared.js";
+import { addScoringFlags, benchmarkOptions, reportCompleteness } from "./shared.js";
 
 export function registerScore(program: Command): void {
   const command = program
@@ -23,10 +23,12 @@ export function registerScore(program: Command): void {
       bootstrapResamples: opts.bootstrap,
       bootstrapSeed: opts.bootstrapSeed,
       quiet: opts.quiet,
+      ...(opts.name ? { name: opts.name } : {}),
       predictions: opts.predictions,
       ...(opts.prompt ? { promptSource: opts.prompt } : {}),
     });
     console.log(benchmark.terminal(scores));
     console.log(`wrote ${opts.out}/scores.json, items.jsonl, report.md`);
+    reportCompleteness(scores, Boolean(opts.allowIncomplete));
   });
 }

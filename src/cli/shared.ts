@@ -1,5 +1,6 @@
-import type { Command } from "commander";
-import type { BenchmarkOptions } from "../core/benchmark.js";
+import { InvalidArgumentError, type Command } from "commander";
+import type { BenchmarkOptions, ScoresDocument } from "../core/benchmark.js";
+import { incompleteReason } from "../report/run-facts.js";
 import { integer, list, positiveInteger } from "./main.js";
 
 /** Flags shared by `run` and `score`. */
@@ -16,12 +17,35 @@ export function addScoringFlags(command: Command): Command {
     .option("--train <file>", "egotl: training items for the frequency baseline")
     .option("--circular", "egotl: circular evaluation (every rotation of the options must be answered right)")
     .option("--allow-outside-root", "let the dataset name files outside its root (media kept elsewhere on purpose); recorded in scores.json")
+    .option("--name <label>", "a label for the run, shown in every report table, chart and viewer filter (default: the model and what differs from the defaults)", runName)
+    .option("--allow-incomplete", "exit 0 even when items ended in errors or have no prediction (default: exit 3 after a one-line reason)")
     .option("--quiet", "no progress on stderr");
 }
 
-export function defaultOut(benchmark: string, model: string): string {
-  return `runs/${benchmark}/${model.replace(/[^A-Za-z0-9._-]+/g, "_")}`;
+/** A run's label: trimmed, not empty. */
+export function runName(text: string): string {
+  const name = text.trim();
+  if (name === "") throw new InvalidArgumentError("must not be empty");
+  return name;
 }
+
+const folderPart = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, "_");
+
+/** runs/<benchmark>/<model>, or runs/<benchmark>/<model>--<name> for a named run (two named runs never share a folder). */
+export function defaultOut(benchmark: string, model: string, name?: string): string {
+  return `runs/${benchmark}/${folderPart(model)}${name ? `--${folderPart(name)}` : ""}`;
+}
+
+/** Exit status 3 for an incomplete run (README "Exit status"), after its one-line reason on stderr; --allow-incomplete keeps 0. */
+export function reportCompleteness(scores: ScoresDocument, allowIncomplete: boolean): void {
+  const reason = incompleteReason(scores, allowIncomplete);
+  if (!reason) return;
+  console.error(reason);
+  if (!allowIncomplete) process.exitCode = EXIT_INCOMPLETE;
+}
+
+/** Some items ended in an error or have no prediction. */
+export const EXIT_INCOMPLETE = 3;
 
 /** The benchmark options of `run` and `score` (only set flags are passed). */
 export function benchmarkOptions(opts: { coords?: string; strict?: boolean; train?: string; circular?: boolean; allowOutsideRoot?: boolean }): BenchmarkOptions {

@@ -1,7 +1,8 @@
-import type { DataRootOptions } from "./dataroot.js";
+import type { RequestCheckedLoad } from "../benchmarks/requests.js";
 import type { DataProblem } from "./problems.js";
 import type { PyDict } from "./pycompat/json.js";
-import type { Message } from "./types.js";
+import type { Message, SentImage } from "./types.js";
+import type { ImageBudgetSpec } from "../media/fit.js";
 
 /** The minimum every benchmark item carries. */
 export interface BenchItem {
@@ -55,6 +56,14 @@ export interface ItemResult {
     error?: { kind: string; status?: number; message: string };
     /** The reply was longer than --max-reply-bytes: `reply` is its first cap bytes; `bytes` its full length. */
     truncated?: { bytes: number };
+    /** Reasoning text the model returned beside the answer (never read as the answer). */
+    reasoning?: string;
+    /** The token limit (max_tokens) cut the reply; it was still scored. */
+    token_limited?: true;
+    /** One entry per image part sent (or measured before a limit error), in order: size read, size sent, transform. */
+    images?: SentImage[];
+    /** Whether this request asked for JSON output mode (per task, or forced by --json-output / --no-json-output). */
+    json_output?: boolean;
   };
   prompt?: Record<string, unknown>;
 }
@@ -74,8 +83,20 @@ export interface PromptSetup {
   maxImages?: number;
 }
 
-/** A built prompt: the messages, and what a reader of the reply needs to know about it (e.g. path names shown). */
-export type BuiltPrompt = { messages: Message[]; info: Record<string, unknown> } | { error: string };
+/**
+ * A built prompt: the messages, and what a reader of the reply needs to know about it (e.g. path names shown).
+ * `json`: this item's output contract is a JSON object and its messages say "JSON", so the run asks the
+ * provider for JSON mode (unless --json-output / --no-json-output force it); absent = plain text.
+ */
+export type BuiltPrompt = { messages: Message[]; info: Record<string, unknown>; json?: boolean } | { error: string };
+
+/**
+ * Whether any text part of the messages contains "json" (any case). OpenAI answers 400 to
+ * `response_format: json_object` unless a message does (platform.openai.com/docs/guides/structured-outputs, JSON mode).
+ */
+export function messagesMentionJson(messages: readonly Message[]): boolean {
+  return messages.some((m) => m.content.some((part) => part.type === "text" && /json/i.test(part.text)));
+}
 
 /** Builds the chat messages for one item, or says why it cannot (e.g. no mismatched partner). */
 export type PromptBuilder<I> = (item: I) => BuiltPrompt | Promise<BuiltPrompt>;
@@ -126,7 +147,7 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   /** Codes or names -> codes; throws UsageError for unknown ones. */
   resolveTasks(list: string[]): string[];
   /** Every path the data names resolves inside `root` unless `options.allowOutsideRoot` (core/dataroot.ts). */
-  load(root: string, tasks?: string[], options?: DataRootOptions): { items: I[]; problems: DataProblem[]; tasks: string[] };
+  load(root: string, tasks?: string[], options?: RequestCheckedLoad): { items: I[]; problems: DataProblem[]; tasks: string[] };
   promptSources: string[];
   promptControls: string[];
   /** A copy configured by benchmark options (e.g. EPIC-Bench's coordinate system and strict mode). */
@@ -158,4 +179,10 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   charts?(runs: ScoresDocument[]): ChartFigure[];
   /** Predictions file key and shape: the id field and the value written by `run --export`. */
   predictionIdField: string;
+  /**
+   * Default image budgets for real models, per kind (video frames vs everything else); user flags
+   * (--max-pixels, --image-format, --jpeg-quality) override them. Absent: images are sent as read,
+   * within the provider's limits (models/shape.ts).
+   */
+  imageBudget?: { picture: ImageBudgetSpec; frame: ImageBudgetSpec };
 }

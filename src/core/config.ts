@@ -8,13 +8,21 @@ import { UsageError } from "./problems.js";
  * per-model overrides keyed by the model spec. API keys are never read from here: only from the
  * environment.
  */
+/** OpenAI's `reasoning_effort` levels (https://platform.openai.com/docs/api-reference/chat/create). */
+export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
+
 const ModelSettings = z
   .object({
     base_url: z.string().url().optional(),
     temperature: z.number().min(0).max(2).optional(),
     top_p: z.number().gt(0).max(1).optional(),
     max_tokens: z.number().int().positive().optional(),
+    /** JSON output mode for every item (true) or none (false); unset = per task, where the output contract is JSON. */
     json_output: z.boolean().optional(),
+    /** USD per million tokens, from the provider's price page: gives usage.cost in scores.json and makes --max-cost possible. */
+    price: z.object({ input_per_mtok: z.number().min(0), output_per_mtok: z.number().min(0) }).strict().optional(),
+    /** Stop before a run whose projected cost in USD exceeds this (`--max-cost`; needs `price`). */
+    max_cost: z.number().positive().optional(),
     extra_body: z.record(z.string(), z.unknown()).optional(),
     timeout_ms: z.number().int().positive().optional(),
     max_attempts: z.number().int().min(1).max(50).optional(),
@@ -22,12 +30,35 @@ const ModelSettings = z
     backoff_base_ms: z.number().int().min(0).optional(),
     backoff_cap_ms: z.number().int().min(0).optional(),
     max_tokens_field: z.enum(["max_completion_tokens", "max_tokens"]).optional(),
+    /** Overrides of the model capability table by model name (models/capabilities.ts). */
+    capabilities: z
+      .object({
+        reasoning: z.boolean().optional(),
+        temperature: z.boolean().optional(),
+        top_p: z.boolean().optional(),
+        temperature_with_top_p: z.boolean().optional(),
+        thinking: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    /** OpenAI reasoning models: `reasoning_effort`. */
+    reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
+    /** Thinking tokens: Anthropic `budget_tokens` (0 off, else >= 1024), Gemini `thinkingBudget` (-1 dynamic, 0 off). */
+    thinking_budget: z.number().int().min(-1).optional(),
+    /** Gemini: return thought summaries, stored beside the reply. */
+    include_thoughts: z.boolean().optional(),
     /** Cap on a reply's text in bytes (default 4 MiB): longer replies are cut to it and marked truncated. */
     max_reply_bytes: z.number().int().positive().optional(),
     /** Longest server-asked wait (Retry-After) honoured, in seconds (default 120); a longer one ends the request as an error. */
     max_retry_wait: z.number().positive().optional(),
     /** Most images per request this provider accepts (video frames are thinned evenly to fit). */
     max_images: z.number().int().positive().optional(),
+    /** Largest image area in pixels (width x height) sent, for pictures and video frames alike (overrides the benchmark's default). */
+    max_pixels: z.number().int().positive().optional(),
+    /** Encoding of sent images (png | jpeg; overrides the benchmark's default, which may keep the file's own). */
+    image_format: z.enum(["png", "jpeg"]).optional(),
+    /** JPEG quality 1-100 when images are sent as JPEG (default 85). */
+    jpeg_quality: z.number().int().min(1).max(100).optional(),
     /** EPIC-Bench: the coordinate system this model answers in (auto | absolute | 0-1 | 0-1000). */
     coords: z.enum(["auto", "absolute", "0-1", "0-1000", "normalized_0_1", "normalized_0_1000"]).optional(),
   })
@@ -35,6 +66,8 @@ const ModelSettings = z
 
 const ConfigFile = ModelSettings.extend({
   concurrency: z.number().int().positive().optional(),
+  /** The run's label in reports (a run key like concurrency, not a model setting); --name wins. */
+  name: z.string().trim().min(1).max(200).optional(),
   models: z.record(z.string(), ModelSettings).optional(),
 }).strict();
 
@@ -63,7 +96,7 @@ export function readConfigFile(file: string): ConfigFileContent {
 
 /** The settings for one model: config top level, then the model's own entry, then flags. */
 export function settingsFor(spec: string, config: ConfigFileContent | undefined, flags: ModelSettingsConfig): ModelSettingsConfig {
-  const { models, concurrency: _c, ...top } = config ?? {};
+  const { models, concurrency: _c, name: _n, ...top } = config ?? {};
   const defined = (o: ModelSettingsConfig) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
   return { ...defined(top), ...defined(models?.[spec] ?? {}), ...defined(flags) };
 }

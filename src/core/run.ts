@@ -1,10 +1,11 @@
 import { setMaxListeners } from "node:events";
-import type { Benchmark, BenchItem, BuiltPrompt, ItemResult, PromptBuilder } from "./benchmark.js";
+import { messagesMentionJson, type Benchmark, type BenchItem, type BuiltPrompt, type ItemResult, type PromptBuilder } from "./benchmark.js";
 import { canonicalJson, sha256 } from "./hash.js";
 import { UsageError } from "./problems.js";
 import type { Progress } from "./progress.js";
-import type { GenerationSettings, Message, Model, ModelResponse } from "./types.js";
+import type { GenerationSettings, Message, Model, ModelRequest, ModelResponse, SentImage } from "./types.js";
 import type { ResponseStore } from "../store/store.js";
+import { shapeMessages, type ImageBudgets } from "../models/shape.js";
 
 /** Who answers: a real model (through the store), or a built-in that replies from the item. */
 export type Responder<I> =
@@ -25,6 +26,18 @@ export interface RunOptions<I extends BenchItem> {
   progress?: Progress;
   /** Called with each result the moment it is ready (the live file a viewer follows). */
   onResult?: (result: ItemResult) => void;
+  /**
+   * Image budgets per kind (models/shape.ts): when set, a real model's messages are shaped to them
+   * and to the model's limits before the request key is taken; the budgets are part of the key.
+   */
+  imageBudget?: ImageBudgets;
+  /** --json-output / --no-json-output / config json_output: JSON mode for every item; unset = per item (BuiltPrompt.json). */
+  jsonOverride?: boolean;
+  /**
+   * Called with each request about to be sent (never for stored replies); false: it is not sent and
+   * the item gets no result. --max-cost sizes a run's requests this way before asking anything.
+   */
+  beforeSend?: (item: I, request: ModelRequest) => boolean | Promise<boolean>;
 }
 
 export class RunInterrupted extends Error {
@@ -36,10 +49,13 @@ export class RunInterrupted extends Error {
 /**
  * The store key: provider, endpoint, model, settings and what is sent (text and image bytes).
  * An image's `source` path is left out, since it is not sent: a run folder moved to another
- * machine (other absolute paths, same files) resumes from its stored replies.
+ * machine (other absolute paths, same files) resumes from its stored replies. Its `kind` is left
+ * out too (not sent either); the image budgets, when given, are in.
  */
-export function requestKey(model: Model, settings: GenerationSettings, messages: Message[]): string {
-  return sha256(canonicalJson({ identity: model.identity, settings, messages: messages.map(withoutSources) }));
+export function requestKey(model: Model, settings: GenerationSettings, messages: Message[], imageBudget?: ImageBudgets): string {
+  // Without a budget the key is what it always was, so stores written before shaping still resume.
+  const budget = imageBudget ? { image_budget: imageBudget } : {};
+  return sha256(canonicalJson({ identity: model.identity, settings, messages: messages.map(withoutSources), ...budget }));
 }
 
 function withoutSources(message: Message): Message {
@@ -62,6 +78,7 @@ export async function runItems<I extends BenchItem>(options: RunOptions<I>): Pro
       const index = next++;
       if (index >= items.length) return;
       const result = await answerItem(items[index]!, options);
+      if (result === NOT_SENT) continue;
       if (!result) return; // aborted mid-request
       results[index] = result;
       completed++;
@@ -73,35 +90,81 @@ export async function runItems<I extends BenchItem>(options: RunOptions<I>): Pro
   await Promise.all(workers);
   options.progress?.finish();
   if (signal.aborted) throw new RunInterrupted(completed);
-  return results as ItemResult[];
+  // Items whose request beforeSend held back have no result.
+  return results.filter((result): result is ItemResult => result !== undefined);
 }
 
-async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>): Promise<ItemResult | undefined> {
+/** answerItem's value for an item whose request beforeSend held back. */
+const NOT_SENT = Symbol("not sent");
+
+/**
+ * The JSON decision for one item: the override when given, else the prompt's own (BuiltPrompt.json).
+ * JSON mode on messages that never say "JSON" becomes a prompt error, since OpenAI answers 400 to
+ * json_object then (platform.openai.com/docs/guides/structured-outputs, JSON mode); the prompt is never edited to fit.
+ */
+export function withJsonMode(prompt: BuiltPrompt, override: boolean | undefined): BuiltPrompt {
+  if ("error" in prompt) return prompt;
+  const json = override ?? prompt.json === true;
+  if (json && !messagesMentionJson(prompt.messages)) {
+    const why = override === true ? "--json-output (or json_output: true in the config) forces JSON output mode" : "the prompt asks for JSON output mode";
+    return { error: `${why}, but this item's messages never contain the word "JSON", and OpenAI rejects response_format json_object without it; drop the override or use a template that asks for JSON` };
+  }
+  return { ...prompt, json };
+}
+
+/** Per task, whether its requests asked for JSON mode (response.json_output): true, false, or "mixed". */
+export function jsonModeByTask(results: readonly ItemResult[]): Record<string, boolean | "mixed"> {
+  const byTask: Record<string, boolean | "mixed"> = {};
+  for (const result of results) {
+    const json = result.response?.json_output;
+    if (json === undefined) continue;
+    const seen = byTask[result.task];
+    byTask[result.task] = seen === undefined || seen === json ? json : "mixed";
+  }
+  return byTask;
+}
+
+async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>): Promise<ItemResult | undefined | typeof NOT_SENT> {
   const base = { id: item.id, task: item.task, cluster: item.cluster };
   const { responder, benchmark } = options;
-  const prompt = await buildPrompt(options.build, item);
-  if (responder.kind === "baseline") {
-    // Built-ins answer from the item; they only need what the prompt would show (e.g. path names).
-    const info = "error" in prompt ? {} : prompt.info;
-    const reply = responder.reply(item, info);
-    return finish(benchmark, item, base, reply, { latency_ms: 0, attempts: 1, cached: false }, info);
-  }
+  const prompt = withJsonMode(await buildPrompt(options.build, item), options.jsonOverride);
+  // A prompt that cannot be built is an error for built-ins too: they fail where a real model's run would.
   if ("error" in prompt) {
     return { ...base, status: "error", response: { latency_ms: 0, attempts: 0, cached: false, error: { kind: "prompt", message: prompt.error } } };
   }
-  const key = requestKey(responder.model, options.settings, prompt.messages);
+  if (responder.kind === "baseline") {
+    // Built-ins answer from the item; they only need what the prompt would show (e.g. path names).
+    const reply = responder.reply(item, prompt.info);
+    return finish(benchmark, item, base, reply, { latency_ms: 0, attempts: 1, cached: false }, prompt.info);
+  }
+  // The settings actually sent for this item (JSON mode per item), which the store key covers.
+  const settings: GenerationSettings = { ...options.settings, jsonOutput: prompt.json === true };
+  // Shaped bytes are what is hashed and sent; a request that cannot fit is never sent.
+  let messages = prompt.messages;
+  let images: { images: SentImage[] } | undefined;
+  if (options.imageBudget) {
+    const shaped = await shapeMessages(messages, responder.model.limits, options.imageBudget);
+    if ("error" in shaped) {
+      return { ...base, status: "error", response: { latency_ms: 0, attempts: 0, cached: false, error: shaped.error, ...(shaped.images ? { images: shaped.images } : {}) }, prompt: prompt.info };
+    }
+    messages = shaped.messages;
+    images = { images: shaped.images };
+  }
+  const key = requestKey(responder.model, settings, messages, options.imageBudget);
   let response = options.store?.get(key);
   const cached = response !== undefined && !(response.outcome === "error" && options.retryErrors);
   if (!cached) {
+    const request: ModelRequest = { itemId: item.id, messages, settings };
+    if (options.beforeSend && !(await options.beforeSend(item, request))) return NOT_SENT;
     try {
-      response = await responder.model.generate({ itemId: item.id, messages: prompt.messages, settings: options.settings }, options.signal);
+      response = await responder.model.generate(request, options.signal);
     } catch (error) {
       if (options.signal.aborted) return undefined;
       response = { outcome: "error", text: "", latencyMs: 0, attempts: 1, error: { kind: "other", message: (error as Error).message } };
     }
     options.store?.put(key, item.id, responder.model.spec, response);
   }
-  const meta = responseMeta(response!, cached);
+  const meta = { ...responseMeta(response!, cached), json_output: settings.jsonOutput, ...images };
   if (response!.outcome === "error") return { ...base, status: "error", response: meta, prompt: prompt.info };
   return finish(benchmark, item, base, response!.text, meta, prompt.info);
 }
@@ -127,6 +190,8 @@ function responseMeta(response: ModelResponse, cached: boolean): NonNullable<Ite
     ...(response.usage ? { usage: response.usage as Record<string, number> } : {}),
     ...(response.error ? { error: response.error } : {}),
     ...(response.truncated ? { truncated: { bytes: response.truncated.bytes } } : {}),
+    ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+    ...(response.tokenLimited ? { token_limited: true as const } : {}),
   };
 }
 

@@ -2,14 +2,19 @@ import path from "node:path";
 import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "./benchmark.js";
 import { readConfigFile, settingsFor, type ModelSettingsConfig } from "./config.js";
 import { withFolderLock } from "./lock.js";
-import { openLiveLog, writeRunOutputs, type LiveLog } from "./outputs.js";
+import { openLiveLog, writeRunOutputs, type LiveHeader, type LiveLog } from "./outputs.js";
 import { itemKey, readPredictionFile } from "./predictions.js";
 import { DataError, UsageError } from "./problems.js";
 import { Progress } from "./progress.js";
 import type { PyDict } from "./pycompat/json.js";
-import { runItems, scorePredictions } from "./run.js";
+import { jsonModeByTask, scorePredictions } from "./run.js";
+import { costBudget, runItemsWithin } from "./cost.js";
+import { usageSummary } from "./usage.js";
 import { resolveModel } from "../models/factory.js";
+import { resolveImageBudgets } from "../models/shape.js";
+import type { RequestOptions } from "../benchmarks/requests.js";
 import { getBenchmark } from "../registry.js";
+import { resultFacts, scoreCoverage } from "../report/run-facts.js";
 import { ResponseStore } from "../store/store.js";
 
 /**
@@ -28,6 +33,8 @@ export interface CommonOptions {
   bootstrapResamples: number;
   bootstrapSeed: number;
   quiet?: boolean;
+  /** A label for the run (`--name`, or `name:` in the config): shown in every table instead of the model. */
+  name?: string;
 }
 
 export interface RunCommandOptions extends CommonOptions {
@@ -57,12 +64,16 @@ interface Loaded {
   tasks: string[];
 }
 
-/** Load the data; refuse it (DataError with every problem) when anything is wrong. */
-export function loadForScoring(options: CommonOptions, model?: string): Loaded {
+/**
+ * Load the data; refuse it (DataError with every problem) when anything is wrong. `requests`
+ * (run only) adds the checks of everything its requests need (benchmarks/requests.ts), the same
+ * ones `validate` makes, so a run refuses what `validate` reports.
+ */
+export function loadForScoring(options: CommonOptions, model?: string, requests?: RequestOptions): Loaded {
   const base = getBenchmark(options.benchmark);
   const benchmark = base.configure ? base.configure({ ...options.benchmarkOptions, ...(model ? { model } : {}) }) : base;
   const tasks = options.tasks && options.tasks.length > 0 ? benchmark.resolveTasks(options.tasks) : undefined;
-  const loaded = benchmark.load(options.data, tasks, { allowOutsideRoot: options.benchmarkOptions?.allowOutsideRoot ?? false });
+  const loaded = benchmark.load(options.data, tasks, { allowOutsideRoot: options.benchmarkOptions?.allowOutsideRoot ?? false, ...(requests ? { requests } : {}) });
   if (loaded.problems.length > 0) throw new DataError(loaded.problems);
   let items = loaded.items;
   if (options.limit !== undefined) {
@@ -76,15 +87,37 @@ export function loadForScoring(options: CommonOptions, model?: string): Loaded {
   return { benchmark, items, tasks: loaded.tasks };
 }
 
-function scoresDocument(benchmark: Benchmark<BenchItem>, model: string, loaded: Loaded, results: ItemResult[], options: CommonOptions, extra: Record<string, unknown>): ScoresDocument {
+/** Who a run is, beside its model: its label, the control used, and whether it scored stored predictions. */
+interface RunIdentity {
+  name?: string;
+  control?: string;
+  predictions: boolean;
+}
+
+/**
+ * scores.json: who the run is (name, control), how much of it was scored (report/run-facts.ts:
+ * n_total, n_scored, complete, first_error; `score` adds missing_by_task), whether the overall
+ * number covers every task it averages (score_complete, score_coverage), then the benchmark's summary.
+ */
+function scoresDocument(benchmark: Benchmark<BenchItem>, model: string, loaded: Loaded, results: ItemResult[], options: CommonOptions, identity: RunIdentity, extra: Record<string, unknown>): ScoresDocument {
   const summary = benchmark.summarize(loaded.items, results, loaded.tasks, {
     bootstrapResamples: options.bootstrapResamples,
     bootstrapSeed: options.bootstrapSeed,
   });
+  // Per task of the items asked (derived items, e.g. PathEval's probes, carry their own task).
+  const { missing_by_task, ...facts } = resultFacts(results, loaded.items.length, [...new Set(loaded.items.map((item) => item.task))]);
+  const coverage = scoreCoverage(benchmark.id, results);
   return {
     benchmark: benchmark.id,
     model,
+    ...(identity.name ? { name: identity.name } : {}),
+    ...(identity.control ? { control: identity.control } : {}),
+    ...facts,
     ...summary,
+    score_complete: coverage.without_predictions.length === 0,
+    score_coverage: coverage,
+    // Stored predictions can leave items unanswered (a model run records errors instead).
+    ...(identity.predictions ? { missing_by_task } : {}),
     ...extra,
     data: path.resolve(options.data),
     // Whether dataset paths were confined to the data root (core/dataroot.ts) or allowed outside it.
@@ -118,7 +151,7 @@ async function scoreLoaded(options: CommonOptions & { predictions: string[]; pro
   const lookup = predictionLookup(loaded.benchmark, options.predictions, path.resolve(options.data));
   const results = scorePredictions(loaded.benchmark, loaded.items, lookup);
   const label = options.predictions.length === 1 ? `replay:${options.predictions[0]}` : `replay:${options.predictions.join(",")}`;
-  const scores = scoresDocument(loaded.benchmark, label, loaded, results, options, {
+  const scores = scoresDocument(loaded.benchmark, label, loaded, results, options, { ...(options.name ? { name: options.name } : {}), predictions: true }, {
     predictions: options.predictions.map((p) => path.resolve(p.replace(/^[a-z0-9_]+=/i, ""))),
     run_options: runOptions(options, options.promptSource ?? loaded.benchmark.promptSources[0]!),
   });
@@ -154,16 +187,27 @@ export function predictionLookup(benchmark: Benchmark<BenchItem>, specs: string[
 export async function executeRun(options: RunCommandOptions): Promise<RunSummary> {
   const config = options.configFile ? readConfigFile(options.configFile) : undefined;
   const settings = settingsFor(options.model, config, options.flags);
+  // The run's label: --name, else the config's top-level `name:`.
+  const name = options.name ?? config?.name;
   // A coordinate system set for this model in the config applies unless --coords says otherwise.
   if (settings.coords && !options.benchmarkOptions?.coords) options = { ...options, benchmarkOptions: { ...options.benchmarkOptions, coords: settings.coords } };
-  const loaded = loadForScoring(options, options.model);
+  const requests: RequestOptions = { source: options.promptSource, control: options.control, ...(options.templateFile ? { templateFile: options.templateFile } : {}) };
+  const loaded = loadForScoring(options, options.model, options.model.startsWith("replay:") ? undefined : requests);
   const choice = resolveModel(options.model, loaded.benchmark, settings, options.env);
   if (choice.kind === "replay") {
-    return executeScore({ ...options, predictions: [choice.file] });
+    return executeScore({ ...options, ...(name ? { name } : {}), predictions: [choice.file] });
   }
   const concurrency = options.concurrency ?? config?.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError("--concurrency must be a positive integer");
-  const maxImages = settings.max_images;
+  const model = choice.responder.kind === "model" ? choice.responder.model : undefined;
+  // --max-cost / config max_cost (core/cost.ts): checked here, before anything is asked.
+  const costLimit = costBudget(options.model, settings.max_cost, settings.price, model, choice.settings.maxTokens);
+  // Unset: a real model's own image-count limit, so video frames are thinned to fit rather than failing.
+  const maxImages = settings.max_images ?? model?.limits?.maxImages.count;
+  // Image budgets for real models (models/shape.ts): the benchmark's defaults, then the user's flags.
+  const imageBudget = model
+    ? resolveImageBudgets(loaded.benchmark.imageBudget, { maxPixels: settings.max_pixels, format: settings.image_format, jpegQuality: settings.jpeg_quality })
+    : undefined;
   const setup = {
     source: options.promptSource,
     control: options.control,
@@ -178,21 +222,26 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
     const store = choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
     let live: LiveLog | undefined;
     try {
-      live = openLiveLog(options.out, {
+      const header: LiveHeader & { name?: string; control: string } = {
         benchmark: loaded.benchmark.id,
         model: options.model,
+        ...(name ? { name } : {}),
+        control: options.control,
         data: path.resolve(options.data),
         prompt_source: options.promptSource,
         benchmark_options: { ...options.benchmarkOptions },
         n_total: loaded.items.length,
         started_at: new Date().toISOString(),
-      });
-      const results = await runItems({
+      };
+      live = openLiveLog(options.out, header);
+      const results = await runItemsWithin(costLimit, {
         benchmark: loaded.benchmark,
         items: loaded.items,
         responder: choice.responder,
         build,
         settings: choice.settings,
+        jsonOverride: settings.json_output,
+        ...(imageBudget ? { imageBudget } : {}),
         ...(store ? { store } : {}),
         concurrency,
         retryErrors: options.retryErrors,
@@ -201,13 +250,17 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
         onResult: (result) => live?.append(result),
       });
       const identity = choice.responder.kind === "model" ? choice.responder.model.identity : { provider: "builtin", endpoint: "", model: choice.responder.name };
-      const scores = scoresDocument(loaded.benchmark, options.model, loaded, results, options, {
+      const scores = scoresDocument(loaded.benchmark, options.model, loaded, results, options, { ...(name ? { name } : {}), control: options.control, predictions: false }, {
         prompt: info,
         run_options: runOptions(options, options.promptSource),
-        settings: choice.settings,
+        // JSON mode is decided per item: json_output below says what was sent, not settings.jsonOutput.
+        settings: { ...choice.settings, jsonOutput: undefined },
+        settings_sent: choice.responder.kind === "model" ? choice.responder.model.sentSettings?.(choice.settings) : undefined,
         endpoint: identity.endpoint || undefined,
-        n_total: loaded.items.length,
-        complete: results.every((r) => r.status === "scored"),
+        json_output: model ? { mode: settings.json_output === undefined ? "per-task" : settings.json_output ? "forced-on" : "forced-off", tasks: jsonModeByTask(results) } : undefined,
+        usage: model ? usageSummary(results, loaded.items.length, settings.price) : undefined,
+        // The budgets per kind; the provider's own limits (models/limits.ts) follow from the model spec.
+        image_budget: imageBudget,
       });
       await writeRunOutputs(options.out, loaded.benchmark, scores, results, { rawIds: rawIdMap(loaded.items), writePredictions: true });
       live.remove();

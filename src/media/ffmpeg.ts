@@ -8,7 +8,7 @@
  *   deliberately NOT a MediaError: it is a setup problem for the whole run, not one bad file.
  * - toolSpawns counts every spawn, so tests can check that a cache hit runs neither tool.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
@@ -130,29 +130,34 @@ function parseSeconds(value: unknown): number | null {
 export const roundMicro = (seconds: number): number => Math.round(seconds * 1e6) / 1e6 + 0;
 
 /**
- * Probe a video: stream geometry and rate, and every decoded frame's presentation timestamp
- * (which also gives the exact frame count, like `-count_frames`, in the same decoding pass).
- * Stream specifier "V:0": the first video stream that is not an attached picture (cover art).
+ * The ffprobe arguments of a probe: stream geometry, rate and declared frame count, and every
+ * decoded frame's presentation timestamp (which also gives the exact frame count, like
+ * `-count_frames`, in the same decoding pass). Stream specifier "V:0": the first video stream
+ * that is not an attached picture (cover art).
  */
-export async function probeVideo(file: string): Promise<ProbeOutcome> {
-  const args = [
+function probeArgs(file: string): string[] {
+  return [
     "-v", "error",
     "-select_streams", "V:0",
-    "-show_entries", "stream=codec_type,width,height,avg_frame_rate,r_frame_rate:frame=best_effort_timestamp_time",
+    "-show_entries", "stream=codec_type,width,height,avg_frame_rate,r_frame_rate,nb_frames:frame=best_effort_timestamp_time",
     "-of", "json=c=1",
     "-i", inputUrl(file),
   ];
-  const result = await runTool("ffprobe", args);
-  if (result.code !== 0) return { ok: false, reason: stderrTail(result.stderr) };
+}
+
+/** A probe read from ffprobe's JSON, with the frame count the container declares (null when it declares none). */
+type ProbeReading = { ok: true; probe: VideoProbe; declaredFrames: number | null } | { ok: false; reason: string };
+
+function readProbeJson(stdout: string): ProbeReading {
   let doc: { streams?: Array<Record<string, unknown>>; frames?: Array<Record<string, unknown>> };
   try {
-    doc = JSON.parse(result.stdout) as typeof doc;
+    doc = JSON.parse(stdout) as typeof doc;
   } catch {
     return { ok: false, reason: "ffprobe printed unreadable JSON" };
   }
   const stream = doc.streams?.[0];
   const frames = doc.frames ?? [];
-  if (!stream) return { ok: true, probe: { frameCount: 0, fps: null, width: 0, height: 0, timestamps: [] } };
+  if (!stream) return { ok: true, probe: { frameCount: 0, fps: null, width: 0, height: 0, timestamps: [] }, declaredFrames: null };
   const fps = parseRate(stream.avg_frame_rate) ?? parseRate(stream.r_frame_rate);
   const raw = frames.map((f) => parseSeconds(f.best_effort_timestamp_time));
   const first = raw.find((t): t is number => t !== null);
@@ -160,6 +165,7 @@ export async function probeVideo(file: string): Promise<ProbeOutcome> {
     if (t !== null && first !== undefined) return roundMicro(t - first);
     return fps ? roundMicro(i / fps) : null;
   });
+  const declared = Number(stream.nb_frames);
   return {
     ok: true,
     probe: {
@@ -169,7 +175,58 @@ export async function probeVideo(file: string): Promise<ProbeOutcome> {
       height: Number(stream.height) || 0,
       timestamps,
     },
+    declaredFrames: Number.isInteger(declared) && declared > 0 ? declared : null,
   };
+}
+
+/** Probe a video (see probeArgs): what the frame sampler plans its picks from. */
+export async function probeVideo(file: string): Promise<ProbeOutcome> {
+  const result = await runTool("ffprobe", probeArgs(file));
+  if (result.code !== 0) return { ok: false, reason: stderrTail(result.stderr) };
+  const reading = readProbeJson(result.stdout);
+  return reading.ok ? { ok: true, probe: reading.probe } : reading;
+}
+
+/** A synchronous probe for data loaders: the same reading, plus the container's declared count and ffprobe's complaints. */
+export type CheckedProbe =
+  | { ok: true; probe: VideoProbe; declaredFrames: number | null; complaints: string }
+  | { ok: false; reason: string };
+
+/**
+ * A tool's error lines made fit for a problem message: without the "[demuxer @ 0x...]" prefixes
+ * (the addresses change every run) or the input's own path; each distinct line once, the last
+ * `lines` of them, in order.
+ */
+export function toolComplaints(stderr: string, file: string, lines = 3): string {
+  const url = `${inputUrl(file)}: `;
+  const kept = new Set<string>();
+  for (const raw of stderr.split(/\r?\n/)) {
+    let line = raw.replace(/^\[[^\]]*@ 0x[0-9a-f]+\]\s*/i, "").trim();
+    if (line.startsWith(url)) line = line.slice(url.length);
+    line = line.replace(/\.$/, "");
+    if (line) {
+      kept.delete(line);
+      kept.add(line);
+    }
+  }
+  return [...kept].slice(-lines).join("; ");
+}
+
+/**
+ * Probe a video synchronously (data loaders are synchronous): one ffprobe run, the same arguments
+ * and reading as probeVideo. Throws FfmpegNotFoundError when ffprobe is missing.
+ */
+export function probeVideoSync(file: string): CheckedProbe {
+  const executable = paths.ffprobe;
+  toolSpawns.ffprobe += 1;
+  const result = spawnSync(executable, probeArgs(file), { encoding: "utf8", maxBuffer: MAX_BUFFER, windowsHide: true });
+  const error = result.error as NodeJS.ErrnoException | undefined;
+  if (error?.code === "ENOENT" || error?.code === "EACCES") throw new FfmpegNotFoundError("ffprobe", executable);
+  if (error) return { ok: false, reason: error.message };
+  const stderr = result.stderr ?? "";
+  if (result.status !== 0) return { ok: false, reason: toolComplaints(stderr, file) || (result.signal ? `killed by ${result.signal}` : "ffprobe failed") };
+  const reading = readProbeJson(result.stdout ?? "");
+  return reading.ok ? { ...reading, complaints: toolComplaints(stderr, file) } : reading;
 }
 
 /** ffmpeg select expression for a sorted, duplicate-free index list: runs become between(). */

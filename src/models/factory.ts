@@ -1,9 +1,10 @@
 import type { Benchmark, BenchItem } from "../core/benchmark.js";
 import { UsageError } from "../core/problems.js";
 import type { Responder } from "../core/run.js";
-import { DEFAULT_SETTINGS, type GenerationSettings } from "../core/types.js";
+import { DEFAULT_SETTINGS, type CapabilityOverrides, type GenerationSettings } from "../core/types.js";
 import type { ModelSettingsConfig } from "../core/config.js";
-import { createProviderModel, isProviderSpec } from "./provider.js";
+import { capabilitiesFor, settingsProblem, withSamplerChoice } from "./capabilities.js";
+import { createProviderModel, isProviderSpec, parseProviderSpec } from "./provider.js";
 
 /** What `--model` can name besides a provider: built-ins and replay files. */
 export type ModelChoice<I> =
@@ -17,7 +18,36 @@ export function generationSettings(s: ModelSettingsConfig): GenerationSettings {
     maxTokens: s.max_tokens ?? DEFAULT_SETTINGS.maxTokens,
     jsonOutput: s.json_output ?? DEFAULT_SETTINGS.jsonOutput,
     ...(s.extra_body ? { extraBody: s.extra_body } : {}),
+    ...(s.reasoning_effort !== undefined ? { reasoningEffort: s.reasoning_effort } : {}),
+    ...(s.thinking_budget !== undefined ? { thinkingBudget: s.thinking_budget } : {}),
+    ...(s.include_thoughts !== undefined ? { includeThoughts: s.include_thoughts } : {}),
+    ...(s.capabilities ? { capabilities: capabilityOverrides(s.capabilities) } : {}),
   };
+}
+
+/** The config's snake_case `capabilities:` as the settings' overrides (only keys given). */
+export function capabilityOverrides(c: NonNullable<ModelSettingsConfig["capabilities"]>): CapabilityOverrides {
+  return {
+    ...(c.reasoning !== undefined && { reasoning: c.reasoning }),
+    ...(c.temperature !== undefined && { temperature: c.temperature }),
+    ...(c.top_p !== undefined && { topP: c.top_p }),
+    ...(c.temperature_with_top_p !== undefined && { temperatureWithTopP: c.temperature_with_top_p }),
+    ...(c.thinking !== undefined && { thinking: c.thinking }),
+  };
+}
+
+/**
+ * A provider model's settings checked against its capabilities before any request (a UsageError
+ * naming the problem), with the sampler chosen for models that take only one.
+ */
+export function providerSettings(spec: string, generation: GenerationSettings, s: ModelSettingsConfig): GenerationSettings {
+  const parsed = parseProviderSpec(spec);
+  if (!parsed) return generation;
+  const caps = capabilitiesFor(parsed.provider, parsed.model, generation.capabilities);
+  const chosen = withSamplerChoice(caps, generation, { temperature: s.temperature !== undefined, topP: s.top_p !== undefined });
+  const problem = settingsProblem(capabilitiesFor(parsed.provider, parsed.model, chosen.capabilities), chosen);
+  if (problem) throw new UsageError(`${spec}: ${problem}`);
+  return chosen;
 }
 
 /**
@@ -37,6 +67,7 @@ export function resolveModel<I extends BenchItem>(
   }
   const generation = generationSettings(settings);
   if (isProviderSpec(spec)) {
+    const checked = providerSettings(spec, generation, settings);
     try {
       const model = createProviderModel(spec, {
         ...(settings.base_url ? { baseUrl: settings.base_url } : {}),
@@ -50,7 +81,7 @@ export function resolveModel<I extends BenchItem>(
         ...(settings.max_retry_wait !== undefined ? { maxRetryDelayMs: Math.round(settings.max_retry_wait * 1000) } : {}),
         env,
       });
-      return { kind: "responder", responder: { kind: "model", model }, settings: generation };
+      return { kind: "responder", responder: { kind: "model", model }, settings: checked };
     } catch (error) {
       throw new UsageError((error as Error).message);
     }

@@ -3,7 +3,8 @@
  * covers connecting, waiting and reading the body, and a hard limit on the bytes of body read.
  * Failures surface as ProviderError, their text scrubbed of the secrets before it is cut.
  */
-import type { Message } from "../core/types.js";
+import type { WireReply } from "./provider.js";
+import type { Message, Usage } from "../core/types.js";
 import { ProviderError, classifyError } from "./errors.js";
 import { parseRetryAfter } from "./retry.js";
 import { snippet, type Secrets } from "./secrets.js";
@@ -186,4 +187,14 @@ export function joinText(message: Message): string {
       return p.text;
     })
     .join("\n");
+}
+
+/** A parsed reply as the wire formats return it: only the fields the reply really has. */
+export function wireReply(text: string, usage: Usage | undefined, reasoning: string, tokenLimited: boolean): WireReply {
+  return {
+    text,
+    ...(usage && Object.keys(usage).length > 0 && { usage }),
+    ...(reasoning && { reasoning }),
+    ...(tokenLimited && { tokenLimited: true }),
+  };
 }

@@ -2,10 +2,11 @@
  * OpenAI-compatible Chat Completions wire format (OpenAI, vLLM, SGLang, Ollama, LM Studio,
  * OpenRouter). Authorization is sent only when a key is configured.
  */
-import type { ModelRequest, Usage } from "../core/types.js";
+import type { GenerationSettings, ModelRequest, Usage } from "../core/types.js";
+import { applyCapabilities, capabilitiesFor, tokenLimitError } from "./capabilities.js";
 import { ProviderError } from "./errors.js";
-import { joinText, mergeBody } from "./http.js";
-import type { WireFormat, WireOptions, WireReply } from "./provider.js";
+import { joinText, mergeBody, wireReply } from "./http.js";
+import type { ParseContext, WireFormat, WireOptions, WireReply } from "./provider.js";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -23,50 +24,109 @@ export function openaiBody(model: string, request: ModelRequest, options: WireOp
     };
   });
   const s = request.settings;
-  const body: Record<string, unknown> = {
-    model,
-    messages,
-    temperature: s.temperature,
-    top_p: s.topP,
-    [options.maxTokensField ?? "max_completion_tokens"]: s.maxTokens,
-  };
+  const body: Record<string, unknown> = { model, messages, ...openaiSettings(model, s, options) };
   if (s.jsonOutput) body.response_format = { type: "json_object" };
   return mergeBody(body, s.extraBody);
 }
 
+/**
+ * The generation fields of the body after the model's quirks (capabilities.ts): reasoning models
+ * get no temperature or top_p, and `reasoning_effort` when it is set.
+ */
+export function openaiSettings(model: string, s: GenerationSettings, options: WireOptions = {}): Record<string, unknown> {
+  const w = applyCapabilities(capabilitiesFor("openai", model, s.capabilities), s);
+  const fields: Record<string, unknown> = {};
+  if (w.temperature !== undefined) fields.temperature = w.temperature;
+  if (w.topP !== undefined) fields.top_p = w.topP;
+  fields[options.maxTokensField ?? "max_completion_tokens"] = w.maxTokens;
+  if (w.reasoningEffort !== undefined) fields.reasoning_effort = w.reasoningEffort;
+  return fields;
+}
+
 interface ChatReply {
-  choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }[];
-  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+  choices?: {
+    message?: { content?: unknown; refusal?: unknown; reasoning_content?: unknown; reasoning?: unknown };
+    finish_reason?: unknown;
+  }[];
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; completion_tokens_details?: { reasoning_tokens?: unknown } };
+}
+
+/** Content part types that carry reasoning rather than answer text. */
+const REASONING_PARTS = new Set(["reasoning", "thinking"]);
+
+/**
+ * A leading `<think>…</think>` block (some local servers inline reasoning that way) split from
+ * the answer. An unclosed block is all reasoning. Linear time: two indexOf scans, no regex.
+ */
+export function splitThinkPrefix(content: string): { text: string; reasoning?: string } {
+  let i = 0;
+  while (i < content.length && /\s/.test(content[i]!)) i++;
+  if (!content.startsWith("<think>", i)) return { text: content };
+  const start = i + "<think>".length;
+  const end = content.indexOf("</think>", start);
+  if (end < 0) return { text: "", reasoning: content.slice(start).trim() };
+  return { text: content.slice(end + "</think>".length).trimStart(), reasoning: content.slice(start, end).trim() };
+}
+
+/** Answer and reasoning text of a message: string content, or content parts by type. */
+function messageTexts(content: unknown): { text: string; reasoning: string } {
+  if (typeof content === "string") {
+    const split = splitThinkPrefix(content);
+    return { text: split.text, reasoning: split.reasoning ?? "" };
+  }
+  if (!Array.isArray(content)) return { text: "", reasoning: "" };
+  let text = "";
+  let reasoning = "";
+  for (const p of content) {
+    if (!p || typeof p !== "object" || typeof p.text !== "string") continue;
+    if (REASONING_PARTS.has(p.type)) reasoning += p.text;
+    else text += p.text;
+  }
+  const split = splitThinkPrefix(text);
+  return { text: split.text, reasoning: [reasoning, split.reasoning ?? ""].filter(Boolean).join("\n\n") };
 }
 
 /**
- * Reply text (string content, or the joined `text` of content parts) and token usage. Error
- * messages quote the server uncut: the provider scrubs keys from them and then cuts them.
+ * Reply text (string content, or the joined `text` of content parts), the reasoning returned
+ * beside it (vLLM/DeepSeek `reasoning_content`, `reasoning`, a leading `<think>` block), token
+ * usage, and whether finish_reason "length" cut it. Error messages quote the server uncut: the
+ * provider scrubs keys from them and then cuts them.
  */
-export function openaiReply(json: unknown): WireReply {
+export function openaiReply(json: unknown, context: ParseContext = {}): WireReply {
   const reply = (json ?? {}) as ChatReply;
   const choice = Array.isArray(reply.choices) ? reply.choices[0] : undefined;
   if (!choice || typeof choice !== "object") {
     const detail = (reply as { error?: { message?: unknown } }).error?.message;
     throw new ProviderError("malformed", `reply has no choices[0]${typeof detail === "string" ? `: ${detail}` : ""}`);
   }
-  const content = choice.message?.content;
-  let text = "";
-  if (typeof content === "string") text = content;
-  else if (Array.isArray(content))
-    text = content.map((p) => (p && typeof p === "object" && typeof p.text === "string" ? p.text : "")).join("");
+  const message = choice.message && typeof choice.message === "object" ? choice.message : {};
+  const { text, reasoning: inline } = messageTexts(message.content);
+  const field = [message.reasoning_content, message.reasoning].find((r): r is string => typeof r === "string" && r.length > 0);
+  const reasoning = [field ?? "", inline].filter(Boolean).join("\n\n");
+  const usage = openaiUsage(reply.usage);
+  const tokenLimited = choice.finish_reason === "length";
   if (!text) {
-    const refusal = choice.message?.refusal;
+    const refusal = message.refusal;
     if (typeof refusal === "string" && refusal)
       throw new ProviderError("refused", `model refused: ${refusal}`, { retryable: false });
     if (choice.finish_reason === "content_filter")
       throw new ProviderError("refused", "reply withheld by the content filter", { retryable: false });
-    throw new ProviderError("malformed", `reply has no content (finish_reason ${String(choice.finish_reason)})`);
+    if (tokenLimited) throw tokenLimitError(context.maxTokens, usage?.reasoningTokens);
+    const only = reasoning ? " but reasoning" : "";
+    throw new ProviderError("malformed", `reply has no content${only} (finish_reason ${String(choice.finish_reason)})`);
   }
+  return wireReply(text, usage, reasoning, tokenLimited);
+}
+
+/** prompt/completion tokens, and the reasoning tokens counted within completion tokens. */
+function openaiUsage(raw: ChatReply["usage"]): Usage | undefined {
+  if (!raw || typeof raw !== "object") return undefined;
   const usage: Usage = {};
-  if (typeof reply.usage?.prompt_tokens === "number") usage.inputTokens = reply.usage.prompt_tokens;
-  if (typeof reply.usage?.completion_tokens === "number") usage.outputTokens = reply.usage.completion_tokens;
-  return Object.keys(usage).length ? { text, usage } : { text };
+  if (typeof raw.prompt_tokens === "number") usage.inputTokens = raw.prompt_tokens;
+  if (typeof raw.completion_tokens === "number") usage.outputTokens = raw.completion_tokens;
+  const reasoning = raw.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === "number") usage.reasoningTokens = reasoning;
+  return Object.keys(usage).length ? usage : undefined;
 }
 
 export const openaiWire: WireFormat = {
@@ -79,5 +139,6 @@ export const openaiWire: WireFormat = {
   url: (baseUrl) => `${baseUrl}/chat/completions`,
   headers: (apiKey): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
   body: openaiBody,
+  settings: openaiSettings,
   parse: openaiReply,
 };

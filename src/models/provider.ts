@@ -2,11 +2,12 @@
  * Model specs "openai:<model>", "anthropic:<model>", "gemini:<model>" turned into Models that
  * retry, rate limit and time out on their own, and report failures as data, never as throws.
  */
-import type { Model, ModelRequest, ModelResponse, Usage } from "../core/types.js";
+import type { GenerationSettings, Model, ModelRequest, ModelResponse, Usage } from "../core/types.js";
 import { anthropicWire } from "./anthropic.js";
 import { ProviderError, classifyError, scrub } from "./errors.js";
 import { geminiWire } from "./gemini.js";
-import { DEFAULT_MAX_REPLY_BYTES, postJson, truncateUtf8 } from "./http.js";
+import { DEFAULT_MAX_REPLY_BYTES, mergeBody, postJson, truncateUtf8 } from "./http.js";
+import { PROVIDER_LIMITS } from "./limits.js";
 import { openaiWire } from "./openai.js";
 import { RateLimiter } from "./ratelimit.js";
 import { RETRY_DEFAULTS, withRetries, type RetryPolicy, type SleepFn } from "./retry.js";
@@ -23,6 +24,15 @@ export interface WireOptions {
 export interface WireReply {
   text: string;
   usage?: Usage;
+  /** Reasoning text returned beside the answer (reasoning_content, thinking blocks, thought parts). */
+  reasoning?: string;
+  /** The token limit cut the reply (it still has text; without text parse throws instead). */
+  tokenLimited?: boolean;
+}
+
+/** What a reply is read against: the request's token limit, for the token-limit message. */
+export interface ParseContext {
+  maxTokens?: number;
 }
 
 /** Everything that differs between the three HTTP APIs. */
@@ -37,8 +47,13 @@ export interface WireFormat {
   headers(apiKey: string | undefined): Record<string, string>;
   /** Throws ProviderError("other") for requests the API cannot express. */
   body(model: string, request: ModelRequest, options: WireOptions): Record<string, unknown>;
+  /**
+   * The body's generation fields after the model's quirks (capabilities.ts), before extraBody
+   * and without JSON mode (chosen per item). Throws like `body`.
+   */
+  settings(model: string, settings: GenerationSettings, options: WireOptions): Record<string, unknown>;
   /** Throws ProviderError ("malformed" / "refused") when the reply carries no usable text. */
-  parse(json: unknown): WireReply;
+  parse(json: unknown, context?: ParseContext): WireReply;
 }
 
 const WIRES: Record<ProviderName, WireFormat> = { openai: openaiWire, anthropic: anthropicWire, gemini: geminiWire };
@@ -159,7 +174,7 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
         try {
           await limiter?.acquire(sig);
           const reply = await postJson(url, headers, body, { timeoutMs, secrets, maxReplyBytes, ...(sig && { signal: sig }) });
-          return wire.parse(reply.json);
+          return wire.parse(reply.json, { maxTokens: request.settings.maxTokens });
         } catch (err) {
           if (sig?.aborted) throw err;
           throw classifyError(err, secrets); // scrubbed before onRetry or the caller sees it
@@ -169,14 +184,18 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
       signal,
     );
     if (!result.ok) return failed(result.error, result.attempts);
-    const { text, usage } = result.value;
+    const { text, usage, reasoning, tokenLimited } = result.value;
     // Scrub the whole text, then cut it to the cap: the answer is read from what is kept.
     const capped = truncateUtf8(scrub(text, secrets), maxReplyBytes);
+    // Reasoning is kept beside the answer under the same rules, never read as the answer.
+    const thought = reasoning ? truncateUtf8(scrub(reasoning, secrets), maxReplyBytes).text : "";
     return {
       outcome: "ok",
       text: capped.text,
       ...(capped.cut && { truncated: { bytes: capped.bytes } }),
       ...(usage && { usage }),
+      ...(thought && { reasoning: thought }),
+      ...(tokenLimited && { tokenLimited: true }),
       latencyMs: performance.now() - started,
       attempts: result.attempts,
     };
@@ -186,6 +205,20 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
     spec,
     identity: { provider, endpoint: shownEndpoint, model },
     local: false,
+    limits: PROVIDER_LIMITS[provider],
     generate,
+    sentSettings: (settings) => sentSettings(wire, model, settings, options),
   };
+}
+
+/**
+ * The generation fields a request to `model` carries for `settings`, extraBody merged in as the
+ * body does (scores.json `settings_sent`). Settings the model cannot take give `{ error }`.
+ */
+function sentSettings(wire: WireFormat, model: string, settings: GenerationSettings, options: WireOptions): Record<string, unknown> {
+  try {
+    return mergeBody(wire.settings(model, settings, options), settings.extraBody);
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
 }

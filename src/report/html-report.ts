@@ -1,6 +1,7 @@
 /** `report --format html`: one self-contained file with tables, charts and the item gallery. */
 import { embedOverlays, galleryItem, type EmbedSummary, type GalleryItem } from "./gallery.js";
-import { page, summaryHtml } from "./page.js";
+import { folderDocument, folderLabels, page, summaryHtml } from "./page.js";
+import { identityText, runCounts } from "./run-facts.js";
 import { assertIntact, expandRunFolders, readRunFolder, type RunFolder } from "./run-folder.js";
 
 export interface HtmlReportOptions {
@@ -12,14 +13,20 @@ export interface HtmlReportOptions {
 
 export const DEFAULT_HTML_OPTIONS: HtmlReportOptions = { budgetBytes: 20 * 1024 * 1024, maxSide: 640 };
 
-/** What the viewer script needs to know about each run. */
+/** What the viewer script needs to know about each run; runs are told apart by index and label, never by model. */
 export function runMeta(runs: RunFolder[]) {
+  const labels = folderLabels(runs);
   return runs.map((run, index) => ({
     index,
+    label: labels[index]!,
+    identity: identityText(folderDocument(run)),
     benchmark: run.benchmark,
     model: run.model,
+    ...(run.name ? { name: run.name } : {}),
     variant: run.promptSource,
+    ...(run.control ? { control: run.control } : {}),
     state: run.state,
+    ...(run.scores && run.state === "finished" ? { scored: runCounts(run.scores).scored, complete: runCounts(run.scores).complete } : {}),
     done: run.results.length,
     total: run.total,
     problems: run.problems.length,

@@ -12,6 +12,8 @@ import { formatProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { escapeHtml, markdownToHtml } from "./markdown-html.js";
 import type { RunFolder } from "./run-folder.js";
+import { overallCell, runCounts, runIdentity, runLabel, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
+import { uniqueLabels } from "./svg.js";
 
 /** JSON for a <script type="application/json"> block: no "<" can close the element early. */
 export function scriptJson(value: unknown): string {
@@ -25,21 +27,63 @@ export const viewerStyle = (): string => readFileSync(path.join(ASSETS, "viewer.
 
 const percent = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? (value * 100).toFixed(1) : "–");
 
-/** One row per run: state, size, headline score and counts; data-* carry the exact values. */
+/** What a run folder says about itself, as a scores.json (the live header's fields while it is in progress). */
+export function folderDocument(run: RunFolder): ScoresDocument {
+  if (run.scores) return run.scores;
+  return {
+    benchmark: run.benchmark, model: run.model, n: run.results.length, score: null, tasks: {}, counts: { parse_failures: 0, errors: 0, missing: 0 },
+    ...(run.name ? { name: run.name } : {}),
+    ...(run.control ? { control: run.control } : {}),
+    run_options: { prompt_source: run.promptSource, benchmark_options: run.benchmarkOptions },
+  };
+}
+
+/** The benchmark's defaults a label leaves out. */
+function defaultsOf(benchmark: string): RunDefaults {
+  try {
+    const b = getBenchmark(benchmark);
+    return { prompt: b.promptSources[0], control: b.promptControls[0] };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * One label per run folder (name, else model and what differs from its benchmark's defaults),
+ * distinct among the runs of one benchmark, as that benchmark's tables label them.
+ */
+export function folderLabels(runs: RunFolder[]): string[] {
+  const labels: string[] = new Array(runs.length);
+  for (const benchmark of new Set(runs.map((run) => run.benchmark))) {
+    const indices = runs.flatMap((run, i) => (run.benchmark === benchmark ? [i] : []));
+    const unique = uniqueLabels(indices.map((i) => runLabel(folderDocument(runs[i]!), defaultsOf(benchmark))));
+    indices.forEach((i, k) => (labels[i] = unique[k]!));
+  }
+  return labels;
+}
+
+/** One row per run (keyed by its position, never its model): identity, state, N scored / N total, headline score and counts; data-* carry the exact values. */
 export function runsTable(runs: RunFolder[]): string {
+  const labels = folderLabels(runs);
   const rows = runs.map((run, index) => {
     const scores = run.scores && run.state === "finished" ? run.scores : null;
     const counts = (scores?.counts ?? {}) as Record<string, unknown>;
     const score = scores?.score ?? null;
-    const state = (run.state === "finished" ? "finished" : `<span class="live">in progress: ${run.results.length} of ${run.total}${partialNote(run)}</span>`) +
+    const id = runIdentity(folderDocument(run));
+    const note = scores ? runNotes(scores).join(" · ") : "";
+    const state = (scores ? `<span class="${runCounts(scores).complete ? "complete" : "incomplete"}">${escapeHtml(statusCell(scores))}</span>` : `<span class="live">in progress: ${run.results.length} of ${run.total}${partialNote(run)}</span>`) +
+      (note ? ` <span class="first-error">${escapeHtml(note)}</span>` : "") +
       (run.problems.length > 0 ? ` <span class="damaged">${run.problems.length} problem${run.problems.length === 1 ? "" : "s"} (see above)</span>` : "");
-    return `<tr data-run="${index}"><td>${escapeHtml(run.model)}</td><td>${escapeHtml(run.benchmark)}</td><td>${escapeHtml(run.promptSource)}</td><td>${state}</td>` +
-      `<td class="n">${scores ? scores.n : run.results.length}</td>` +
-      `<td class="score" data-value="${score ?? ""}">${percent(score)}</td>` +
+    const scored = scores ? runCounts(scores) : undefined;
+    const scoreCell = scores ? overallCell(scores, percent(score)) : percent(score);
+    return `<tr data-run="${index}"><td class="label">${escapeHtml(labels[index]!)}</td><td>${escapeHtml(run.benchmark)}</td><td>${escapeHtml(id.model)}</td><td>${escapeHtml(run.promptSource)}</td>` +
+      `<td>${escapeHtml(id.control ?? "–")}</td><td>${escapeHtml(id.options.join(", ") || "–")}</td><td>${state}</td>` +
+      `<td class="n" data-scored="${scored?.scored ?? ""}" data-total="${scored?.total ?? run.total}">${scored ? `${scored.scored} / ${scored.total}` : `${run.results.length} / ${run.total}`}</td>` +
+      `<td class="score" data-value="${score ?? ""}">${escapeHtml(scoreCell)}</td>` +
       `<td>${escapeHtml(String(scores?.["score_name"] ?? defaultScoreName(run.benchmark)))}</td>` +
       `<td class="errors">${counts["errors"] ?? "–"}</td><td class="unreadable">${counts["parse_failures"] ?? "–"}</td></tr>`;
   });
-  return `<table id="runs"><thead><tr><th>Model</th><th>Benchmark</th><th>Prompt</th><th>State</th><th>N</th><th>Score (%)</th><th>Headline</th><th>Errors</th><th>Unreadable</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return `<table id="runs"><thead><tr><th>Run</th><th>Benchmark</th><th>Model</th><th>Prompt</th><th>Control</th><th>Options</th><th>State</th><th>Scored / total</th><th>Score (%)</th><th>Headline</th><th>Errors</th><th>Unreadable</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 /** A last live.jsonl line without its newline: still being written, or cut off by a run that stopped. */

@@ -12,9 +12,13 @@ import { DataError, formatProblem, UsageError, type DataProblem } from "../core/
 import { getBenchmark } from "../registry.js";
 
 export interface RunFolder {
+  /** The run's key everywhere (reports, viewer, comparisons): never its model, which two runs may share. */
   dir: string;
   benchmark: string;
   model: string;
+  /** The run's label (`--name`, config `name:`) and control, when it recorded them. */
+  name?: string;
+  control?: string;
   /** The dataset the run read (absolute). */
   data: string;
   promptSource: string;
@@ -78,6 +82,14 @@ export function finishedResults(dir: string, scores: ScoresDocument): ResultLine
   return { ...read, problems: withWriter(dir, [...read.problems, ...outputsMismatch(dir, scores as { created_at?: unknown })]) };
 }
 
+/** `name` and `control` of a live header or scores.json, when they are strings. */
+function identityOf(doc: Record<string, unknown>): { name?: string; control?: string } {
+  return {
+    ...(typeof doc["name"] === "string" ? { name: doc["name"] } : {}),
+    ...(typeof doc["control"] === "string" ? { control: doc["control"] } : {}),
+  };
+}
+
 const mtime = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : -1);
 
 export function readRunFolder(input: string): RunFolder {
@@ -94,6 +106,7 @@ export function readRunFolder(input: string): RunFolder {
       dir,
       benchmark: live.benchmark,
       model: live.model,
+      ...identityOf(live as unknown as Record<string, unknown>),
       data: live.data,
       promptSource: live.prompt_source,
       benchmarkOptions: live.benchmark_options as BenchmarkOptions,
@@ -115,6 +128,7 @@ export function readRunFolder(input: string): RunFolder {
     dir,
     benchmark: s.benchmark,
     model: s.model,
+    ...identityOf(s),
     data: typeof s["data"] === "string" ? (s["data"] as string) : "",
     promptSource: source,
     benchmarkOptions: options.benchmark_options ?? {},

@@ -85,7 +85,7 @@ test("vcn: run against the OpenAI wire format, per-type success rates and chance
   const tourFrames = readdirSync(path.join(VCN, "houses/house_1/tour")).filter((f) => f.endsWith(".png")).length;
   for (const req of requests) assert.equal(req.imageCount, tourFrames + 4);
   const report = readFileSync(path.join(out, "report.md"), "utf8");
-  assert.match(report, /\| openai:mock-vlm \| plain \| 19 \|/);
+  assert.match(report, /\| openai:mock-vlm \| plain \| 19\/19 \| 19 \|/);
   assert.match(report, /\| chance: complete \|/);
   assert.match(report, /\| chance: category \|/);
   assert.ok(!readFileSync(path.join(out, "scores.json"), "utf8").includes(KEY));
@@ -146,8 +146,8 @@ test("egotl: run against the OpenAI wire format; each task read by its own rule 
   assert.equal(scores.tasks.distance.MRA, (0 + 0.2 + 0.2 + 1 + 0) / 5);
   assert.equal(scores.counts.errors, 0);
   const report = readFileSync(path.join(out, "report.md"), "utf8");
-  assert.match(report, /\| openai:mock-egotl \| 60\.0 \| 40\.0 \| 40\.0 \| 60\.0 \| 20\.0 \| 44\.0 \| 28\.0 \|/);
-  assert.match(report, /\| uniform chance \| 25\.0 \| 25\.0 \| 25\.0 \| 25\.0 \| 20\.0 \| 24\.0 \|/);
+  assert.match(report, /\| openai:mock-egotl \| 30\/30 \| 60\.0 \| 40\.0 \| 40\.0 \| 60\.0 \| 20\.0 \| 44\.0 \| 28\.0 \|/);
+  assert.match(report, /\| uniform chance \| – \| 25\.0 \| 25\.0 \| 25\.0 \| 25\.0 \| 20\.0 \| 24\.0 \|/);
 
   // Every result names the frames the model saw.
   const first = readJsonl(path.join(out, "items.jsonl")).find((l) => l.id === "w01-planning");
@@ -167,7 +167,7 @@ test("egotl: the frequency baseline needs --train and then reports its row", asy
   const out = tmp();
   const run = await cli("run", "egotl", "--data", EGOTL, "--model", "frequency", "--train", path.join(EGOTL, "train.jsonl"), "--out", out, "--bootstrap", "0", "--quiet");
   assert.equal(run.status, 0, run.stderr);
-  assert.match(readFileSync(path.join(out, "report.md"), "utf8"), /\| frequency \|/);
+  assert.match(readFileSync(path.join(out, "report.md"), "utf8"), /\| frequency \(train train\.jsonl\) \|/);
 });
 
 test("derived questions are scored as they were asked: egotl --circular and vcn counterfactual, run then score", async () => {

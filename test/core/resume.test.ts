@@ -48,9 +48,11 @@ async function waitForRows(out: string, n: number): Promise<void> {
   for (let i = 0; i < 600 && storedRows(out) < n; i++) await new Promise((r) => setTimeout(r, 25));
 }
 
+/** scores.json without what depends on when it ran: the time and the measured latencies (tokens stay). */
 function scoresWithoutTime(out: string) {
-  const { created_at, ...rest } = JSON.parse(readFileSync(path.join(out, "scores.json"), "utf8"));
-  return rest;
+  const { created_at, usage, ...rest } = JSON.parse(readFileSync(path.join(out, "scores.json"), "utf8"));
+  const { latency_ms, ...tokens } = usage ?? {};
+  return { ...rest, usage: tokens };
 }
 
 function itemIds(out: string): string[] {

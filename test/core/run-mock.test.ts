@@ -43,9 +43,12 @@ function options(model: string, out: string, extra: Partial<RunCommandOptions> =
   };
 }
 
-/** The parts of scores.json that must not depend on faults, retries or the provider. */
+/**
+ * The parts of scores.json that must not depend on faults, retries or the provider: not the
+ * time, the endpoint, the provider's wire settings, or the measured latencies and usage.
+ */
 function comparable(scores: Record<string, unknown>) {
-  const { created_at, endpoint, ...rest } = scores;
+  const { created_at, endpoint, settings_sent, usage, ...rest } = scores;
   return rest;
 }
 

@@ -1,4 +1,5 @@
 /** Small real media files for tests of loaders that check a file's bytes, not its name. */
+import sharp from "sharp";
 
 /** A complete 1x1 PNG (one orange pixel), as sharp writes it. */
 export const TINY_PNG = Buffer.from(
@@ -8,3 +9,17 @@ export const TINY_PNG = Buffer.from(
 
 /** The head of an ISO base-media (MP4) file: a 24-byte ftyp box of brand isom. Enough for sniffing, not for decoding. */
 export const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypisom\0\0\x02\0isomiso2", "latin1")]);
+
+/**
+ * A PNG of uniform noise from a fixed LCG (the same bytes every run): PNG cannot compress it, so
+ * the file is about width * height * 3 bytes, like a camera frame at its worst.
+ */
+export function noisePng(width: number, height: number, seed = 1): Promise<Buffer> {
+  const data = Buffer.alloc(width * height * 3);
+  let x = seed >>> 0;
+  for (let i = 0; i < data.length; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    data[i] = x >>> 24;
+  }
+  return sharp(data, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}

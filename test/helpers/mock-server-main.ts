@@ -1,11 +1,12 @@
 /**
  * Run the mock provider server as its own process (for bench scripts and kill -9 tests):
  *   node --import tsx test/helpers/mock-server-main.ts [--latency-ms 200] [--reply-file f.json] [--port N]
- *     [--echo error-message|error-text|reply|malformed [--echo-cut N]]
+ *     [--echo error-message|error-text|reply|malformed [--echo-cut N]] [--strict]
  * Prints {"url": ..., "port": ..., "pid": ...} as one JSON line on stdout, then serves until killed.
  * The reply file is a JSON map {"<substring>": "<reply>"}: the first key found in the request's
  * system + user text picks the reply; otherwise the default reply is used. `--echo` answers every
  * request with the echo-headers fault (its credential headers and URL, cut to --echo-cut characters).
+ * `--strict` rejects what the real APIs reject (strict-rules.ts), each refusal logged as one JSON line on stderr.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     port: { type: "string", default: "0" },
     echo: { type: "string" },
     "echo-cut": { type: "string" },
+    strict: { type: "boolean", default: false },
   },
 });
 
@@ -36,6 +38,8 @@ const replies: [string, string][] = values["reply-file"]
 const server = await startMockServer({
   port: Number(values.port),
   latencyMs: Number(values["latency-ms"]),
+  strict: values.strict,
+  onReject: (rejected) => process.stderr.write(JSON.stringify(rejected) + "\n"),
   ...(echoFault && { faults: () => echoFault }),
   reply: (req) => {
     const text = [req.system, ...req.texts].join("\n");

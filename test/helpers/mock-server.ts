@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DEFAULT_SETTINGS, type ModelRequest } from "../../src/core/types.js";
+import { checkRequest } from "./strict-rules.js";
 
 export type MockProvider = "openai" | "anthropic" | "gemini";
 
@@ -21,7 +22,14 @@ export type Fault =
    * reply text of a 200, or as a 200 body that is not JSON. Status 400 for the error forms unless
    * given. Tests that keys never reach our outputs sweep `cut` across the key.
    */
-  | { type: "echo"; into: EchoTarget; cut?: number; status?: number };
+  | { type: "echo"; into: EchoTarget; cut?: number; status?: number }
+  /** A 200 whose reply carries reasoning text beside the answer, in the provider's field for it. */
+  | { type: "reasoning"; text: string }
+  /**
+   * A 200 cut by the token limit (finish_reason "length", stop_reason "max_tokens", finishReason
+   * "MAX_TOKENS"). Its text is `text` when given ("" for none), else the first half of the reply.
+   */
+  | { type: "length"; text?: string };
 
 export type EchoTarget = "error-message" | "error-text" | "reply" | "malformed";
 export const ECHO_TARGETS: readonly EchoTarget[] = ["error-message", "error-text", "reply", "malformed"];
@@ -64,6 +72,23 @@ export interface MockServerOptions {
   faults?: (req: MockRequest, attempt: number) => Fault | undefined;
   /** Keep every parsed request in stats.seen (off by default to save memory in benches). */
   recordRequests?: boolean;
+  /**
+   * Reject what the real APIs reject (strict-rules.ts), with their status and error body, before
+   * any fault; each rejection is kept in stats.rejected. Off by default.
+   */
+  strict?: boolean;
+  /** Called with each strict rejection as it happens. */
+  onReject?: (rejected: RejectedRequest) => void;
+}
+
+/** One request the strict server refused. */
+export interface RejectedRequest {
+  status: number;
+  message: string;
+  provider: MockProvider;
+  model: string;
+  /** The strict rule that answered (strict-rules.ts ids, e.g. "openai.json_without_json_word"). */
+  rule: string;
 }
 
 export interface MockStats {
@@ -76,6 +101,8 @@ export interface MockStats {
   /** Every distinct request URL (path and query). */
   urls: Set<string>;
   seen: MockRequest[];
+  /** Requests refused by the strict rules (always empty when strict is off). */
+  rejected: RejectedRequest[];
 }
 
 export interface MockServer {
@@ -163,6 +190,44 @@ function okBody(req: MockRequest, text: string): unknown {
   };
 }
 
+/**
+ * An ok body with reasoning text beside the answer: OpenAI-compatible servers (vLLM, DeepSeek) put
+ * it in message.reasoning_content, Anthropic in a thinking block before the text block, Gemini in
+ * a part marked thought: true. Reasoning tokens are reported where the provider reports them.
+ */
+function withReasoning(ok: unknown, provider: MockProvider, reasoning: string): unknown {
+  const body = ok as any;
+  const extra = tokens(reasoning);
+  if (provider === "openai") {
+    body.choices[0].message.reasoning_content = reasoning;
+    body.usage.completion_tokens += extra;
+    body.usage.total_tokens += extra;
+    body.usage.completion_tokens_details = { reasoning_tokens: extra };
+  } else if (provider === "anthropic") {
+    body.content.unshift({ type: "thinking", thinking: reasoning, signature: "mock-signature" });
+    body.usage.output_tokens += extra;
+  } else {
+    body.candidates[0].content.parts.unshift({ text: reasoning, thought: true });
+    body.usageMetadata.thoughtsTokenCount = extra;
+    body.usageMetadata.totalTokenCount += extra;
+  }
+  return body;
+}
+
+/** An ok body cut by the token limit, with the partial text given. */
+function tokenLimited(req: MockRequest, text: string): unknown {
+  const body = okBody(req, text) as any;
+  if (req.provider === "openai") body.choices[0].finish_reason = "length";
+  else if (req.provider === "anthropic") {
+    body.stop_reason = "max_tokens";
+    if (!text) body.content = [];
+  } else {
+    body.candidates[0].finishReason = "MAX_TOKENS";
+    if (!text) body.candidates[0].content.parts = [];
+  }
+  return body;
+}
+
 function emptyBody(provider: MockProvider): unknown {
   if (provider === "openai") return { choices: [{ index: 0, message: { role: "assistant", content: "" }, finish_reason: "stop" }] };
   if (provider === "anthropic") return { type: "message", content: [], stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 0 } };
@@ -185,6 +250,7 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     credentials: new Set(),
     urls: new Set(),
     seen: [],
+    rejected: [],
   };
   const timers = new Set<NodeJS.Timeout>();
 
@@ -209,7 +275,7 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     res.end(payload);
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse, raw: string) {
+  async function handle(req: IncomingMessage, res: ServerResponse, raw: string, rawBytes: number) {
     const url = req.url ?? "/";
     stats.urls.add(url);
     const credential = [req.headers.authorization, req.headers["x-api-key"], req.headers["x-goog-api-key"]]
@@ -233,6 +299,15 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     stats.requests++;
     const mreq: MockRequest = { ...describe(r.provider, r.model, body), path: url, headers: req.headers, key };
     if (opts.recordRequests) stats.seen.push(mreq);
+    if (opts.strict) {
+      const rejection = checkRequest(r.provider, mreq.model, body, rawBytes);
+      if (rejection) {
+        const rejected = { status: rejection.status, message: rejection.message, provider: r.provider, model: mreq.model, rule: rejection.rule };
+        stats.rejected.push(rejected);
+        opts.onReject?.(rejected);
+        return send(res, rejection.status, JSON.stringify(rejection.body));
+      }
+    }
 
     const fault = opts.faults?.(mreq, attempt);
     if (fault?.type === "reset") {
@@ -258,6 +333,8 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     if (fault?.type === "malformed") return send(res, 200, '{"choices":[{"message":{"content":"trunc');
     if (fault?.type === "empty") return send(res, 200, JSON.stringify(emptyBody(r.provider)));
     const text = opts.reply ? opts.reply(mreq) : DEFAULT_REPLY;
+    if (fault?.type === "reasoning") return send(res, 200, JSON.stringify(withReasoning(okBody(mreq, text), r.provider, fault.text)));
+    if (fault?.type === "length") return send(res, 200, JSON.stringify(tokenLimited(mreq, fault.text ?? text.slice(0, Math.ceil(text.length / 2)))));
     send(res, 200, JSON.stringify(okBody(mreq, text)));
   }
 
@@ -268,7 +345,8 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      handle(req, res, Buffer.concat(chunks).toString("utf8")).catch((err) => {
+      const raw = Buffer.concat(chunks);
+      handle(req, res, raw.toString("utf8"), raw.length).catch((err) => {
         send(res, 500, JSON.stringify({ error: { message: `mock server bug: ${String(err)}` } }));
       });
     });

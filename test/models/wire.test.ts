@@ -22,7 +22,7 @@ const last = () => mock.stats.seen.at(-1)!;
 const request = () =>
   makeRequest([{ image: "AAAA", mediaType: "image/png" }, "Which way?", { image: "BBBB", mediaType: "image/jpeg" }], {
     system: "You are a navigator.",
-    settings: { extraBody: { seed: 7 } },
+    settings: { extraBody: { seed: 7 }, jsonOutput: true },
   });
 
 test("spec parsing splits on the first ':' only", () => {
@@ -98,7 +98,7 @@ test("openai reply: content parts are joined; empty content is malformed; refusa
   assert.throws(() => openaiReply({ choices: [{ message: { content: null, refusal: "no" } }] }), (e: any) => e.kind === "refused" && !e.retryable);
 });
 
-test("anthropic: headers, top-level system, image blocks, top_p only when not 1", async () => {
+test("anthropic: headers, top-level system, image blocks, one sampler for claude-sonnet-4-5", async () => {
   const model = createProviderModel("anthropic:claude-sonnet-4-5", { baseUrl: mock.url, env: KEYS });
   assert.deepEqual(model.identity, { provider: "anthropic", endpoint: mock.url, model: "claude-sonnet-4-5" });
   const res = await model.generate(request(), never);
@@ -127,10 +127,21 @@ test("anthropic: headers, top-level system, image blocks, top_p only when not 1"
     temperature: 0,
     seed: 7,
   });
+  // Sonnet 4.5 refuses temperature with top_p: with both set, temperature alone goes.
+  await model.generate(makeRequest(["x"], { settings: { topP: 0.9, temperature: 0.5 } }), never);
+  assert.equal("top_p" in last().body, false);
+  assert.equal(last().body.temperature, 0.5);
+  assert.equal("system" in last().body, false);
+});
+
+test("anthropic: older models take both samplers; top_p only when not 1", async () => {
+  const model = createProviderModel("anthropic:claude-3-5-sonnet-20241022", { baseUrl: mock.url, env: KEYS });
   await model.generate(makeRequest(["x"], { settings: { topP: 0.9, temperature: 0.5 } }), never);
   assert.equal(last().body.top_p, 0.9);
   assert.equal(last().body.temperature, 0.5);
-  assert.equal("system" in last().body, false);
+  await model.generate(makeRequest(["x"]), never);
+  assert.equal("top_p" in last().body, false);
+  assert.equal(last().body.temperature, 0);
 });
 
 test("anthropic: a missing key is a clear error before any request", () => {
@@ -139,10 +150,10 @@ test("anthropic: a missing key is a clear error before any request", () => {
   assert.equal(mock.stats.requests, before);
 });
 
-test("anthropic reply: text blocks joined, others skipped", () => {
+test("anthropic reply: text blocks joined, thinking kept beside them", () => {
   assert.deepEqual(
     anthropicReply({ content: [{ type: "thinking", thinking: "hm" }, { type: "text", text: "x" }, { type: "text", text: "y" }], usage: { input_tokens: 5, output_tokens: 2 } }),
-    { text: "xy", usage: { inputTokens: 5, outputTokens: 2 } },
+    { text: "xy", usage: { inputTokens: 5, outputTokens: 2 }, reasoning: "hm" },
   );
   assert.throws(() => anthropicReply({ content: [] }), (e: any) => e.kind === "malformed" && e.retryable);
 });
@@ -178,7 +189,7 @@ test("gemini: route, key header (never in the URL), systemInstruction, inlineDat
 
 test("gemini: extraBody merges into generationConfig instead of replacing it", async () => {
   const model = createProviderModel("gemini:gemini-2.5-pro", { baseUrl: mock.url, env: KEYS });
-  await model.generate(makeRequest(["x"], { settings: { extraBody: { generationConfig: { thinkingConfig: { thinkingBudget: 0 } } } } }), never);
+  await model.generate(makeRequest(["x"], { settings: { jsonOutput: true, extraBody: { generationConfig: { thinkingConfig: { thinkingBudget: 0 } } } } }), never);
   assert.deepEqual(last().body.generationConfig, {
     temperature: 0,
     topP: 1,
@@ -192,13 +203,13 @@ test("gemini: a missing key is a clear error", () => {
   assert.throws(() => createProviderModel("gemini:gemini-2.5-flash", { baseUrl: mock.url, env: {} }), /GEMINI_API_KEY is not set/);
 });
 
-test("gemini reply: thought parts skipped, usage counts thinking; no candidates is refused", () => {
+test("gemini reply: thought parts kept beside the text, usage counts thinking; no candidates is refused", () => {
   assert.deepEqual(
     geminiReply({
       candidates: [{ content: { parts: [{ text: "plan...", thought: true }, { text: "A" }, { text: "B" }] } }],
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, thoughtsTokenCount: 5 },
     }),
-    { text: "AB", usage: { inputTokens: 10, outputTokens: 7 } },
+    { text: "AB", usage: { inputTokens: 10, outputTokens: 7, reasoningTokens: 5 }, reasoning: "plan..." },
   );
   assert.throws(() => geminiReply({ promptFeedback: { blockReason: "SAFETY" } }), (e: any) => e.kind === "refused" && !e.retryable && /SAFETY/.test(e.message));
   assert.throws(() => geminiReply({ candidates: [{ content: { parts: [] }, finishReason: "STOP" }] }), (e: any) => e.kind === "malformed" && e.retryable);

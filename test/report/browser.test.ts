@@ -61,14 +61,16 @@ async function openPage(url: string): Promise<{ page: Page; problems: string[] }
   return { page, problems };
 }
 
-/** Every run row's score cell equals scores.json's score as a percentage with one decimal. */
+/** Every run row's score cell equals scores.json's score as a percentage with one decimal; its N cell is n_scored / n_total. */
 async function checkRunsTable(page: Page, dirs: string[]): Promise<void> {
   for (const [index, dir] of dirs.entries()) {
     const scores = readJson(path.join(dir, "scores.json"));
     const cell = page.locator(`#runs tr[data-run="${index}"] td.score`);
-    const expected = scores.score === null ? "–" : (scores.score * 100).toFixed(1);
+    // A score over fewer than all of its tasks (the hostile run asks a1 and a2 only) is "— (k of n tasks)".
+    const { tasks, without_predictions: without } = scores.score_coverage;
+    const expected = !scores.score_complete ? `— (${tasks.length - without.length} of ${tasks.length} tasks)` : scores.score === null ? "–" : (scores.score * 100).toFixed(1);
     assert.equal((await cell.textContent())?.trim(), expected, dir);
-    assert.equal((await page.locator(`#runs tr[data-run="${index}"] td.n`).textContent())?.trim(), String(scores.n));
+    assert.equal((await page.locator(`#runs tr[data-run="${index}"] td.n`).textContent())?.trim(), `${scores.n_scored} / ${scores.n_total}`);
   }
 }
 
@@ -100,6 +102,10 @@ test("HTML report: numbers, filters, paging, an item with its overlay, compariso
   assert.match((await page.locator("#page-info").textContent())!, new RegExp(`page 1 of ${Math.ceil(total / 48)} · ${total} items`));
   assert.ok((await page.locator(".charts svg").count()) >= 3, "charts for egopath and vcn");
   await page.screenshot({ path: artifact("report-top.png") });
+
+  // The run filter names each run by label and every identity field; two random:1 runs stay apart.
+  assert.equal(await page.locator('#f-run option[value="1"]').textContent(), "random:1 · egopath — model random:1 · prompt release · control none");
+  assert.equal(await page.locator('#f-run option[value="3"]').textContent(), "random:1 · vcn — model random:1 · prompt plain · control none");
 
   // Filter to one task of one run: the count equals that run's a2 results.
   const a2 = readLines(path.join(runs.random, "items.jsonl")).filter((r) => r.task === "a2").length;

@@ -36,11 +36,14 @@ const doc = (benchmark: string, extra: Record<string, unknown> = {}) =>
 
 test("every benchmark's report.md carries a hostile model name escaped, in tables and headings", () => {
   const cases: Array<[string, ScoresDocument, string[]]> = [
-    ["egopath", doc("egopath"), [`| ${ESCAPED} | – |`, `### ${ESCAPED}: where routes fail`]],
-    ["patheval", doc("patheval"), [`| ${ESCAPED} |  | – |`, `### ${ESCAPED}: accuracy by scenario (Fig. 3)`]],
-    ["epic", doc("epic", { counting_by_targets: [{ targets: "1", n: 1, count_score: 1 }] }), [`| ${ESCAPED} | – |`, `### ${ESCAPED}: counting score by number of ground-truth targets (Fig. 4)`]],
-    ["vcn", doc("vcn"), [`| ${ESCAPED} |  | 1 |`]],
-    ["egotl", doc("egotl"), [`| ${ESCAPED} | – |`]],
+    ["egopath", doc("egopath"), [`| ${ESCAPED} | 1/1 | – |`, `### ${ESCAPED}: where routes fail`]],
+    ["patheval", doc("patheval"), [`| ${ESCAPED} | 1/1 |  | – |`, `### ${ESCAPED}: accuracy by scenario (Fig. 3)`]],
+    ["epic", doc("epic", { counting_by_targets: [{ targets: "1", n: 1, count_score: 1 }] }), [`| ${ESCAPED} | 1/1 | – |`, `### ${ESCAPED}: counting score by number of ground-truth targets (Fig. 4)`]],
+    ["vcn", doc("vcn"), [`| ${ESCAPED} |  | 1/1 | 1 |`]],
+    ["egotl", doc("egotl"), [`| ${ESCAPED} | 1/1 | – |`]],
+    // A run name and a server's error message are outside text too: the Runs table and its notes escape them.
+    ["egopath", doc("egopath", { name: HOSTILE, n_total: 2, n_scored: 0, complete: false, counts: { parse_failures: 0, errors: 2, missing: 0 }, first_error: { id: "q1", kind: "http", message: HOSTILE } }),
+      [`| ${ESCAPED} | 0/2 incomplete | – |`, `- ${ESCAPED}: every request failed; the first error, on item q1 (http): ${ESCAPED}`]],
   ];
   for (const [id, scores, expected] of cases) {
     const md = getBenchmark(id).markdown([scores]);

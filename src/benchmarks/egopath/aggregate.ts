@@ -98,6 +98,11 @@ export function egoPathScore(v: { a1: number; b1: number; a2: number; b2: number
   return (2 * v.a1 - 1 + (2 * v.b1 - 1) + v.a2 + v.b2 + v.c) / 5;
 }
 
+/** The tasks the EgoPath Score averages (paper §4): all five, whichever were asked; over fewer it is not the EgoPath Score. */
+export function scoreTasks(_asked: readonly string[]): readonly string[] {
+  return TASK_CODES;
+}
+
 function headline(m: SetMetrics | RouteMetrics): number {
   return "BA" in m ? m.BA : m.SR;
 }

@@ -1,6 +1,8 @@
 /** EgoPathBench charts: headline metric per task with intervals, the five-task radar, route failure stages. */
 import type { ChartFigure, ScoresDocument } from "../../core/benchmark.js";
-import { asInterval, asNumber, asRecord, barChart, radarChart, stackedBars, uniqueLabels, type StackedRow } from "../../report/svg.js";
+import { chartLabels } from "../../report/run-facts.js";
+import { asInterval, asNumber, asRecord, barChart, radarChart, stackedBars, type StackedRow } from "../../report/svg.js";
+import { EGOPATH_DEFAULTS } from "./report.js";
 import { TASKS } from "./tasks.js";
 
 /** The headline metric of each task: BA for traversability (a1, b1), SR for routes (a2, b2, c). */
@@ -66,16 +68,8 @@ function stages(runs: ScoresDocument[], names: string[]): ChartFigure | null {
   return { title, svg: stackedBars({ title, categories: STAGES.map(([, name]) => name), rows, colors: STAGE_COLORS }) };
 }
 
-/** The model, with the prompt source and control when they are not the defaults. */
-function runLabel(run: ScoresDocument): string {
-  const prompt = asRecord(run["prompt"]);
-  const extras = [prompt?.["source"] !== "release" ? prompt?.["source"] : undefined, prompt?.["control"] !== "none" ? prompt?.["control"] : undefined];
-  const shown = extras.filter((e): e is string => typeof e === "string" && e !== "");
-  return shown.length > 0 ? `${run.model} (${shown.join(", ")})` : run.model;
-}
-
-/** Charts for EgoPathBench runs side by side; charts without data are left out. */
+/** Charts for EgoPathBench runs side by side (named as the report's tables name them); charts without data are left out. */
 export function egopathCharts(runs: ScoresDocument[]): ChartFigure[] {
-  const names = uniqueLabels(runs.map(runLabel));
+  const names = chartLabels(runs, EGOPATH_DEFAULTS);
   return [taskBars(runs, names), radar(runs, names), stages(runs, names)].filter((c): c is ChartFigure => c !== null);
 }

@@ -1,4 +1,4 @@
-import type { Answer, Benchmark, ItemResult, PromptSetup, SummaryOptions } from "../../core/benchmark.js";
+import { messagesMentionJson, type Answer, type Benchmark, type ItemResult, type PromptSetup, type SummaryOptions } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
 import { tallyResults } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
@@ -108,6 +108,16 @@ function summarize(items: EgoPathItem[], results: ItemResult[], tasks: string[],
   };
 }
 
+/**
+ * JSON mode: the release prompts go out as the official runner sends them, with its output
+ * instruction asking for a JSON object ({"display_ids": [...]}, OFFICIAL_OUTPUT_INSTRUCTION; the
+ * runner also asks for JSON output). Our templates ask for a bare JSON array (Table S2's contract),
+ * which an object-only JSON mode (OpenAI json_object) would contradict, so they go out as plain text.
+ */
+function asksJsonObject(plan: PromptPlan): boolean {
+  return plan.source === "release";
+}
+
 function preparePrompts(items: EgoPathItem[], setup: PromptSetup) {
   if (!PROMPT_SOURCES.includes(setup.source as PromptSource)) throw new UsageError(`unknown prompt source "${setup.source}" (choose ${PROMPT_SOURCES.join(", ")})`);
   if (!PROMPT_CONTROLS.includes(setup.control as PromptControl)) throw new UsageError(`unknown control "${setup.control}" (choose ${PROMPT_CONTROLS.join(", ")})`);
@@ -129,7 +139,7 @@ function preparePrompts(items: EgoPathItem[], setup: PromptSetup) {
     if (unpaired.has(item.id)) return { error: "no other question has the same number of candidates (mismatched-overlay control)" };
     const messages = buildMessages(item, plan);
     const shown = plan.control === "text-only" ? null : plan.control === "mismatched-overlay" ? plan.imageSwap!.get(item.id) : item.imagePath;
-    return { messages, info: { image: shown ?? null } };
+    return { messages, info: { image: shown ?? null }, json: asksJsonObject(plan) && messagesMentionJson(messages) };
   };
   return { build, info };
 }
@@ -161,6 +171,10 @@ export const egopath: Benchmark<EgoPathItem> = {
   overlay: egopathOverlay,
   terminal: egopathTerminal,
   predictionIdField: "question_id",
+  // Answers are ids of markers drawn on the picture, so resizing cannot change what a reply means;
+  // pictures still go out as read (one per request, well inside every limit) unless a provider
+  // limit or a user flag asks for less.
+  imageBudget: { picture: { format: "keep" }, frame: { format: "keep" } },
   async generate({ outDir, seed, count, extra }) {
     if (Object.keys(extra).length > 0) throw new UsageError(`egopath generate takes no --set options (got ${Object.keys(extra).join(", ")})`);
     // Loaded on demand: the generator pulls in the image libraries.

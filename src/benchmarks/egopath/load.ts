@@ -8,6 +8,8 @@ import { pyIntFromString } from "../../core/pycompat/int.js";
 import { pyStr } from "../../core/pycompat/keys.js";
 import { releasePaths, TASK_CODES, isRouteTask, type TaskCode } from "./tasks.js";
 import type { Adjacency, EgoPathItem, RouteItem, SetItem, Waypoint } from "./types.js";
+import type { RequestOptions } from "../requests.js";
+import { egopathRequestProblems } from "./check.js";
 
 /**
  * Ground-truth fields that the official evaluator copies from gt_next_<task>.jsonl into a vqa row
@@ -25,6 +27,8 @@ const GT_FILL_FIELDS = [
 export interface LoadOptions extends DataRootOptions {
   /** Tasks to load; default: every task whose vqa file exists. */
   tasks?: TaskCode[];
+  /** Also check what requests with this prompt source and control need (check.ts). */
+  requests?: RequestOptions;
 }
 
 export interface LoadResult {
@@ -61,6 +65,7 @@ export function loadRelease(root: string, options: LoadOptions = {}): LoadResult
   const cache: FileCache = new Map();
   const dataRoot = new DataRoot(absRoot, options);
   for (const task of tasks) items.push(...loadTask(dataRoot, task, problems, cache));
+  if (options.requests) problems.push(...egopathRequestProblems(items, options.requests));
   return { root: absRoot, tasks, items, problems: dedupe(problems) };
 }
 

@@ -1,6 +1,11 @@
 import type { ScoresDocument } from "../../core/benchmark.js";
 import { mdText, table } from "../../report/markdown.js";
+import { coverageOf, nScoredCell, overallCell, overallTerminal, runLabels, runsMarkdown, terminalStatusLines, type RunDefaults } from "../../report/run-facts.js";
+import { PROMPT_CONTROLS, PROMPT_SOURCES } from "./prompt.js";
 import { TASKS } from "./tasks.js";
+
+/** What a run label leaves out: the release prompt and no control. */
+export const EGOPATH_DEFAULTS: RunDefaults = { prompt: PROMPT_SOURCES[0], control: PROMPT_CONTROLS[0] };
 
 /** Percent with one decimal, as the paper's tables print. */
 const pct = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? (100 * v).toFixed(1) : "–");
@@ -8,26 +13,29 @@ const ci = (v: unknown) => (Array.isArray(v) && v.length === 2 ? `[${pct(v[0])},
 
 type TaskScores = Record<string, unknown>;
 const task = (run: ScoresDocument, name: string): TaskScores | undefined => run.tasks[name] as TaskScores | undefined;
+/** A task metric in percent; "–" when no question of the task was scored (all failed or missing), never a 0.0. */
+const metric = (s: TaskScores | undefined, key: string) => (s?.["n"] === 0 ? "–" : pct(s?.[key]));
 
 /** Table 2 layout: Score, then BA/F1 for the traversability tasks and VPR/SR/SPL for the routes. */
-function leaderboard(runs: ScoresDocument[]): string {
-  const header = ["Model", "Score", ...TASKS.flatMap((t) => (t.kind === "set" ? [`${t.title} BA`, "F1"] : [`${t.title} VPR`, "SR", "SPL"]))];
-  const rows = runs.map((run) => [
-    run.model,
-    pct(run.score),
+function leaderboard(runs: ScoresDocument[], labels: string[]): string {
+  const header = ["Run", "Scored", "Score", ...TASKS.flatMap((t) => (t.kind === "set" ? [`${t.title} BA`, "F1"] : [`${t.title} VPR`, "SR", "SPL"]))];
+  const rows = runs.map((run, i) => [
+    labels[i]!,
+    nScoredCell(run),
+    overallCell(run, pct(run.score)),
     ...TASKS.flatMap((t) => {
       const s = task(run, t.name);
-      return t.kind === "set" ? [pct(s?.["BA"]), pct(s?.["F1"])] : [pct(s?.["VPR"]), pct(s?.["SR"]), pct(s?.["SPL"])];
+      return t.kind === "set" ? [metric(s, "BA"), metric(s, "F1")] : [metric(s, "VPR"), metric(s, "SR"), metric(s, "SPL")];
     }),
   ]);
   return table(header, rows);
 }
 
-function intervals(runs: ScoresDocument[]): string {
-  const header = ["Model", "Score", ...TASKS.map((t) => `${t.title} ${t.kind === "set" ? "BA" : "SR"}`)];
-  const rows = runs.map((run) => [
-    run.model,
-    ci(run["score_ci"]),
+function intervals(runs: ScoresDocument[], labels: string[]): string {
+  const header = ["Run", "Score", ...TASKS.map((t) => `${t.title} ${t.kind === "set" ? "BA" : "SR"}`)];
+  const rows = runs.map((run, i) => [
+    labels[i]!,
+    overallCell(run, ci(run["score_ci"])),
     ...TASKS.map((t) => {
       const s = task(run, t.name);
       const c = s?.["ci"] as Record<string, unknown> | undefined;
@@ -84,22 +92,25 @@ function halfTable(run: ScoresDocument): string {
 
 
 export function egopathMarkdown(runs: ScoresDocument[]): string {
+  const labels = runLabels(runs, EGOPATH_DEFAULTS);
   const parts = [
     "## EgoPathBench",
     "",
-    "Percentages. Score = EgoPath Score (chance-adjusted traversability BA and route SR); SPL = `spl_all` (failures count 0).",
+    "Percentages. Score = EgoPath Score (chance-adjusted traversability BA and route SR), \"—\" when a task has no predictions; Scored = items scored from a prediction / items asked; SPL = `spl_all` (failures count 0).",
     "",
-    leaderboard(runs),
+    leaderboard(runs, labels),
     "",
     "### 95% scene-cluster bootstrap intervals",
     "",
-    intervals(runs),
+    intervals(runs, labels),
+    "",
+    runsMarkdown(runs, EGOPATH_DEFAULTS),
   ];
-  for (const run of runs) {
+  for (const [i, run] of runs.entries()) {
     const counts = run.counts;
     parts.push(
       "",
-      `### ${mdText(run.model)}: where routes fail`,
+      `### ${mdText(labels[i]!)}: where routes fail`,
       "",
       mdText(`N = ${run.n} scored questions; parse failures ${counts.parse_failures}, missing ${counts.missing}, errors ${counts.errors}. ` +
         `Official rounding of the score (from 4-decimal task metrics): ${pct(run["official_rounding"])}.`),
@@ -128,12 +139,16 @@ export function egopathTerminal(run: ScoresDocument): string {
   const rows = TASKS.filter((t) => run.tasks[t.name]).map((t) => {
     const s = task(run, t.name)!;
     return t.kind === "set"
-      ? [t.title, String(s["n"]), `BA ${pct(s["BA"])}`, `F1 ${pct(s["F1"])}`, ""]
-      : [t.title, String(s["n"]), `VPR ${pct(s["VPR"])}`, `SR ${pct(s["SR"])}`, `SPL ${pct(s["SPL"])}`];
+      ? [t.title, String(s["n"]), `BA ${metric(s, "BA")}`, `F1 ${metric(s, "F1")}`, ""]
+      : [t.title, String(s["n"]), `VPR ${metric(s, "VPR")}`, `SR ${metric(s, "SR")}`, `SPL ${metric(s, "SPL")}`];
   });
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length), 4));
   const lines = rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  "));
   const c = run.counts;
-  lines.push(`EgoPath Score ${pct(run.score)}  (official rounding ${pct(run["official_rounding"])})  ·  parse failures ${c.parse_failures} · missing ${c.missing} · errors ${c.errors}`);
+  const score = coverageOf(run).complete
+    ? `${pct(run.score)}  (official rounding ${pct(run["official_rounding"])})`
+    : overallTerminal(run, `${pct(run.score)}, official rounding ${pct(run["official_rounding"])}`, run.score !== null);
+  lines.push(`EgoPath Score ${score}  ·  parse failures ${c.parse_failures} · missing ${c.missing} · errors ${c.errors}`);
+  lines.push(...terminalStatusLines(run));
   return lines.join("\n");
 }

@@ -117,6 +117,14 @@ export function summarizeDistance(units: Unit[]): Omit<DistanceSummary, "ci"> {
   };
 }
 
+/**
+ * The tasks the headline averages: Avg. is the mean of the five multiple-choice accuracies (paper
+ * Table 3), whichever were asked; a run of distance questions alone has the MRA as its headline.
+ */
+export function scoreTasks(asked: readonly string[]): readonly string[] {
+  return asked.some((t) => (CHOICE_TASKS as readonly string[]).includes(t)) ? CHOICE_TASKS : asked.filter((t) => t === "distance");
+}
+
 /** Mean of the present tasks' values; null when any is null or none is present. */
 function mean(values: Array<number | null>): number | null {
   if (values.length === 0 || values.some((v) => v === null)) return null;

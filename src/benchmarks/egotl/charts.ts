@@ -4,7 +4,9 @@
  * (right, wrong, unreadable, excluded) as stacked bars.
  */
 import type { ChartFigure, ScoresDocument } from "../../core/benchmark.js";
-import { asInterval, asNumber, asRecord, barChart, stackedBars, uniqueLabels, type StackedRow } from "../../report/svg.js";
+import { chartLabels } from "../../report/run-facts.js";
+import { asInterval, asNumber, asRecord, barChart, stackedBars, type StackedRow } from "../../report/svg.js";
+import { EGOTL_DEFAULTS } from "./report.js";
 import { CHOICE_TASKS, DIRECTION_LABELS, LETTERS } from "./schema.js";
 
 interface Labelled {
@@ -76,12 +78,9 @@ function outcomes(runs: Labelled[]): ChartFigure | null {
   return { title, svg: stackedBars({ title, categories: OUTCOMES, rows, colors: ["#59a14f", "#e15759", "#9c755f", "#bab0ac"] }) };
 }
 
-/** The model, marked when evaluated circularly (as the report names runs). */
-const runLabel = (run: ScoresDocument) => (run["circular"] ? `${run.model} (circular)` : run.model);
-
-/** Charts for EgoTL-Bench runs side by side; charts without data are left out. */
+/** Charts for EgoTL-Bench runs side by side (named as the report names them); charts without data are left out. */
 export function egotlCharts(runs: ScoresDocument[]): ChartFigure[] {
-  const names = uniqueLabels(runs.map(runLabel));
+  const names = chartLabels(runs, EGOTL_DEFAULTS);
   const labelled = runs.map((run, i) => ({ run, name: names[i]! }));
   return [accuracy(labelled), outcomes(labelled)].filter((c): c is ChartFigure => c !== null);
 }

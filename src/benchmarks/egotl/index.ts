@@ -150,6 +150,10 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
     overlay: egotlOverlay,
     terminal: egotlTerminal,
     predictionIdField: "id",
+    // The paper states no input resolution (its §I names the closed models, not their inputs).
+    // Longest side 768 as JPEG q85 (768x432 for a 1280x720 clip): a 48-frame distance item stays
+    // a few MB, far inside every provider's request limit (models/limits.ts).
+    imageBudget: { picture: { maxSide: 768, format: "jpeg", jpegQuality: 85 }, frame: { maxSide: 768, format: "jpeg", jpegQuality: 85 } },
     async generate({ outDir, seed, count, extra, log }) {
       const known = ["per-task", "segments", "train-walkthroughs", "train-per-task"];
       const unknown = Object.keys(extra).filter((k) => !known.includes(k));

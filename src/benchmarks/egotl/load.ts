@@ -3,6 +3,7 @@
  * a folder's `test.jsonl` when present, else every `*.jsonl` in it except `train*.jsonl`.
  * Media paths are relative to the JSONL file's folder. Every bad line becomes a DataProblem
  * with the file, the line and the field (`media.frames[2]`); nothing is skipped silently.
+ * With `requests` (validate, run) also what a request needs (check.ts): videos are probed.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -12,6 +13,8 @@ import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { FRAME_IMAGE_EXTENSIONS, frameFolderNames, type FrameSource, type FrameSpec } from "../../media/frames.js";
+import type { RequestOptions } from "../requests.js";
+import { egotlRequestProblems } from "./check.js";
 import { normalizeText } from "./parse.js";
 import { EGOTL_TASKS, EgoTLItemSchema, LETTERS, type DirectionLabel, type EgoTLRow, type EgoTLTask, type MediaRow } from "./schema.js";
 
@@ -64,6 +67,8 @@ export interface LoadOptions extends DataRootOptions {
   tasks?: string[];
   /** Check that media files exist (default true; the training file of the frequency baseline skips it). */
   checkMedia?: boolean;
+  /** Also check what requests with this prompt need (check.ts): the fields the templates fill, videos that open, frames in range. */
+  requests?: RequestOptions;
 }
 
 export interface LoadResult {
@@ -96,8 +101,9 @@ export function loadEgoTL(data: string, options: LoadOptions = {}): LoadResult {
   const media = options.checkMedia ?? true ? new DataRoot(root, options) : null;
   const items: EgoTLItem[] = [];
   const seen = new Map<string, string>();
+  const shownName = (file: string) => path.relative(root, path.resolve(file)) || path.basename(file);
   for (const file of files) {
-    const display = path.relative(root, path.resolve(file)) || path.basename(file);
+    const display = shownName(file);
     const first = problems.length;
     for (const { line, value } of readJsonObjects(file, display, problems)) {
       const item = readRow(value, path.dirname(path.resolve(file)), display, line, media, problems);
@@ -117,6 +123,12 @@ export function loadEgoTL(data: string, options: LoadOptions = {}): LoadResult {
   const wanted = options.tasks;
   const kept = wanted ? items.filter((i) => wanted.includes(i.task)) : items;
   const tasks = EGOTL_TASKS.filter((t) => (wanted ? wanted.includes(t) : kept.some((i) => i.task === t)));
+  if (options.requests && media) {
+    problems.push(...egotlRequestProblems(kept, options.requests));
+    // Every file's problems together, in line order (the sort is stable).
+    const fileOrder = new Map(files.map((f, i) => [shownName(f), i]));
+    problems.sort((a, b) => (fileOrder.get(a.file) ?? -1) - (fileOrder.get(b.file) ?? -1) || (a.line ?? 0) - (b.line ?? 0));
+  }
   return { items: kept, problems, tasks };
 }
 

@@ -10,13 +10,19 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BuiltPrompt } from "../../core/benchmark.js";
+import { messagesMentionJson, type BuiltPrompt } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
 import { readTemplateFile } from "../../core/results.js";
 import type { Message, Part } from "../../core/types.js";
 import { MediaError, sampleFrames, thinEvenly, type SampledFrame } from "../../media/frames.js";
 import type { EgoTLItem } from "./load.js";
 import { EGOTL_TASKS, LETTERS, type EgoTLTask } from "./schema.js";
+
+/**
+ * Tasks whose reply is a JSON object: planning only ({"scores": {...}, "best": ...}, Table 5 / H.2);
+ * the other five answer with an option text, a letter, a phrase or a number, so they go out as plain text.
+ */
+export const JSON_OBJECT_TASKS: ReadonlySet<EgoTLTask> = new Set<EgoTLTask>(["planning"]);
 
 export const TEMPLATE_KEYS = ["system", "memory_intro", "clip_intro", "frame_label", "frame_label_time", "current_frame_intro", ...EGOTL_TASKS] as const;
 type TemplateKey = (typeof TEMPLATE_KEYS)[number];
@@ -62,7 +68,8 @@ export interface PromptMediaOptions {
   cacheDir?: string;
 }
 
-const imagePart = (frame: SampledFrame, source: string): Part => ({ type: "image", mediaType: "image/png", base64: frame.png.toString("base64"), source });
+/** Clip frames and the current view are both video frames (kind "frame": the frame image budget applies). */
+const imagePart = (frame: SampledFrame, source: string): Part => ({ type: "image", mediaType: "image/png", base64: frame.png.toString("base64"), source, kind: "frame" });
 
 /** The messages and prompt info for one item, or an error the run records (a media problem). */
 export async function buildPrompt(item: EgoTLItem, templates: EgoTLTemplates, options: PromptMediaOptions = {}): Promise<BuiltPrompt> {
@@ -113,5 +120,5 @@ export async function buildPrompt(item: EgoTLItem, templates: EgoTLTemplates, op
     { role: "system", content: [{ type: "text", text: templates.system.trim() }] },
     { role: "user", content },
   ];
-  return { messages, info };
+  return { messages, info, json: JSON_OBJECT_TASKS.has(item.task) && messagesMentionJson(messages) };
 }

@@ -1,5 +1,6 @@
 import type { ScoresDocument } from "../../core/benchmark.js";
 import { table } from "../../report/markdown.js";
+import { nScoredCell, overallCell, overallTerminal, runLabels, runsMarkdown, terminalStatusLines, type RunDefaults } from "../../report/run-facts.js";
 import type { ChoiceTaskSummary, DistanceSummary } from "./aggregate.js";
 import { CHOICE_TASKS } from "./schema.js";
 
@@ -21,33 +22,35 @@ function choice(run: ScoresDocument, task: string): ChoiceTaskSummary | undefine
   return run.tasks[task] as ChoiceTaskSummary | undefined;
 }
 
-function label(run: ScoresDocument): string {
-  return run["circular"] ? `${run.model} (circular)` : run.model;
-}
+/** What a run label leaves out: the one prompt source (egotl/index.ts PROMPT_SOURCES) and no control. */
+export const EGOTL_DEFAULTS: RunDefaults = { prompt: "templates", control: "none" };
 
 /** Table 3 layout: the five accuracies, Avg., distance MRA; one row per run, plus uniform chance. */
 export function egotlMarkdown(runs: ScoresDocument[]): string {
+  const labels = runLabels(runs, EGOTL_DEFAULTS);
+  const label = (run: ScoresDocument) => labels[runs.indexOf(run)]!;
   const present = CHOICE_TASKS.filter((t) => runs.some((r) => r.tasks[t]));
   const hasDistance = runs.some((r) => r.tasks["distance"]);
-  const header = ["Model", ...present.map((t) => HEAD[t]!), "Avg.", ...(hasDistance ? ["Distance (MRA)"] : [])];
+  const header = ["Run", "Scored", ...present.map((t) => HEAD[t]!), "Avg.", ...(hasDistance ? ["Distance (MRA)"] : [])];
   const rows = runs.map((run) => [
     label(run),
+    nScoredCell(run),
     ...present.map((t) => pct(choice(run, t)?.accuracy)),
-    pct(run["Avg."]),
+    overallCell(run, pct(run["Avg."]), CHOICE_TASKS),
     ...(hasDistance ? [pct((run.tasks["distance"] as DistanceSummary | undefined)?.MRA)] : []),
   ]);
   const chanceAvg = present.length > 0 ? present.reduce((s, t) => s + CHANCE[t]!, 0) / present.length : null;
-  rows.push(["uniform chance", ...present.map((t) => pct(CHANCE[t])), pct(chanceAvg), ...(hasDistance ? ["–"] : [])]);
+  rows.push(["uniform chance", "–", ...present.map((t) => pct(CHANCE[t])), pct(chanceAvg), ...(hasDistance ? ["–"] : [])]);
   const parts = [
     "## EgoTL-Bench",
     "",
-    "Accuracy (%) per task and Avg. (the mean of the five multiple-choice accuracies, as the paper's Table 3); distance estimation as MRA (%), reported apart. Action recognition excludes replies without a letter A-D, as the paper does.",
+    "Accuracy (%) per task and Avg. (the mean of the five multiple-choice accuracies, as the paper's Table 3); distance estimation as MRA (%), reported apart. Action recognition excludes replies without a letter A-D, as the paper does. Scored = questions scored from a prediction / questions asked; Avg. is \"—\" when a task it averages has no predictions.",
     "",
     table(header, rows),
   ];
   parts.push("", "### Readability and intervals", "");
   parts.push(table(
-    ["Model", "Task", "N", "Accuracy / MRA", "95% CI", "Counted as wrong", "Unreadable", "Excluded"],
+    ["Run", "Task", "N", "Accuracy / MRA", "95% CI", "Counted as wrong", "Unreadable", "Excluded"],
     runs.flatMap((run) => [
       ...present.flatMap((t) => {
         const s = choice(run, t);
@@ -57,9 +60,10 @@ export function egotlMarkdown(runs: ScoresDocument[]): string {
         const d = run.tasks["distance"] as unknown as DistanceSummary;
         return [[label(run), "Distance (MRA)", String(d.n), pct(d.MRA), ci(d.ci.MRA), "", String(d.unreadable), ""]];
       })() : []),
-      ...(present.length > 0 ? [[label(run), "Avg.", "", pct(run["Avg."]), ci(run["score_ci"]), pct(run["avg_counted"]), "", ""]] : []),
+      ...(present.length > 0 ? [[label(run), "Avg.", "", overallCell(run, pct(run["Avg."]), CHOICE_TASKS), overallCell(run, ci(run["score_ci"]), CHOICE_TASKS), overallCell(run, pct(run["avg_counted"]), CHOICE_TASKS), "", ""]] : []),
     ]),
   ));
+  parts.push("", runsMarkdown(runs, EGOTL_DEFAULTS));
   return parts.join("\n") + "\n";
 }
 
@@ -73,6 +77,8 @@ export function egotlTerminal(run: ScoresDocument): string {
   }
   const d = run.tasks["distance"] as DistanceSummary | undefined;
   if (d) lines.push(`${"distance".padEnd(18)} n ${String(d.n).padStart(4)}  MRA ${pct(d.MRA).padStart(5)} ${ci(d.ci.MRA)}  unreadable ${d.unreadable}`);
-  lines.push(`Avg. ${pct(run["Avg."])} ${ci(run["score_ci"])}${run["circular"] ? "  (circular)" : ""}  ·  errors ${run.counts.errors}  ·  missing ${run.counts.missing}`);
+  const avg = overallTerminal(run, `${pct(run["Avg."])} ${ci(run["score_ci"])}`.trim(), typeof run["Avg."] === "number");
+  lines.push(`Avg. ${avg}${run["circular"] ? "  (circular)" : ""}  ·  errors ${run.counts.errors}  ·  missing ${run.counts.missing}`);
+  lines.push(...terminalStatusLines(run));
   return lines.join("\n");
 }

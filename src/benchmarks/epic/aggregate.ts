@@ -29,6 +29,14 @@ function bucket(samples: ScoredSample[]): Bucket {
   };
 }
 
+/**
+ * The task types the overall mean pools: every type the data holds (the official summary pools
+ * the samples that have a reply, so a type without any drops out of it unseen).
+ */
+export function scoreTasks(asked: readonly string[]): readonly string[] {
+  return asked;
+}
+
 /** Overall, by category, by task type (23) and by group (9), in the official order and key names. */
 export function summarizeSamples(samples: ScoredSample[]) {
   const by = <K extends string>(keys: K[], pick: (s: ScoredSample) => K) =>

@@ -3,7 +3,9 @@
  * the counting score by number of targets (Fig. 4), and invalid responses per category when any.
  */
 import type { ChartFigure, ScoresDocument } from "../../core/benchmark.js";
-import { asInterval, asNumber, asRecord, barChart, stackedBars, uniqueLabels, type BarSeries, type StackedRow } from "../../report/svg.js";
+import { chartLabels } from "../../report/run-facts.js";
+import { asInterval, asNumber, asRecord, barChart, stackedBars, type BarSeries, type StackedRow } from "../../report/svg.js";
+import { EPIC_DEFAULTS } from "./report.js";
 import { BY_GROUP_ORDER, CATEGORIES } from "./taxonomy.js";
 
 interface Labelled {
@@ -85,15 +87,9 @@ function invalid(runs: Labelled[]): ChartFigure | null {
   return { title, svg: stackedBars({ title, categories: ["valid response", "invalid response"], rows, colors: ["#59a14f", "#e15759"] }) };
 }
 
-/** The model, with the overlay variant when it is not the default mask overlay (as the report names runs). */
-function runLabel(run: ScoresDocument): string {
-  const variant = asRecord(run["prompt"])?.["variant"];
-  return typeof variant === "string" && variant !== "mask-overlay" ? `${run.model} (${variant})` : run.model;
-}
-
-/** Charts for EPIC-Bench runs side by side; charts without data are left out. */
+/** Charts for EPIC-Bench runs side by side (named as the report names them); charts without data are left out. */
 export function epicCharts(runs: ScoresDocument[]): ChartFigure[] {
-  const names = uniqueLabels(runs.map(runLabel));
+  const names = chartLabels(runs, EPIC_DEFAULTS);
   const labelled = runs.map((run, i) => ({ run, name: names[i]! }));
   return [groups(labelled), categories(labelled), counting(labelled), invalid(labelled)].filter((c): c is ChartFigure => c !== null);
 }

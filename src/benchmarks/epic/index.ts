@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Answer, Benchmark, BenchmarkOptions, ItemResult, PromptSetup, SummaryOptions } from "../../core/benchmark.js";
+import { messagesMentionJson, type Answer, type Benchmark, type BenchmarkOptions, type ItemResult, type PromptSetup, type SummaryOptions } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
 import type { PyDict, PyValue } from "../../core/pycompat/json.js";
 import { pyToPlain } from "../../core/pycompat/json.js";
@@ -131,7 +131,9 @@ function preparePromptsWith(settings: Settings) {
     const coordMode = settings.coords === "normalized_0_1" ? "0-1" : settings.coords === "normalized_0_1000" ? "0-1000" : "absolute";
     const build = async (item: EpicItem) => {
       try {
-        return { messages: await buildEpicMessages(item, { templates, variant, coordMode }), info: { variant, coords: coordMode } as Record<string, unknown> };
+        const messages = await buildEpicMessages(item, { templates, variant, coordMode });
+        // Every sub-task's reply is a JSON object (the paper's response formats, Fig. 17): JSON mode wherever the prompt says "JSON".
+        return { messages, info: { variant, coords: coordMode } as Record<string, unknown>, json: messagesMentionJson(messages) };
       } catch (error) {
         return { error: (error as Error).message };
       }
@@ -173,6 +175,12 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     overlay: epicOverlay,
     terminal: epicTerminal,
     predictionIdField: "id",
+    // Answers are points and boxes, and in "absolute" mode (and "auto" when it resolves there) the
+    // official evaluator reads them as pixels of the image as stored (coords.ts scaleFactors and
+    // resolveCoordMode take its h and w). A resized picture would put the model's pixels in another
+    // frame, so pictures keep their size: only re-encoded when over a byte limit, and a picture over
+    // a provider's side limit is a limit error, never a silently rescaled score.
+    imageBudget: { picture: { format: "keep", keepSize: true }, frame: { format: "keep", keepSize: true } },
     predictionKey: sampleKeyFromImages,
     configure(options: BenchmarkOptions) {
       const coords = options.coords ? coordsOption(options.coords) : options.model ? coordModeForModel(options.model) : "auto";

@@ -6,6 +6,8 @@ import type { DataProblem } from "../../core/problems.js";
 import { readRle, RleError } from "../../geometry/rle.js";
 import { gtFields, LEAF_TASKS, leafFromPath, overlaySuffix, type LeafTask } from "./taxonomy.js";
 import type { EpicItem, RleJson } from "./types.js";
+import type { RequestOptions } from "../requests.js";
+import { epicRequestProblems, promptText } from "./check.js";
 
 /**
  * Find EPIC-Bench samples below `<data>/EPIC_Bench/` by the official folder rules: a sample is a
@@ -13,6 +15,8 @@ import type { EpicItem, RleJson } from "./types.js";
  * overlay; Visual Matching: `<a>__<b>_mask_rle.json` with `<a>_image.*`,
  * `<a>_reference_area_overlay.png`, `<b>_image.*`). Every RLE is checked (size, counts summing to
  * H×W) and every problem reported with its file and field; masks stay as RLE until scoring.
+ * Text fields are taken as the official converters take them (check.ts promptText). With
+ * `requests`, also what a request with that overlay variant needs (check.ts).
  */
 export interface EpicLoadResult {
   items: EpicItem[];
@@ -22,7 +26,7 @@ export interface EpicLoadResult {
 
 const GT_SUFFIX = "_mask_rle.json";
 
-export function loadEpic(data: string, options: DataRootOptions & { tasks?: string[] } = {}): EpicLoadResult {
+export function loadEpic(data: string, options: DataRootOptions & { tasks?: string[]; requests?: RequestOptions } = {}): EpicLoadResult {
   const root = path.resolve(data);
   const dataRoot = new DataRoot(root, options);
   const bench = path.join(root, "EPIC_Bench");
@@ -41,7 +45,7 @@ export function loadEpic(data: string, options: DataRootOptions & { tasks?: stri
       continue;
     }
     if (options.tasks && !options.tasks.includes(leaf.byType)) continue;
-    const item = readSample(dataRoot, file, rel, leaf, problems);
+    const item = readSample(dataRoot, file, rel, leaf, problems, options.requests);
     if (item) items.push(item);
   }
   } finally {
@@ -99,7 +103,7 @@ function imagesOf(dir: string, base: string, leaf: LeafTask): { files: string[];
   return { files: files.filter((f): f is string => f !== undefined), missing };
 }
 
-function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTask, problems: DataProblem[]): EpicItem | undefined {
+function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTask, problems: DataProblem[], requests?: RequestOptions): EpicItem | undefined {
   const before = problems.length;
   const root = dataRoot.dir;
   const base = path.basename(file).slice(0, -GT_SUFFIX.length);
@@ -154,17 +158,19 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
   // Scored size: the scored mask's (Visual Matching: image b's, which its mask has).
   const scored = masks[fields.localizationMask ?? fields.pathMask ?? ""]?.[0];
   const [height, width] = scored ? [scored.size[0], scored.size[1]] : size ?? [0, 0];
-  return {
+  const item: EpicItem = {
     id: rel,
     task: leaf.byType,
     cluster: rel,
     leaf,
     images: files,
     imageRefs: files.map((f) => path.relative(root, f).split(path.sep).join("/")),
-    text: (text ?? {}) as Record<string, unknown>,
+    text: promptText(obj, leaf),
     masks,
     height,
     width,
     gtFile: file,
   };
+  if (requests) problems.push(...epicRequestProblems(item, rel, requests));
+  return item;
 }

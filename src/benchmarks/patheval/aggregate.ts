@@ -30,6 +30,11 @@ export interface DimSummary {
   ci: { accuracy?: Interval };
 }
 
+/** The dimensions (or probes) the overall accuracy pools: every one asked. */
+export function scoreTasks(asked: readonly string[]): readonly string[] {
+  return asked;
+}
+
 /** Accuracy per dimension, per scenario (Fig. 3), per deciding descriptor, position counts (Table 2). */
 export function summarizePairs(pairs: ScoredPair[], dims: Dim[], bootstrap: { resamples: number; seed: number }) {
   const byDim: Record<string, DimSummary> = {};

@@ -4,7 +4,9 @@
  * accuracy by ε subset and the attribute-abstraction accuracy per descriptor.
  */
 import type { ChartFigure, ScoresDocument } from "../../core/benchmark.js";
-import { asInterval, asNumber, asRecord, barChart, stackedBars, uniqueLabels, type BarSeries, type StackedRow } from "../../report/svg.js";
+import { chartLabels } from "../../report/run-facts.js";
+import { asInterval, asNumber, asRecord, barChart, stackedBars, type BarSeries, type StackedRow } from "../../report/svg.js";
+import { PATHEVAL_DEFAULTS } from "./report.js";
 import { DESCRIPTORS } from "./scenarios.js";
 
 const DIMS = ["2D", "3D"] as const;
@@ -125,15 +127,9 @@ function abstraction(runs: Labelled[]): ChartFigure | null {
   return { title, svg: barChart({ title, groups: keys, series, axisLabel: "accuracy (%)" }) };
 }
 
-/** The model, with the prompt variant (or the probe) when it is not the plain one. */
-function runLabel(run: ScoresDocument): string {
-  const variant = asRecord(run["prompt"])?.["variant"] ?? run["probe"];
-  return typeof variant === "string" && variant !== "plain" ? `${run.model} (${variant})` : run.model;
-}
-
-/** Charts for PathEval runs side by side (choice runs and probe runs each get their own); empty charts are left out. */
+/** Charts for PathEval runs side by side (choice runs and probe runs each get their own, named as the report names them); empty charts are left out. */
 export function pathevalCharts(runs: ScoresDocument[]): ChartFigure[] {
-  const names = uniqueLabels(runs.map(runLabel));
+  const names = chartLabels(runs, PATHEVAL_DEFAULTS);
   const labelled = runs.map((run, i) => ({ run, name: names[i]! }));
   const choices = labelled.filter(({ run }) => !run["probe"]);
   const probes = labelled.filter(({ run }) => run["probe"]);

@@ -131,12 +131,15 @@ function summarizeProbe(list: Array<{ outcome: AbstractionOutcome | FineGrainedO
   };
 }
 
+/** Every PathEval reply is plain text ("Answer: ... Explanation: ...", probes one line per descriptor; paper Sec. 4, App. C): no JSON mode. */
+const PLAIN_TEXT_CONTRACT = false;
+
 function preparePrompts(_items: PathEvalItem[], setup: PromptSetup) {
   if (PROBES.includes(setup.source as ProbeName)) {
     const templates = loadTemplates(setup.templateFile);
     const build = async (item: PathEvalItem) => {
       const shown = shownPair(item, "plain", setup.seed);
-      return { messages: await buildProbeMessages(item, shown, templates), info: { ...shown, probe: setup.source } as Record<string, unknown> };
+      return { messages: await buildProbeMessages(item, shown, templates), info: { ...shown, probe: setup.source } as Record<string, unknown>, json: PLAIN_TEXT_CONTRACT };
     };
     return { build, info: { probe: setup.source, template: { name: templates.name, sha256: templates.hash } } };
   }
@@ -146,7 +149,7 @@ function preparePrompts(_items: PathEvalItem[], setup: PromptSetup) {
   const templates = loadTemplates(setup.templateFile);
   const build = async (item: PathEvalItem) => {
     const shown = shownPair(item, variant, setup.seed);
-    return { messages: await buildMessages(item, shown, templates), info: { ...shown } as Record<string, unknown> };
+    return { messages: await buildMessages(item, shown, templates), info: { ...shown } as Record<string, unknown>, json: PLAIN_TEXT_CONTRACT };
   };
   return { build, info: { variant, template: { name: templates.name, sha256: templates.hash }, seed: setup.seed } };
 }
@@ -183,6 +186,9 @@ export const patheval: Benchmark<PathEvalItem> = {
   overlay: pathevalOverlay,
   terminal: pathevalTerminal,
   predictionIdField: "id",
+  // Answers name a path ("Path 1" / "Path 2"), not a place in the picture: resizing is safe; one
+  // picture per request, sent as read unless a provider limit or a user flag asks for less.
+  imageBudget: { picture: { format: "keep" }, frame: { format: "keep" } },
   async generate({ outDir, seed, count, extra, log }) {
     const options = generateOptions(extra);
     // Loaded on demand: generation pulls in the planners and the image libraries.

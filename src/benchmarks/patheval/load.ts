@@ -6,6 +6,8 @@ import { parseJson } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { DESCRIPTORS } from "./scenarios.js";
 import type { Dim, PathEvalItem } from "./types.js";
+import type { RequestOptions } from "../requests.js";
+import { pathevalRequestProblems } from "./check.js";
 
 /**
  * Loading PathEval data: the release's JSON files (`2D/test_dataset_2D.json`, `3D/...`, and the
@@ -71,7 +73,8 @@ export function pathEvalRoot(data: string): string {
   return /^[23]D$/i.test(path.basename(dir)) ? path.dirname(dir) : dir;
 }
 
-export function loadPathEval(data: string, options: DataRootOptions & { tasks?: Dim[]; split?: "test" | "train" } = {}): LoadResult {
+/** `requests`: also check what requests with that variant or probe need (check.ts). */
+export function loadPathEval(data: string, options: DataRootOptions & { tasks?: Dim[]; split?: "test" | "train"; requests?: RequestOptions } = {}): LoadResult {
   const problems: DataProblem[] = [];
   if (!existsSync(data)) return { items: [], problems: [{ file: data, message: "data path does not exist" }], tasks: [] };
   const files = findDataFiles(data, options.split).filter((f) => !options.tasks || options.tasks.includes(f.dim));
@@ -79,6 +82,7 @@ export function loadPathEval(data: string, options: DataRootOptions & { tasks?: 
   const items: PathEvalItem[] = [];
   const root = new DataRoot(pathEvalRoot(data), options);
   for (const { file, dim } of files) items.push(...loadFile(path.resolve(file), dim, root, problems));
+  if (options.requests) problems.push(...pathevalRequestProblems(items, options.requests));
   return { items, problems, tasks: files.map((f) => f.dim) };
 }
 

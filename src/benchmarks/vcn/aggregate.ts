@@ -54,6 +54,11 @@ export function averages(byTask: Map<TaskCode, number[]>, group: readonly TaskCo
   return { mean_of_types: mean(perType.map((v) => mean(v)!)), pooled: mean(all), n: all.length };
 }
 
+/** The types the headline (average.mean_of_types) averages: all five, whichever were asked. */
+export function scoreTasks(_asked: readonly string[]): readonly string[] {
+  return TASK_CODES;
+}
+
 function grouped(byTask: Map<TaskCode, number[]>): GroupedAverages {
   return { "Rid-SR": averages(byTask, R2O_TASKS), "Oid-SR": averages(byTask, ["instance"]), average: averages(byTask, TASK_CODES) };
 }

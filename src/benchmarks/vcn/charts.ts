@@ -4,7 +4,9 @@
  * stacked bars (R2O types and Instance apart); navigation metrics when a run carries them.
  */
 import type { ChartFigure, ScoresDocument } from "../../core/benchmark.js";
-import { asInterval, asNumber, asRecord, barChart, stackedBars, uniqueLabels, type ReferenceLevel, type StackedRow } from "../../report/svg.js";
+import { chartLabels } from "../../report/run-facts.js";
+import { asInterval, asNumber, asRecord, barChart, stackedBars, type ReferenceLevel, type StackedRow } from "../../report/svg.js";
+import { VCN_DEFAULTS } from "./report.js";
 import { R2O_TASKS, TASK_CODES, TASK_NAMES } from "./schema.js";
 import { OBJECT_ERRORS, R2O_ERRORS } from "./taxonomy.js";
 
@@ -114,15 +116,9 @@ function navigation(runs: Labelled[]): ChartFigure | null {
   return { title, svg: barChart({ title, groups: NAV_METRICS.map(([, t]) => t), series, axisLabel: "rate (%)" }) };
 }
 
-/** The model, with the prompt variant when it is not the plain one. */
-function runLabel(run: ScoresDocument): string {
-  const variant = asRecord(run["prompt"])?.["variant"];
-  return typeof variant === "string" && variant !== "plain" ? `${run.model} (${variant})` : run.model;
-}
-
-/** Charts for VCN-Bench runs side by side; charts without data are left out. */
+/** Charts for VCN-Bench runs side by side (named as the report names them); charts without data are left out. */
 export function vcnCharts(runs: ScoresDocument[]): ChartFigure[] {
-  const names = uniqueLabels(runs.map(runLabel));
+  const names = chartLabels(runs, VCN_DEFAULTS);
   const labelled = runs.map((run, i) => ({ run, name: names[i]! }));
   return [success(labelled), taxonomy(labelled, "r2o"), taxonomy(labelled, "object"), navigation(labelled)].filter((c): c is ChartFigure => c !== null);
 }

@@ -3,7 +3,7 @@
  * Rid-SR / Oid-SR, the error taxonomy, exact chance levels, shuffled-frames and counterfactual
  * interventions) and navigation metrics over simulator logs (SR, SPL, soft SPL, SSR, RSR).
  */
-import type { Answer, Benchmark, ItemResult, PromptSetup, SummaryOptions } from "../../core/benchmark.js";
+import { messagesMentionJson, type Answer, type Benchmark, type ItemResult, type PromptSetup, type SummaryOptions } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { tallyResults } from "../../core/results.js";
@@ -144,7 +144,9 @@ function preparePrompts(items: VcnItem[], setup: PromptSetup) {
     }
     const mismatch = checkTour(item, tour);
     if (mismatch) return { error: mismatch };
-    return { messages: buildMessages(item, shown, tour, templates), info: promptInfo(shown, tour) };
+    const messages = buildMessages(item, shown, tour, templates);
+    // Both tasks answer one frame index; our template asks for it as a JSON object ({"frame": n}): JSON mode wherever the prompt says "JSON".
+    return { messages, info: promptInfo(shown, tour), json: messagesMentionJson(messages) };
   };
   const derivation = items.find((i) => i.derivation)?.derivation;
   return {
@@ -190,6 +192,10 @@ export const vcn: Benchmark<VcnItem> = {
   overlay: vcnOverlay,
   terminal: vcnTerminal,
   predictionIdField: "id",
+  // VCN-Bench standardizes every input image to 384x384 (paper, Feature Pooling and §C.3): here
+  // 384*384 = 147456 pixels, aspect kept (as templates/vcn.yaml max_pixels samples the tour). Tour
+  // frames (up to 96 next to the 4 views) go as JPEG q90 so a full tour stays well inside 20 MB.
+  imageBudget: { picture: { maxPixels: 147456, format: "keep" }, frame: { maxPixels: 147456, format: "jpeg", jpegQuality: 90 } },
   async generate({ outDir, seed, count, extra, log }) {
     const known = ["navigation"];
     const unknown = Object.keys(extra).filter((k) => !known.includes(k));

@@ -8,7 +8,8 @@
  * matches the task (a room for R2O, an object for Instance) and is reached by at least one tour
  * frame; the query (if any) resolves to the target and its template fills to the instruction;
  * `answers` (if given) equals the success frames; media files and folders exist, and a frame
- * folder or frame list read whole (`all`) has as many frames as there are annotations.
+ * folder or frame list read whole (`all`) has as many frames as there are annotations. With
+ * `requests` (validate, run) also what a request needs (check.ts): video tours are probed.
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +17,9 @@ import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { frameFolderNames } from "../../media/frames.js";
+import { VideoChecker } from "../../media/video-check.js";
+import type { RequestOptions } from "../requests.js";
+import { vcnRequestProblems } from "./check.js";
 import { categoryFrames, successFrames } from "./chance.js";
 import { fillRelation, RELATION_KIND, roomIds } from "./relations.js";
 import { issueList, itemSchema, R2O_TASKS, TASK_CODES, type Annotation, type RawItem, type TaskCode } from "./schema.js";
@@ -38,7 +42,8 @@ export function itemsFileOf(data: string): string | null {
   return existsSync(file) ? file : null;
 }
 
-export function loadVcn(data: string, options: DataRootOptions & { tasks?: TaskCode[] } = {}): LoadResult {
+/** `requests`: also check what requests need (check.ts): the instruction, and tours that sample to the annotated frames. */
+export function loadVcn(data: string, options: DataRootOptions & { tasks?: TaskCode[]; requests?: RequestOptions } = {}): LoadResult {
   const file = itemsFileOf(data);
   if (!file) {
     const message = existsSync(data) ? "no items.jsonl in this folder (or pass the JSONL file itself)" : "data path does not exist";
@@ -49,8 +54,9 @@ export function loadVcn(data: string, options: DataRootOptions & { tasks?: TaskC
   const root = new DataRoot(path.dirname(path.resolve(file)), options);
   const items: VcnItem[] = [];
   const seen = new Map<string, number>();
+  const requests = options.requests ? { videos: new VideoChecker(), ...(options.tasks ? { tasks: options.tasks } : {}) } : undefined;
   for (const { line, value } of readJsonObjects(file, display, problems)) {
-    const item = loadLine(value, { file: display, line, root }, problems);
+    const item = loadLine(value, { file: display, line, root, ...(requests ? { requests } : {}) }, problems);
     if (!item) continue;
     const earlier = seen.get(item.id);
     if (earlier !== undefined) {
@@ -73,6 +79,8 @@ interface LineContext {
   line: number;
   /** The dataset root: the JSONL file's folder, which media paths are relative to. */
   root: DataRoot;
+  /** Check what requests need too (check.ts), for the items of these tasks (all when absent). */
+  requests?: { videos: VideoChecker; tasks?: readonly TaskCode[] };
 }
 
 /** One line -> an item, or its problems. */
@@ -146,6 +154,8 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
   }
 
   // Tour source.
+  const beforeTour = problems.length;
+  let folderFrames: number | null = null;
   const sources = (["video", "frames", "dir"] as const).filter((k) => raw.tour[k] !== undefined);
   if (sources.length !== 1) add("tour", `give exactly one of video, frames, dir (found ${sources.length === 0 ? "none" : sources.join(", ")})`);
   // Every media path resolves inside the dataset root and is the media it claims (core/dataroot.ts).
@@ -172,11 +182,16 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
     for (const message of folder.problems) add("tour.dir", message);
     const count = folder.names.length;
     if (folder.path !== null) {
+      folderFrames = count;
       const sampled = spec.mode === "all" ? count : spec.mode === "uniform" ? Math.min(spec.count, count) : n;
       if (sampled !== n) add("tour.dir", `the spec takes ${sampled} of the ${count} frames in ${raw.tour.dir} but ${n} tour frames are annotated`);
     }
   }
   if (spec.mode === "indices" && spec.indices.length !== n) add("tour.spec.indices", `${spec.indices.length} indices but ${n} annotated tour frames`);
+  const checks = ctx.requests;
+  if (checks && (!checks.tasks || checks.tasks.includes(raw.task))) {
+    vcnRequestProblems(raw, source, folderFrames, problems.length === beforeTour, checks.videos, add);
+  }
 
   const views = {} as VcnItem["views"];
   for (const direction of ["front", "left", "back", "right"] as const) {

@@ -111,7 +111,7 @@ export function buildMessages(item: VcnItem, shown: ShownFrames, tour: Tour, tem
   shown.shown.forEach((tourIndex, k) => {
     const frame = tour.frames[tourIndex]!;
     content.push({ type: "text", text: fill(templates.frame_label, { label: labels[k]! }) });
-    content.push({ type: "image", mediaType: "image/png", base64: frame.png.toString("base64"), source: `${item.tour.display}#${frame.index}` });
+    content.push({ type: "image", mediaType: "image/png", base64: frame.png.toString("base64"), source: `${item.tour.display}#${frame.index}`, kind: "frame" });
   });
   content.push({ type: "text", text: fill(templates.views_intro, fields) });
   for (const direction of ["front", "left", "back", "right"] as const) {

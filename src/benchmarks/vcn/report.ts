@@ -3,7 +3,9 @@ import type { ScoresDocument } from "../../core/benchmark.js";
 import { mdText, table } from "../../report/markdown.js";
 import type { Averages, GroupedAverages, TaskSummary } from "./aggregate.js";
 import type { NavigationReport, NavSummary } from "./navigation.js";
-import { TASK_CODES, TASK_NAMES } from "./schema.js";
+import { nScoredCell, overallCell, overallTerminal, runLabels, runsMarkdown, terminalStatusLines, type RunDefaults } from "../../report/run-facts.js";
+import { VARIANTS } from "./prompt.js";
+import { R2O_TASKS, TASK_CODES, TASK_NAMES } from "./schema.js";
 import { OBJECT_ERRORS, R2O_ERRORS } from "./taxonomy.js";
 
 const pct = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? (100 * v).toFixed(1) : "–");
@@ -19,15 +21,20 @@ type Run = ScoresDocument & {
   navigation?: NavigationReport;
 };
 
+/** What a run label leaves out: the plain prompt. */
+export const VCN_DEFAULTS: RunDefaults = { prompt: VARIANTS[0], control: "none" };
+
 const variantOf = (run: ScoresDocument) => String((run["prompt"] as Record<string, unknown> | undefined)?.["variant"] ?? "");
 
-function srRow(tasks: Record<string, Partial<TaskSummary>>, pick: (t: Partial<TaskSummary>) => unknown, groups: GroupedAverages | undefined): string[] {
+/** One row of rates; a run's averages over types without predictions are marked (run-facts overallCell), chance rows never. */
+function srRow(tasks: Record<string, Partial<TaskSummary>>, pick: (t: Partial<TaskSummary>) => unknown, groups: GroupedAverages | undefined, run?: ScoresDocument): string[] {
+  const mark = (cell: string, types?: readonly string[]) => (run ? overallCell(run, cell, types) : cell);
   return [
     ...TASK_CODES.map((t) => pct(tasks[t] ? pick(tasks[t]!) : undefined)),
-    pct(groups?.["Rid-SR"].mean_of_types),
-    pct(groups?.["Rid-SR"].pooled),
-    pct(groups?.average.mean_of_types),
-    pct(groups?.average.pooled),
+    mark(pct(groups?.["Rid-SR"].mean_of_types), R2O_TASKS),
+    mark(pct(groups?.["Rid-SR"].pooled), R2O_TASKS),
+    mark(pct(groups?.average.mean_of_types)),
+    mark(pct(groups?.average.pooled)),
   ];
 }
 
@@ -35,9 +42,10 @@ const HEADER = [...TASK_CODES.map((t) => (t === "instance" ? "Instance (Oid-SR)"
 
 export function vcnMarkdown(runs: ScoresDocument[]): string {
   const list = runs as Run[];
-  const rows = list.map((run) => {
+  const labels = runLabels(runs, VCN_DEFAULTS);
+  const rows = list.map((run, i) => {
     const groups = run["Rid-SR"] && run["Oid-SR"] && run.average ? { "Rid-SR": run["Rid-SR"], "Oid-SR": run["Oid-SR"], average: run.average } : undefined;
-    return [run.model, variantOf(run), String(run.n), ...srRow(run.tasks as Record<string, Partial<TaskSummary>>, (t) => t.SR, groups)];
+    return [labels[i]!, variantOf(run), nScoredCell(run), String(run.n), ...srRow(run.tasks as Record<string, Partial<TaskSummary>>, (t) => t.SR, groups, run)];
   });
   // Chance levels depend on the questions only: one row pair per distinct question set, under the runs.
   const seen = new Set<string>();
@@ -55,24 +63,26 @@ export function vcnMarkdown(runs: ScoresDocument[]): string {
     const key = JSON.stringify([variantOf(run), run.n, chance]);
     if (seen.has(key)) continue;
     seen.add(key);
-    for (const [level, cells] of chance) rows.push([level, variantOf(run), String(run.n), ...cells]);
+    for (const [level, cells] of chance) rows.push([level, variantOf(run), "–", String(run.n), ...cells]);
   }
   const parts = [
     "## VCN-Bench goal identification",
     "",
     "Success rate (%) of choosing a tour frame in the target room (Rid-SR) or showing the target instance (Oid-SR). " +
       "\"Mean of types\" averages the per-type rates; \"pooled\" counts every question once. " +
+      "Scored = questions scored from a prediction / questions asked; an average is \"—\" when a type it averages has no predictions. " +
       "Chance rows are exact expectations: complete = a uniform random tour frame; category = a uniform random frame among those in a room of the target's category (R2O) or showing an object of the target's category (Instance).",
     "",
-    table(["Model", "Variant", "N", ...HEADER], rows),
+    table(["Run", "Variant", "Scored", "N", ...HEADER], rows),
   ];
+  const labelOf = new Map(list.map((run, i) => [run, labels[i]!]));
   const withErrors = list.filter((r) => r.errors);
   if (withErrors.length > 0) {
     parts.push("", "### Error taxonomy (counts)", "");
     parts.push(table(
-      ["Model", "Variant", ...R2O_ERRORS.map((e) => `R2O ${e}`), "R2O no answer", ...OBJECT_ERRORS.map((e) => `Instance ${e}`), "Instance no answer"],
+      ["Run", "Variant", ...R2O_ERRORS.map((e) => `R2O ${e}`), "R2O no answer", ...OBJECT_ERRORS.map((e) => `Instance ${e}`), "Instance no answer"],
       withErrors.map((run) => [
-        run.model, variantOf(run),
+        labelOf.get(run)!, variantOf(run),
         ...[...R2O_ERRORS, "no-answer"].map((e) => String(run.errors!.r2o[e] ?? 0)),
         ...[...OBJECT_ERRORS, "no-answer"].map((e) => String(run.errors!.object[e] ?? 0)),
       ]),
@@ -81,12 +91,13 @@ export function vcnMarkdown(runs: ScoresDocument[]): string {
   const cf = list.filter((r) => r.counterfactual);
   if (cf.length > 0) {
     parts.push("", "### Counterfactual instructions", "", "The relation swapped (first↔last, before↔after, nearest↔farthest, north↔south, left↔right, most↔fewest) and the target recomputed; \"chose the original target\" means the model answered as if the instruction had not changed.", "");
-    parts.push(table(["Model", "Questions", "Skipped (no structure)", "Chose the original target", "Target unchanged by the swap"], cf.map((run) => {
+    parts.push(table(["Run", "Questions", "Skipped (no structure)", "Chose the original target", "Target unchanged by the swap"], cf.map((run) => {
       const c = run.counterfactual!;
-      return [run.model, String(c.n), `${c.skipped} of ${c.total}`, `${c.chose_original_target} (${pct(c.chose_original_rate)})`, String(c.target_unchanged)];
+      return [labelOf.get(run)!, String(c.n), `${c.skipped} of ${c.total}`, `${c.chose_original_target} (${pct(c.chose_original_rate)})`, String(c.target_unchanged)];
     })));
   }
-  for (const run of list) if (run.navigation) parts.push("", navigationMarkdown(run.navigation, `### ${mdText(run.model)}: navigation`));
+  for (const run of list) if (run.navigation) parts.push("", navigationMarkdown(run.navigation, `### ${mdText(labelOf.get(run)!)}: navigation`));
+  parts.push("", runsMarkdown(runs, VCN_DEFAULTS));
   return parts.join("\n") + "\n";
 }
 
@@ -120,8 +131,11 @@ export function vcnTerminal(run: ScoresDocument): string {
   const tasks = run.tasks as unknown as Record<string, TaskSummary>;
   const lines = Object.entries(tasks).map(([task, s]) =>
     `${task.padEnd(12)} n ${String(s.n).padStart(4)}  ${s.metric} ${pct(s.SR).padStart(5)}  chance complete ${pct(s.chance.complete)} / category ${pct(s.chance.category)}`);
-  lines.push(`Rid-SR ${pct(r["Rid-SR"]?.mean_of_types)} (pooled ${pct(r["Rid-SR"]?.pooled)})  Oid-SR ${pct(r["Oid-SR"]?.pooled)}  Avg ${pct(r.average?.mean_of_types)} (pooled ${pct(r.average?.pooled)})`);
+  const rid = overallCell(run, `${pct(r["Rid-SR"]?.mean_of_types)} (pooled ${pct(r["Rid-SR"]?.pooled)})`, R2O_TASKS);
+  const avg = overallTerminal(run, `${pct(r.average?.mean_of_types)} (pooled ${pct(r.average?.pooled)})`, typeof r.average?.mean_of_types === "number");
+  lines.push(`Rid-SR ${rid}  Oid-SR ${pct(r["Oid-SR"]?.pooled)}  Avg ${avg}`);
   lines.push(`unreadable ${run.counts.parse_failures} · missing ${run.counts.missing} · errors ${run.counts.errors}`);
   if (r.counterfactual) lines.push(`counterfactual: ${r.counterfactual.n} questions (${r.counterfactual.skipped} of ${r.counterfactual.total} skipped), chose the original target ${r.counterfactual.chose_original_target}`);
+  lines.push(...terminalStatusLines(run));
   return lines.join("\n");
 }

@@ -19,7 +19,10 @@
     for (const child of children || []) node.append(child);
     return node;
   }
-  const runLabel = (run) => `${run.model} · ${run.benchmark}${run.variant ? ` (${run.variant})` : ""}`;
+  // Runs are told apart by their label (name, or model and what differs from the defaults) and index, never by model alone.
+  const runLabel = (run) => `${run.label || run.model} · ${run.benchmark}${run.complete === false ? ` · ${run.scored}/${run.total} scored` : ""}`;
+  // The filters show every identity field: name, model, prompt variant, control, benchmark options.
+  const runDescription = (run) => `${runLabel(run)} — ${run.identity || `model ${run.model}${run.variant ? ` · prompt ${run.variant}` : ""}`}`;
   // Only our own URLs: data: pictures from the report file, or /overlay/ paths from the server.
   const safeImage = (src) => typeof src === "string" && (src.startsWith("data:image/jpeg;base64,") || src.startsWith("data:image/png;base64,") || src.startsWith("/overlay/"));
 
@@ -34,12 +37,12 @@
   }
 
   function refreshFilters() {
-    fillSelect($("f-run"), state.runs.map((run) => [String(run.index), runLabel(run)]), "all runs");
+    fillSelect($("f-run"), state.runs.map((run) => [String(run.index), runDescription(run)]), "all runs");
     const tasks = [...new Set(state.items.map((item) => item.task))].sort();
     fillSelect($("f-task"), tasks.map((t) => [t, t]), "all tasks");
     const outcomes = [...new Set(state.items.map((item) => item.outcome))].sort();
     fillSelect($("f-outcome"), outcomes.map((o) => [o, o]), "all outcomes");
-    const pairs = state.runs.map((run) => [String(run.index), runLabel(run)]);
+    const pairs = state.runs.map((run) => [String(run.index), runDescription(run)]);
     fillSelect($("c-a"), pairs, "run A");
     fillSelect($("c-b"), pairs, "run B");
   }

@@ -162,10 +162,10 @@ test("report: Table 3 layout with the chance row; several runs side by side", as
   const a = (await run(egotl, builtin(egotl, "oracle"))).scores;
   const b = { ...(await run(egotl, builtin(egotl, "random", 3))).scores, model: "random:3" };
   const md = egotl.markdown([a, b]);
-  assert.match(md, /\| Model \| Planning \| Scene-aware action \| Next action \| Action recog\. \| Direction \| Avg\. \| Distance \(MRA\) \|/);
-  assert.match(md, /\| test \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \|/);
-  assert.match(md, /\| random:3 \|/);
-  assert.match(md, /\| uniform chance \| 25\.0 \| 25\.0 \| 25\.0 \| 25\.0 \| 20\.0 \| 24\.0 \| – \|/);
+  assert.match(md, /\| Run \| Scored \| Planning \| Scene-aware action \| Next action \| Action recog\. \| Direction \| Avg\. \| Distance \(MRA\) \|/);
+  assert.match(md, /\| test \| 30\/30 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \|/);
+  assert.match(md, /\| random:3 \| 30\/30 \|/);
+  assert.match(md, /\| uniform chance \| – \| 25\.0 \| 25\.0 \| 25\.0 \| 25\.0 \| 20\.0 \| 24\.0 \| – \|/);
   assert.match(egotl.terminal(a), /Avg\. 100\.0/);
 });
 

@@ -139,7 +139,7 @@ test("counterfactual variant: swapped instructions, recomputed targets, skipped 
   assert.equal(stale.scores["counterfactual"].n, 17);
   const md = vcn.markdown([stale.scores]);
   assert.match(md, /### Counterfactual instructions/);
-  assert.match(md, /\| random-category \| 17 \| 2 of 19 \|/);
+  assert.match(md, /\| random-category \(counterfactual\) \| 17 \| 2 of 19 \|/);
 });
 
 test("stored predictions ({id, response} or {id, frame}) score through the official path; missing rows count", () => {
@@ -166,9 +166,9 @@ test("reports: goal identification tables with chance side by side, taxonomy, an
   const oracle = await run("oracle", "plain");
   const md = vcn.markdown([random.scores, oracle.scores]);
   assert.match(md, /## VCN-Bench goal identification/);
-  assert.match(md, /\| oracle \| plain \| 19 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \|/);
-  assert.match(md, /\| chance: complete \| plain \| 19 \|/);
-  assert.match(md, /\| chance: category \| plain \| 19 \|/);
+  assert.match(md, /\| oracle \| plain \| 19\/19 \| 19 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \| 100\.0 \|/);
+  assert.match(md, /\| chance: complete \| plain \| – \| 19 \|/);
+  assert.match(md, /\| chance: category \| plain \| – \| 19 \|/);
   assert.equal(md.match(/\| chance: complete \| plain/g)!.length, 1, "chance rows once per question set");
   assert.match(md, /### Error taxonomy/);
   assert.match(vcn.terminal(random.scores), /Rid-SR .* Oid-SR .* Avg/);

@@ -1,0 +1,48 @@
+/**
+ * What an EgoTL-Bench request needs beyond what scoring checks (load.ts runs this when asked,
+ * benchmarks/requests.ts): every text field the task's template fills in (prompt.ts questionText),
+ * and every video the prompt samples frames from opens and has the frames its spec names
+ * (media/video-check.ts; frame folders and lists are checked by the loader itself).
+ */
+import type { DataProblem } from "../../core/problems.js";
+import { planFrames, VideoChecker } from "../../media/video-check.js";
+import type { RequestOptions } from "../requests.js";
+import type { EgoTLItem } from "./load.js";
+import { loadTemplates } from "./prompt.js";
+
+/** The item fields the question templates can fill in, by placeholder (prompt.ts questionText). */
+const TEXT_FIELDS = {
+  abstract_task: (item: EgoTLItem) => item.abstractTask,
+  chain_of_thought: (item: EgoTLItem) => item.chainOfThought,
+  options: (item: EgoTLItem) => (item.options ? item.options.join("") : null),
+} as const;
+
+type Placeholder = keyof typeof TEXT_FIELDS;
+
+/** The placeholders of TEXT_FIELDS a template uses. */
+export function placeholdersUsed(template: string): Placeholder[] {
+  return (Object.keys(TEXT_FIELDS) as Placeholder[]).filter((key) => template.includes(`{${key}}`));
+}
+
+export function egotlRequestProblems(items: readonly EgoTLItem[], requests: RequestOptions, videos = new VideoChecker()): DataProblem[] {
+  const templates = loadTemplates(requests.templateFile);
+  const problems: DataProblem[] = [];
+  for (const item of items) {
+    const at = (field: string, message: string) => problems.push({ file: item.file, line: item.line, field, message });
+    for (const key of placeholdersUsed(templates[item.task])) {
+      const value = TEXT_FIELDS[key](item);
+      if (value === null) at(key, `missing; the ${item.task} prompt shows it ({${key}})`);
+      else if (value.trim() === "") at(key, `is blank; the ${item.task} prompt shows it ({${key}})`);
+    }
+    const media = item.media;
+    if (!media?.source.video) continue;
+    const reading = videos.read(media.source.video, media.display);
+    if (!reading.ok) {
+      at("media.video", reading.message);
+      continue;
+    }
+    const plan = planFrames(media.spec, reading.clip, media.display);
+    if (!plan.ok) for (const { position, message } of plan.problems) at(position === undefined ? "media.spec" : `media.spec.indices[${position}]`, message);
+  }
+  return problems;
+}

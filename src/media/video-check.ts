@@ -1,0 +1,92 @@
+/**
+ * What a data loader checks about a clip before a run samples frames from it (frames.ts): that a
+ * video file opens, how many frames it has (decoded frames, counted as the sampler counts them:
+ * one ffprobe run per file and load, the sampler's own probe arguments), and which frames a frame
+ * spec picks from it, by the sampler's rules (frames.ts module comment). Frame folders and lists
+ * are never decoded here: their frame count is their number of files.
+ */
+import { UsageError } from "../core/problems.js";
+import { FfmpegNotFoundError, probeVideoSync, roundMicro, type CheckedProbe } from "./ffmpeg.js";
+import { fpsIndices, uniformIndices, type FrameSpec } from "./frames.js";
+
+/** A clip as the sampler sees it: its frame count and each frame's timestamp (null when unknown). */
+export interface Clip {
+  frames: number;
+  timestamps: Array<number | null>;
+  /** Frames per second (a video's avg_frame_rate; an image list's capture rate), or null. */
+  fps: number | null;
+}
+
+export type ClipReading = { ok: true; clip: Clip } | { ok: false; message: string };
+
+/** Probes each video once per load (many items share a clip). */
+export class VideoChecker {
+  private readonly probes = new Map<string, CheckedProbe>();
+
+  /** The clip in the video at absolute path `file`, or why it cannot be sampled; `shown` is the reference as the data wrote it. */
+  read(file: string, shown: string): ClipReading {
+    let probe = this.probes.get(file);
+    if (!probe) {
+      try {
+        probe = probeVideoSync(file);
+      } catch (error) {
+        // A missing ffprobe is a setup problem for every video, not a defect of this one.
+        if (error instanceof FfmpegNotFoundError) throw new UsageError(`${error.message}; it is needed to check the videos the data names`);
+        throw error;
+      }
+      this.probes.set(file, probe);
+    }
+    return readingOf(probe, shown);
+  }
+}
+
+function readingOf(outcome: CheckedProbe, shown: string): ClipReading {
+  if (!outcome.ok) return { ok: false, message: `video ${shown} does not open (ffprobe: ${outcome.reason})` };
+  const { probe, declaredFrames, complaints } = outcome;
+  if (probe.frameCount === 0) return { ok: false, message: `video ${shown} has no video frames` };
+  // A container that lists more frames than decode, with ffprobe complaining, was cut short.
+  if (complaints && declaredFrames !== null && probe.frameCount < declaredFrames) {
+    return { ok: false, message: `video ${shown} is truncated or damaged: its header lists ${declaredFrames} frames, ${probe.frameCount} decode (ffprobe: ${complaints})` };
+  }
+  return { ok: true, clip: { frames: probe.frameCount, timestamps: probe.timestamps, fps: probe.fps } };
+}
+
+/** An ordered list of `count` images as the sampler sees it: timestamps index / fps when the capture rate is known. */
+export function imageClip(count: number, fps: number | null): Clip {
+  return { frames: count, timestamps: Array.from({ length: count }, (_, i) => (fps ? roundMicro(i / fps) : null)), fps };
+}
+
+/** Why a spec cannot be sampled from a clip; `position`: the offending entry of an indices spec. */
+export interface PlanProblem {
+  position?: number;
+  message: string;
+}
+
+/** The frames a spec picks, or every reason it cannot. */
+export type FramePlan = { ok: true; indices: number[] } | { ok: false; problems: PlanProblem[] };
+
+/**
+ * The frame numbers `spec` picks from `clip`, by frames.ts's rules (uniform: numpy linspace;
+ * fps: the frame on screen at each k / fps; indices: exactly those; all). `shown` names the clip.
+ */
+export function planFrames(spec: FrameSpec, clip: Clip, shown: string): FramePlan {
+  const total = clip.frames;
+  switch (spec.mode) {
+    case "uniform":
+      return { ok: true, indices: uniformIndices(total, spec.count) };
+    case "all":
+      return { ok: true, indices: Array.from({ length: total }, (_, i) => i) };
+    case "indices": {
+      const problems: PlanProblem[] = [];
+      spec.indices.forEach((k, position) => k >= total && problems.push({ position, message: `frame ${k} is beyond the ${total} frames of ${shown}` }));
+      return problems.length > 0 ? { ok: false, problems } : { ok: true, indices: spec.indices.slice() };
+    }
+    case "fps": {
+      if (total === 0 || clip.timestamps.some((t) => t === null)) return { ok: false, problems: [{ message: `an fps spec needs frame timestamps, and ${shown} has none` }] };
+      const ts = clip.timestamps as number[];
+      const last = ts[total - 1]!;
+      const step = clip.fps ? 1 / clip.fps : total > 1 ? (last - ts[0]!) / (total - 1) : 0;
+      return { ok: true, indices: fpsIndices(ts, spec.fps, last + step) };
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { loadRelease } from "../../../src/benchmarks/egopath/load.js";
+
+const EXAMPLE = path.resolve(import.meta.dirname, "../../../examples/egopath-mini");
+const VQA = (task: string) => `benchmark_evalfix/benchmark/vqa/vqa_next_${task}.jsonl`;
+
+/** A copy of the example release with `edit` applied to line `line` (1-based) of a task's vqa file. */
+function editedCopy(task: string, line: number, edit: (row: Record<string, any>) => void): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-egopath-check-"));
+  cpSync(EXAMPLE, root, { recursive: true });
+  const file = path.join(root, VQA(task));
+  const rows = readFileSync(file, "utf8").split("\n");
+  const row = JSON.parse(rows[line - 1]!);
+  edit(row);
+  rows[line - 1] = JSON.stringify(row);
+  writeFileSync(file, rows.join("\n"));
+  return root;
+}
+
+test("release prompts send the row's user_prompt: a blank one is a problem for requests, not for scoring", () => {
+  const root = editedCopy("a1", 3, (row) => (row["user_prompt"] = " \n "));
+  assert.deepEqual(loadRelease(root, { requests: { source: "release", control: "none" } }).problems, [
+    { file: VQA("a1"), line: 3, field: "user_prompt", message: "is blank; the release prompt sends it as the question" },
+  ]);
+  assert.deepEqual(loadRelease(root).problems, []);
+  // Our templates do not send it.
+  assert.deepEqual(loadRelease(root, { requests: { source: "templates" } }).problems, []);
+});
+
+test("templates: a placeholder the task's template uses needs its value (c shows the intent)", () => {
+  const root = editedCopy("c", 2, (row) => delete row["ground_truth"]["intent_text"]);
+  // The gt file fills missing routing fields of a vqa row, not the intent: that comes from the row only.
+  assert.deepEqual(loadRelease(root, { tasks: ["c"], requests: { source: "templates" } }).problems, [
+    { file: VQA("c"), line: 2, field: "ground_truth.intent_text", message: "missing; the templates prompt for c shows it ({intent})" },
+  ]);
+  assert.deepEqual(loadRelease(root, { tasks: ["c"], requests: { source: "release" } }).problems, []);
+});
+
+test("mismatched-overlay needs, for each question, another one with as many candidates from another view", () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-egopath-check-"));
+  cpSync(EXAMPLE, root, { recursive: true });
+  const file = path.join(root, VQA("a1"));
+  writeFileSync(file, readFileSync(file, "utf8").split("\n")[0]! + "\n");
+  const problems = loadRelease(root, { tasks: ["a1"], requests: { source: "release", control: "mismatched-overlay" } }).problems;
+  assert.deepEqual(problems, [
+    { file: VQA("a1"), line: 1, field: "image_path", message: "no other question has as many candidates and another view, so the mismatched-overlay control has no image to show instead" },
+  ]);
+  assert.deepEqual(loadRelease(root, { tasks: ["a1"], requests: { source: "release", control: "none" } }).problems, []);
+});
+
+test("the example release is clean for every prompt source and control", () => {
+  for (const source of ["release", "templates"]) {
+    for (const control of ["none", "text-only", "mismatched-overlay"]) assert.deepEqual(loadRelease(EXAMPLE, { requests: { source, control } }).problems, [], `${source} ${control}`);
+  }
+});

@@ -229,8 +229,24 @@ export function probeVideoSync(file: string): CheckedProbe {
   return reading.ok ? { ...reading, complaints: toolComplaints(stderr, file) } : reading;
 }
 
-/** ffmpeg select expression for a sorted, duplicate-free index list: runs become between(). */
+/**
+ * ffmpeg select expression for a sorted, duplicate-free index list: runs become between(), and
+ * the terms are summed as a balanced tree of parentheses, since ffmpeg's expression parser nests
+ * a flat `a+b+c+…` one level per term and refuses more than 100 levels (libavutil/eval.c): a
+ * 130-frame uniform spec would fail, while the tree needs only log2(terms) levels.
+ */
 export function selectExpression(sortedIndices: readonly number[]): string {
+  return balancedSum(indexRuns(sortedIndices));
+}
+
+function balancedSum(terms: readonly string[]): string {
+  if (terms.length <= 2) return terms.join("+");
+  const half = Math.ceil(terms.length / 2);
+  return `(${balancedSum(terms.slice(0, half))})+(${balancedSum(terms.slice(half))})`;
+}
+
+/** eq(n,i) for a lone index, between(n,a,b) for a run of consecutive ones. */
+function indexRuns(sortedIndices: readonly number[]): string[] {
   const terms: string[] = [];
   let i = 0;
   while (i < sortedIndices.length) {
@@ -243,7 +259,7 @@ export function selectExpression(sortedIndices: readonly number[]): string {
     terms.push(start === end ? `eq(n,${start})` : `between(n,${start},${end})`);
     i += 1;
   }
-  return terms.join("+");
+  return terms;
 }
 
 export type ExtractOutcome = { ok: true; files: string[] } | { ok: false; reason: string };

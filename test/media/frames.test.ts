@@ -20,6 +20,7 @@ import {
   type FrameProvenance,
   type SampledFrame,
 } from "../../src/media/frames.js";
+import { selectExpression } from "../../src/media/ffmpeg.js";
 
 // Frame i of every test clip is a solid colour that encodes i (robust to lossy H.264 in yuv420p).
 const colourOf = (i: number) => ({ r: 20 + 40 * (i % 6), g: 20 + 40 * Math.floor(i / 6), b: 128 });
@@ -96,6 +97,17 @@ describe("video sampling", () => {
     assert.deepEqual(one.provenance.indices, [0]);
     const many = await sampleFrames({ video: clip }, { mode: "uniform", count: 50 }, { cacheDir: freshCache() });
     assert.deepEqual(many.provenance.indices, Array.from({ length: 30 }, (_, i) => i));
+  });
+
+  test("more than 100 separate frames: ffmpeg's select expression stays within its parser's nesting limit", async () => {
+    // Runs become between(), terms are summed as a balanced tree: ((1..3 + 7) + (9 + 11)).
+    assert.equal(selectExpression([1, 2, 3, 7, 9, 11]), "(between(n,1,3)+eq(n,7))+(eq(n,9)+eq(n,11))");
+    const long = join(work, "long.mp4");
+    ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x36:rate=100:duration=4", "-c:v", "libx264", "-pix_fmt", "yuv420p", long]);
+    const indices = Array.from({ length: 134 }, (_, i) => 3 * i); // 0, 3, ..., 399: 134 terms, no runs
+    const { frames, provenance } = await sampleFrames({ video: long }, { mode: "indices", indices }, { cacheDir: freshCache() });
+    assert.deepEqual(provenance.indices, indices);
+    assert.deepEqual(frames.map((f) => f.index), indices);
   });
 
   test("fps: the frame on screen at k/fps, from t = 0", async () => {

@@ -361,36 +361,46 @@ export function defaultCacheDir(): string {
   return join(base || tmpdir(), "spatialprobe-frames");
 }
 
-/** The frame numbers a spec picks from a clip of `total` frames (timestamps needed for "fps"). */
-function planIndices(
-  spec: FrameSpec,
-  total: number,
-  timestamps: Array<number | null>,
-  frameDuration: number | null,
-  where: string,
-): number[] {
+/** The frames a spec picks from a clip, or why it cannot: index positions out of range, or no timestamps for "fps". */
+export type IndexPlan =
+  | { ok: true; indices: number[] }
+  | { ok: false; why: "out-of-range"; positions: number[] }
+  | { ok: false; why: "no-timestamps" };
+
+/**
+ * The frame numbers a spec picks from a clip of `total` frames (timestamps needed for "fps";
+ * `frameDuration` 1 / fps when known, else the mean step between timestamps), without throwing:
+ * the sampler and the data checks (video-check.ts) word the failures their own way.
+ */
+export function planFrameIndices(spec: FrameSpec, total: number, timestamps: Array<number | null>, frameDuration: number | null): IndexPlan {
   switch (spec.mode) {
     case "uniform":
-      return uniformIndices(total, spec.count);
+      return { ok: true, indices: uniformIndices(total, spec.count) };
     case "all":
-      return Array.from({ length: total }, (_, i) => i);
-    case "indices":
-      for (const i of spec.indices) {
-        if (i < 0 || i >= total) {
-          throw new MediaError(`frame index ${i} is out of range for ${where} (${total} frames: 0..${total - 1})`, { file: where, index: i });
-        }
-      }
-      return spec.indices.slice();
+      return { ok: true, indices: Array.from({ length: total }, (_, i) => i) };
+    case "indices": {
+      const positions = spec.indices.flatMap((i, position) => (i < 0 || i >= total ? [position] : []));
+      return positions.length > 0 ? { ok: false, why: "out-of-range", positions } : { ok: true, indices: spec.indices.slice() };
+    }
     case "fps": {
-      if (timestamps.some((t) => t === null)) {
-        throw new MediaError(`fps sampling needs frame timestamps, and ${where} has none (for image sources pass options.sourceFps)`, { file: where });
-      }
+      if (total === 0 || timestamps.some((t) => t === null)) return { ok: false, why: "no-timestamps" };
       const ts = timestamps as number[];
       const last = ts[ts.length - 1]!;
       const step = frameDuration ?? (ts.length > 1 ? (last - ts[0]!) / (ts.length - 1) : 0);
-      return fpsIndices(ts, spec.fps, last + step);
+      return { ok: true, indices: fpsIndices(ts, spec.fps, last + step) };
     }
   }
+}
+
+/** planFrameIndices for the sampler: a spec that cannot be sampled is a MediaError naming the source. */
+function planIndices(spec: FrameSpec, total: number, timestamps: Array<number | null>, frameDuration: number | null, where: string): number[] {
+  const plan = planFrameIndices(spec, total, timestamps, frameDuration);
+  if (plan.ok) return plan.indices;
+  if (plan.why === "no-timestamps") {
+    throw new MediaError(`fps sampling needs frame timestamps, and ${where} has none (for image sources pass options.sourceFps)`, { file: where });
+  }
+  const i = (spec as { indices: number[] }).indices[plan.positions[0]!]!;
+  throw new MediaError(`frame index ${i} is out of range for ${where} (${total} frames: 0..${total - 1})`, { file: where, index: i });
 }
 
 // ---------------------------------------------------------------------------------------------

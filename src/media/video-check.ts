@@ -7,7 +7,7 @@
  */
 import { UsageError } from "../core/problems.js";
 import { FfmpegNotFoundError, probeVideoSync, roundMicro, type CheckedProbe } from "./ffmpeg.js";
-import { fpsIndices, uniformIndices, type FrameSpec } from "./frames.js";
+import { planFrameIndices, type FrameSpec } from "./frames.js";
 
 /** A clip as the sampler sees it: its frame count and each frame's timestamp (null when unknown). */
 export interface Clip {
@@ -70,23 +70,9 @@ export type FramePlan = { ok: true; indices: number[] } | { ok: false; problems:
  * fps: the frame on screen at each k / fps; indices: exactly those; all). `shown` names the clip.
  */
 export function planFrames(spec: FrameSpec, clip: Clip, shown: string): FramePlan {
-  const total = clip.frames;
-  switch (spec.mode) {
-    case "uniform":
-      return { ok: true, indices: uniformIndices(total, spec.count) };
-    case "all":
-      return { ok: true, indices: Array.from({ length: total }, (_, i) => i) };
-    case "indices": {
-      const problems: PlanProblem[] = [];
-      spec.indices.forEach((k, position) => k >= total && problems.push({ position, message: `frame ${k} is beyond the ${total} frames of ${shown}` }));
-      return problems.length > 0 ? { ok: false, problems } : { ok: true, indices: spec.indices.slice() };
-    }
-    case "fps": {
-      if (total === 0 || clip.timestamps.some((t) => t === null)) return { ok: false, problems: [{ message: `an fps spec needs frame timestamps, and ${shown} has none` }] };
-      const ts = clip.timestamps as number[];
-      const last = ts[total - 1]!;
-      const step = clip.fps ? 1 / clip.fps : total > 1 ? (last - ts[0]!) / (total - 1) : 0;
-      return { ok: true, indices: fpsIndices(ts, spec.fps, last + step) };
-    }
-  }
+  const plan = planFrameIndices(spec, clip.frames, clip.timestamps, clip.fps ? 1 / clip.fps : null);
+  if (plan.ok) return plan;
+  if (plan.why === "no-timestamps") return { ok: false, problems: [{ message: `an fps spec needs frame timestamps, and ${shown} has none` }] };
+  const indices = (spec as { indices: number[] }).indices;
+  return { ok: false, problems: plan.positions.map((position) => ({ position, message: `frame ${indices[position]} is beyond the ${clip.frames} frames of ${shown}` })) };
 }

@@ -1,0 +1,60 @@
+/**
+ * A catalogue entry's 3D model, as Sweet Home 3D places it: the OBJ and its MTL files read from
+ * the entry's library (catalog.ts, zip.ts), parsed (obj.ts) and fitted to the catalogue size in
+ * metres (mesh.ts). Libraries are opened once and kept open by a ModelLibrary.
+ */
+import type { CatalogEntry } from "./catalog.js";
+import { normalizeToCatalogSize, type NormalizedMesh } from "./mesh.js";
+import { loadObj, type Material } from "./obj.js";
+import { ZipArchive } from "./zip.js";
+
+export interface CatalogModel {
+  entry: CatalogEntry;
+  mesh: NormalizedMesh;
+  materials: Record<string, Material>;
+  /** Zip entry name of each material's diffuse texture (in the entry's library). */
+  diffuseMaps: Record<string, string>;
+  /** What the model names but its library lacks (MTL files, textures): the model still loads. */
+  missing: string[];
+}
+
+/** Opens each .sh3f library once and loads models from it. */
+export class ModelLibrary {
+  private readonly archives = new Map<string, ZipArchive>();
+
+  /** The entry's model, or throws with the entry's id and the reason. */
+  load(entry: CatalogEntry): CatalogModel {
+    const archive = this.archive(entry.libraryFile);
+    // OBJ and MTL files are ASCII in practice; latin1 keeps any other byte as one character.
+    const read = (name: string) => (archive.has(name) ? archive.read(name).toString("latin1") : undefined);
+    try {
+      const { model, materials, diffuseMaps, missing } = loadObj(entry.modelPath, read);
+      const rotation = entry.modelRotation ? entry.modelRotation.flat() : undefined;
+      const mesh = normalizeToCatalogSize(model, entry.sizeM, rotation);
+      const absentMaps = Object.values(diffuseMaps).filter((name) => !archive.has(name)).map((name) => `${name}: not in the library`);
+      return { entry, mesh, materials, diffuseMaps, missing: [...missing, ...absentMaps] };
+    } catch (error) {
+      throw new Error(`model ${entry.id} (${entry.modelPath}): ${(error as Error).message}`);
+    }
+  }
+
+  /** The bytes of a texture the model names (entry name from diffuseMaps), or undefined when absent. */
+  texture(entry: CatalogEntry, name: string): Buffer | undefined {
+    const archive = this.archive(entry.libraryFile);
+    return archive.has(name) ? archive.read(name) : undefined;
+  }
+
+  close(): void {
+    for (const archive of this.archives.values()) archive.close();
+    this.archives.clear();
+  }
+
+  private archive(file: string): ZipArchive {
+    let archive = this.archives.get(file);
+    if (!archive) {
+      archive = ZipArchive.open(file);
+      this.archives.set(file, archive);
+    }
+    return archive;
+  }
+}

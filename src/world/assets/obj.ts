@@ -85,57 +85,44 @@ const SMOOTH_DEGREE_CAP = 64;
 // ---------------------------------------------------------------------------------------------
 // Growable typed arrays
 
-class F64List {
-  data = new Float64Array(1024);
+type NumberArray = Float64Array | Float32Array | Int32Array;
+
+/** A typed array that doubles when full; `data` holds `length` values. */
+class GrowableList<A extends NumberArray> {
+  data: A;
   length = 0;
+  constructor(private readonly make: (size: number) => A) {
+    this.data = make(1024);
+  }
   push(x: number): void {
-    if (this.length === this.data.length) this.grow();
+    this.reserve(1);
     this.data[this.length++] = x;
   }
-  private grow(): void {
-    const next = new Float64Array(this.data.length * 2);
-    next.set(this.data);
-    this.data = next;
-  }
-}
-
-class I32List {
-  data = new Int32Array(1024);
-  length = 0;
-  push(x: number): void {
-    if (this.length === this.data.length) this.grow();
+  push2(x: number, y: number): void {
+    this.reserve(2);
     this.data[this.length++] = x;
+    this.data[this.length++] = y;
   }
-  private grow(): void {
-    const next = new Int32Array(this.data.length * 2);
-    next.set(this.data);
-    this.data = next;
-  }
-}
-
-class F32List {
-  data = new Float32Array(1024);
-  length = 0;
   push3(x: number, y: number, z: number): void {
-    if (this.length + 3 > this.data.length) this.grow();
+    this.reserve(3);
     this.data[this.length++] = x;
     this.data[this.length++] = y;
     this.data[this.length++] = z;
   }
-  push2(x: number, y: number): void {
-    if (this.length + 2 > this.data.length) this.grow();
-    this.data[this.length++] = x;
-    this.data[this.length++] = y;
+  toArray(): A {
+    return this.data.slice(0, this.length) as A;
   }
-  private grow(): void {
-    const next = new Float32Array(this.data.length * 2);
+  private reserve(n: number): void {
+    if (this.length + n <= this.data.length) return;
+    const next = this.make(this.data.length * 2);
     next.set(this.data);
     this.data = next;
   }
-  toArray(): Float32Array {
-    return this.data.slice(0, this.length);
-  }
 }
+
+const F64List = () => new GrowableList((n) => new Float64Array(n));
+const F32List = () => new GrowableList((n) => new Float32Array(n));
+const I32List = () => new GrowableList((n) => new Int32Array(n));
 
 /** Open-addressing map from a 6-int tuple to a vertex index. */
 class TupleMap {
@@ -327,18 +314,18 @@ interface PartBuild {
 /** Parses a Wavefront OBJ text. Throws ObjParseError naming the line on malformed input. */
 export function parseObj(text: string, options: ParseObjOptions = {}): ObjModel {
   const smoothing = options.smoothing ?? "groups";
-  const vs = new F64List();
-  const vts = new F64List();
-  const vns = new F64List();
+  const vs = F64List();
+  const vts = F64List();
+  const vns = F64List();
   // Face corners: position, uv, normal indices (0-based, -1 when absent).
-  const cornerV = new I32List();
-  const cornerT = new I32List();
-  const cornerN = new I32List();
+  const cornerV = I32List();
+  const cornerT = I32List();
+  const cornerN = I32List();
   // Per face: first corner, part, smoothing group (0 = off), normal-kind (0 file, 1 flat, 2 smooth).
-  const faceStart = new I32List();
-  const facePart = new I32List();
-  const faceSmooth = new I32List();
-  const faceLine = new I32List();
+  const faceStart = I32List();
+  const facePart = I32List();
+  const faceSmooth = I32List();
+  const faceLine = I32List();
 
   const parts: PartBuild[] = [];
   const partByMaterial = new Map<string | null, number>();
@@ -586,8 +573,8 @@ function buildModel(input: BuildInput): ObjModel {
 
   // Output, per part.
   const outs = input.parts.map(() => ({
-    map: new TupleMap(), pos: new F32List(), nrm: new F32List(), uv: new F32List(), hasUv: false,
-    idx: new I32List(), count: 0,
+    map: new TupleMap(), pos: F32List(), nrm: F32List(), uv: F32List(), hasUv: false,
+    idx: I32List(), count: 0,
   }));
   let cornerBuf = new Int32Array(64);
   const cappedSums = new Map<number, Map<string, [number, number, number]>>();

@@ -311,6 +311,16 @@ interface PartBuild {
   groupSet: Set<string>;
 }
 
+/** A `v` or `vn` line: three coordinates (more are checked as numbers and dropped, e.g. v's w or colours). */
+function pushTriple(line: string, lineNo: number, keyword: "v" | "vn", list: GrowableList<Float64Array>): void {
+  const t = tokenize(line);
+  if (t.length < 4) throw new ObjParseError("OBJ", lineNo, `${keyword} needs 3 coordinates, got ${t.length - 1}`);
+  for (let k = 1; k < t.length; k++) {
+    const x = parseNumber(t[k], "OBJ", lineNo, keyword);
+    if (k <= 3) list.push(x);
+  }
+}
+
 /** Parses a Wavefront OBJ text. Throws ObjParseError naming the line on malformed input. */
 export function parseObj(text: string, options: ParseObjOptions = {}): ObjModel {
   const smoothing = options.smoothing ?? "groups";
@@ -356,15 +366,8 @@ export function parseObj(text: string, options: ParseObjOptions = {}): ObjModel 
     while (i < n && !isSpace(line.charCodeAt(i))) i++;
     const kw = line.slice(ks, i);
     switch (kw) {
-      case "v": {
-        const t = tokenize(line);
-        if (t.length < 4) throw new ObjParseError("OBJ", lineNo, `v needs 3 coordinates, got ${t.length - 1}`);
-        for (let k = 1; k < t.length; k++) {
-          const x = parseNumber(t[k], "OBJ", lineNo, "v");
-          if (k <= 3) vs.push(x);
-        }
-        return;
-      }
+      case "v":
+        return pushTriple(line, lineNo, "v", vs);
       case "vt": {
         const t = tokenize(line);
         if (t.length < 2) throw new ObjParseError("OBJ", lineNo, "vt needs at least 1 coordinate");
@@ -375,19 +378,11 @@ export function parseObj(text: string, options: ParseObjOptions = {}): ObjModel 
           if (k === 1) u = x;
           else if (k === 2) v = x;
         }
-        vts.push(u);
-        vts.push(v);
+        vts.push2(u, v);
         return;
       }
-      case "vn": {
-        const t = tokenize(line);
-        if (t.length < 4) throw new ObjParseError("OBJ", lineNo, `vn needs 3 coordinates, got ${t.length - 1}`);
-        for (let k = 1; k < t.length; k++) {
-          const x = parseNumber(t[k], "OBJ", lineNo, "vn");
-          if (k <= 3) vns.push(x);
-        }
-        return;
-      }
+      case "vn":
+        return pushTriple(line, lineNo, "vn", vns);
       case "f":
       case "fo": {
         const t = tokenize(line);

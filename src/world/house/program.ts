@@ -1,0 +1,119 @@
+/**
+ * The room programme of a house: which rooms it has, how large each should be, and their floor
+ * and wall materials.
+ *
+ * Sizes follow ProcTHOR's idea of a room specification (a list of typed rooms with target
+ * areas, then a floor plan that honours them; Deitke et al. 2022) with areas from common
+ * residential practice: a bathroom 4-8 m2, a
+ * bedroom 9-16, a kitchen 8-14, a living room 15-30, a dining room 9-16, an office 7-12. The
+ * hallway is not given an area: it is a corridor 1.1-1.4 m wide across the house (floorplan.ts).
+ */
+import type { Rng } from "../../stats/rng.js";
+import type { RoomType } from "../types.js";
+
+/** Target floor area range per room type, m2 (hallway: set by the corridor, see floorplan.ts). */
+export const ROOM_AREA_M2: Record<Exclude<RoomType, "hallway">, [number, number]> = {
+  bathroom: [4, 8],
+  bedroom: [9, 16],
+  kitchen: [8, 14],
+  "living room": [15, 30],
+  "dining room": [9, 16],
+  office: [7, 12],
+};
+
+/** Smallest side a room of each type may have (its furniture must fit), metres. */
+export const ROOM_MIN_SIDE_M: Record<RoomType, number> = {
+  bathroom: 1.8,
+  bedroom: 2.7,
+  kitchen: 2.3,
+  "living room": 3.2,
+  "dining room": 2.7,
+  office: 2.3,
+  hallway: 1.1,
+};
+
+/** Width range of the corridor, metres. */
+export const HALLWAY_WIDTH_M: [number, number] = [1.1, 1.4];
+
+/** Room counts a house may ask for. */
+export const MIN_ROOMS = 1;
+export const MAX_ROOMS = 10;
+export const DEFAULT_ROOMS: [number, number] = [4, 7];
+
+/** The rooms every house gets first, in this order. */
+const CORE: RoomType[] = ["living room", "kitchen", "bathroom", "bedroom"];
+
+/** Further rooms drawn by weight. A hallway only for houses of 5 or more rooms, at most one. */
+const EXTRA_WEIGHTS: [RoomType, number][] = [
+  ["bedroom", 3],
+  ["office", 1.5],
+  ["dining room", 2],
+  ["bathroom", 1],
+  ["hallway", 2],
+];
+
+export interface RoomSpec {
+  type: RoomType;
+  /** Target area, m2 (0 for the hallway). */
+  areaM2: number;
+}
+
+function weightedPick<T>(rng: Rng, items: readonly [T, number][]): T {
+  const total = items.reduce((s, [, w]) => s + w, 0);
+  let r = rng.next() * total;
+  for (const [item, w] of items) {
+    r -= w;
+    if (r < 0) return item;
+  }
+  return items[items.length - 1]![0];
+}
+
+/** The room types and target areas of a house of `count` rooms. */
+export function roomProgram(rng: Rng, count: number): RoomSpec[] {
+  const types: RoomType[] = CORE.slice(0, Math.min(count, CORE.length));
+  while (types.length < count) {
+    const allowed = EXTRA_WEIGHTS.filter(([type]) => {
+      if (type === "hallway") return count >= 5 && !types.includes("hallway");
+      if (type === "bathroom") return count >= 6 && types.filter((t) => t === "bathroom").length < 2;
+      if (type === "dining room" || type === "office") return types.filter((t) => t === type).length < 1;
+      return true;
+    });
+    types.push(weightedPick(rng, allowed));
+  }
+  return types.map((type) => {
+    if (type === "hallway") return { type, areaM2: 0 };
+    const [lo, hi] = ROOM_AREA_M2[type];
+    return { type, areaM2: rng.float(lo, hi) };
+  });
+}
+
+/** Floor materials by room type (names the renderer's procedural textures understand, see surfaces.ts). */
+const FLOOR_MATERIALS: Record<RoomType, string[]> = {
+  "living room": ["oak planks", "walnut planks", "beige carpet", "pine planks"],
+  bedroom: ["oak planks", "beige carpet", "gray carpet", "pine planks"],
+  kitchen: ["white tiles", "gray tiles", "terracotta tiles"],
+  "dining room": ["oak planks", "walnut planks", "terracotta tiles"],
+  bathroom: ["white tiles", "gray tiles", "blue tiles"],
+  office: ["oak planks", "gray carpet", "walnut planks"],
+  hallway: ["oak planks", "gray tiles", "terracotta tiles"],
+};
+
+const PLASTER_COLOURS = ["white", "cream", "light gray", "pale blue", "sage green", "pale yellow", "peach"];
+
+/** Wall materials by room type: painted plaster in one of PLASTER_COLOURS, or tiles in wet rooms. */
+const WALL_MATERIALS: Record<RoomType, string[]> = {
+  "living room": PLASTER_COLOURS.map((c) => `painted plaster ${c}`),
+  bedroom: PLASTER_COLOURS.map((c) => `painted plaster ${c}`),
+  kitchen: ["white tiles", "painted plaster white", "painted plaster cream", "painted plaster pale yellow"],
+  "dining room": PLASTER_COLOURS.map((c) => `painted plaster ${c}`),
+  bathroom: ["white tiles", "blue tiles", "painted plaster white"],
+  office: PLASTER_COLOURS.map((c) => `painted plaster ${c}`),
+  hallway: ["painted plaster white", "painted plaster cream", "painted plaster light gray"],
+};
+
+/** The outside face of exterior walls. */
+export const EXTERIOR_WALL_MATERIAL = "exterior plaster";
+
+export function pickRoomMaterials(rng: Rng, type: RoomType): { floorMaterial: string; wallMaterial: string } {
+  return { floorMaterial: rng.pick(FLOOR_MATERIALS[type]), wallMaterial: rng.pick(WALL_MATERIALS[type]) };
+}

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { formatProblem, DataError, UsageError } from "../core/problems.js";
 import { RunInterrupted } from "../core/run.js";
 import { registerDemo } from "./demo.js";
+import { registerExport } from "./export.js";
 import { registerGenerate } from "./generate.js";
 import { registerList } from "./list.js";
 import { registerNavigation } from "./navigation.js";
@@ -11,6 +12,7 @@ import { registerScore } from "./score.js";
 import { registerServe } from "./serve.js";
 import { registerOverlay } from "./overlay.js";
 import { registerValidate } from "./validate.js";
+import { AssetsNotFoundError } from "../world/assets/catalog.js";
 
 export function integer(text: string): number {
   const value = Number(text);
@@ -40,7 +42,7 @@ export function buildProgram(): Command {
     .name("spatialprobe")
     .description("Measure how well vision-language models reason about space, with scores that match each benchmark's official evaluator.")
     .showHelpAfterError();
-  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerNavigation, registerOverlay, registerServe, registerDemo]) {
+  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerExport, registerNavigation, registerOverlay, registerServe, registerDemo]) {
     register(program);
   }
   return program;
@@ -56,6 +58,9 @@ export async function main(argv: string[]): Promise<void> {
     } else if (error instanceof UsageError) {
       console.error(`error: ${error.message}`);
       process.exitCode = 2;
+    } else if (error instanceof AssetsNotFoundError) {
+      console.error(`error: ${error.message}`);
+      process.exitCode = 1;
     } else if (error instanceof RunInterrupted) {
       console.error(`\n${error.message}`);
       process.exitCode = 130;

@@ -27,6 +27,8 @@ const GT_FILL_FIELDS = [
 export interface LoadOptions extends DataRootOptions {
   /** Tasks to load; default: every task whose vqa file exists. */
   tasks?: TaskCode[];
+  /** The split to read (default "benchmark", what the evaluator scores); see splitFolders. */
+  split?: Split;
   /** Also check what requests with this prompt source and control need (check.ts). */
   requests?: RequestOptions;
 }
@@ -38,9 +40,44 @@ export interface LoadResult {
   problems: DataProblem[];
 }
 
-/** Tasks whose vqa file exists under the dataset root. */
-export function availableTasks(root: string): TaskCode[] {
-  return TASK_CODES.filter((t) => existsSync(path.join(root, releasePaths.vqa(t))));
+/** The release's splits, formed by source group so no scan crosses them (paper §3). */
+export const SPLITS = ["benchmark", "train", "val"] as const;
+export type Split = (typeof SPLITS)[number];
+
+/** Where one split's vqa/ and gt/ files are, relative to the dataset root. */
+export interface SplitLayout {
+  vqa: (task: TaskCode) => string;
+  gt: (task: TaskCode) => string;
+}
+
+/**
+ * The folders a split may live in, in the order they are tried. The benchmark split is the
+ * evaluation package the official evaluator reads (benchmark_evalfix/benchmark); train and val are
+ * where the public release puts them (release/<split>/{vqa,gt}/, EgoPathBench
+ * scripts/prepare_public_dataset.py), or beside the benchmark split (benchmark_evalfix/<split>/).
+ */
+export function splitFolders(split: Split): string[] {
+  return split === "benchmark" ? ["benchmark_evalfix/benchmark"] : [`release/${split}`, `benchmark_evalfix/${split}`];
+}
+
+function folderLayout(folder: string): SplitLayout {
+  return {
+    vqa: (task) => `${folder}/vqa/vqa_next_${task}.jsonl`,
+    gt: (task) => `${folder}/gt/gt_next_${task}.jsonl`,
+  };
+}
+
+/** The layout of a split under `root`: the first of its folders holding a vqa file (else the first). */
+export function splitLayout(root: string, split: Split = "benchmark"): SplitLayout {
+  if (split === "benchmark") return releasePaths;
+  const layouts = splitFolders(split).map(folderLayout);
+  return layouts.find((layout) => TASK_CODES.some((t) => existsSync(path.join(root, layout.vqa(t))))) ?? layouts[0]!;
+}
+
+/** Tasks whose vqa file exists under the dataset root (in the benchmark split unless told). */
+export function availableTasks(root: string, split: Split = "benchmark"): TaskCode[] {
+  const layout = splitLayout(root, split);
+  return TASK_CODES.filter((t) => existsSync(path.join(root, layout.vqa(t))));
 }
 
 /**
@@ -54,17 +91,20 @@ export function loadRelease(root: string, options: LoadOptions = {}): LoadResult
     problems.push({ file: root, message: "dataset root does not exist or is not a folder" });
     return { root: absRoot, tasks: [], items: [], problems };
   }
-  const tasks = options.tasks ?? availableTasks(absRoot);
+  const split = options.split ?? "benchmark";
+  const layout = splitLayout(absRoot, split);
+  const tasks = options.tasks ?? availableTasks(absRoot, split);
   if (tasks.length === 0) {
+    const looked = split === "benchmark" ? "" : ` for the ${split} split (looked in ${splitFolders(split).map((f) => `${f}/vqa/`).join(" and ")})`;
     problems.push({
-      file: releasePaths.vqa("a1").replace("_a1", "_<task>"),
-      message: "no vqa files found: --data must point at the release root (the folder holding benchmark_evalfix/ and assets/)",
+      file: layout.vqa("a1").replace("_a1", "_<task>"),
+      message: `no vqa files found${looked}: --data must point at the release root (the folder holding benchmark_evalfix/ and assets/)`,
     });
   }
   const items: EgoPathItem[] = [];
   const cache: FileCache = new Map();
   const dataRoot = new DataRoot(absRoot, options);
-  for (const task of tasks) items.push(...loadTask(dataRoot, task, problems, cache));
+  for (const task of tasks) items.push(...loadTask(dataRoot, layout, task, problems, cache));
   if (options.requests) problems.push(...egopathRequestProblems(items, options.requests));
   return { root: absRoot, tasks, items, problems: dedupe(problems) };
 }
@@ -101,16 +141,16 @@ function dedupe(problems: DataProblem[]): DataProblem[] {
   });
 }
 
-function loadTask(dataRoot: DataRoot, task: TaskCode, problems: DataProblem[], cache: FileCache): EgoPathItem[] {
+function loadTask(dataRoot: DataRoot, layout: SplitLayout, task: TaskCode, problems: DataProblem[], cache: FileCache): EgoPathItem[] {
   const root = dataRoot.dir;
-  const vqaRef = releasePaths.vqa(task);
+  const vqaRef = layout.vqa(task);
   const vqaPath = path.join(root, vqaRef);
   if (!existsSync(vqaPath)) {
     problems.push({ file: vqaRef, message: `missing vqa file for task ${task}` });
     return [];
   }
   const rows = readJsonObjects(vqaPath, vqaRef, problems);
-  const gtRows = loadGtRows(root, task, problems);
+  const gtRows = loadGtRows(root, layout, task, problems);
   const seen = new Map<string, number>();
   const items: EgoPathItem[] = [];
   for (const { line, value } of rows) {
@@ -129,8 +169,8 @@ function loadTask(dataRoot: DataRoot, task: TaskCode, problems: DataProblem[], c
   return items;
 }
 
-function loadGtRows(root: string, task: TaskCode, problems: DataProblem[]): Map<string, Record<string, unknown>> {
-  const gtRef = releasePaths.gt(task);
+function loadGtRows(root: string, layout: SplitLayout, task: TaskCode, problems: DataProblem[]): Map<string, Record<string, unknown>> {
+  const gtRef = layout.gt(task);
   const gtPath = path.join(root, gtRef);
   const byId = new Map<string, Record<string, unknown>>();
   if (!existsSync(gtPath)) return byId;

@@ -14,7 +14,7 @@ import { incompleteReason } from "../report/run-facts.js";
 import { EXIT_INCOMPLETE } from "./shared.js";
 import { navigationFromFiles, navigationMarkdown } from "../benchmarks/vcn/index.js";
 
-/** The bundled synthetic set in the EgoPathBench release layout. */
+/** The bundled set in the EgoPathBench release layout (made by `generate egopath` from furnished houses). */
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples");
 export const DEMO_DATA = path.join(EXAMPLES, "egopath-mini");
 const DEMO_MODELS = ["oracle", "direct-to-goal", "random:1", "all-ids", "none"];
@@ -98,7 +98,7 @@ async function demo(outDir: string): Promise<void> {
     goalRun: path.join(outDir, "vcn-random_1-plain"),
   });
   const report = path.join(outDir, "report.md");
-  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (synthetic EgoPathBench layout), a PathEval set generated into ${mdText(pathevalData)}, examples/vcn-mini and examples/egotl-mini (synthetic frame folders in spatialprobe's VCN-Bench and EgoTL-Bench item formats).\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (bundled trajectory logs; goal identification from random:1)")}\n`);
+  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (EgoPathBench layout, generated from furnished houses by the paper's method), a PathEval set generated into ${mdText(pathevalData)}, examples/vcn-mini and examples/egotl-mini (synthetic frame folders in spatialprobe's VCN-Bench and EgoTL-Bench item formats).\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (bundled trajectory logs; goal identification from random:1)")}\n`);
   const htmlFile = path.join(outDir, "report.html");
   // Smaller pictures and a larger budget than the default, so every demo item has its picture.
   const { html, summary } = await htmlReport(runDirs, { budgetBytes: 40 * 1024 * 1024, maxSide: 480 });

@@ -172,7 +172,7 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   /** Compact terminal table for one run. */
   terminal(run: ScoresDocument): string;
   /** Procedural data in the release layout, where the benchmark has a generator. */
-  generate?: (options: { outDir: string; seed: number; count: number; extra: Record<string, string>; log: (line: string) => void }) => Promise<string>;
+  generate?: (options: { outDir: string; seed: number; count: number; extra: Record<string, string>; log: (line: string) => void; assetsDir?: string }) => Promise<string>;
   /** The picture of one item's result; `result` is its line of items.jsonl (any status). */
   overlay?(item: I, result: ItemResult, options?: OverlayOptions): Promise<OverlayImage>;
   /** Charts for one or several runs side by side (per-task bars with intervals, radar, stages). */

@@ -7,6 +7,7 @@
  * centre is at (0.5, 0.5). Depth is the distance along the viewing axis (not along the ray), in
  * metres, as a depth camera reports it.
  */
+import { perspective } from "../media/raster3d.js";
 import type { Vec3 } from "./types.js";
 
 export interface PinholeCamera {
@@ -109,15 +110,7 @@ export function viewMatrix(camera: PinholeCamera): Float64Array {
 }
 
 export function projectionMatrix(camera: PinholeCamera, near: number, far: number): Float64Array {
-  const f = 1 / Math.tan((camera.vfovDeg * Math.PI) / 360);
-  const aspect = camera.width / camera.height;
-  const m = new Float64Array(16);
-  m[0] = f / aspect;
-  m[5] = f;
-  m[10] = (far + near) / (near - far);
-  m[11] = -1;
-  m[14] = (2 * far * near) / (near - far);
-  return m;
+  return perspective(camera.vfovDeg, camera.width / camera.height, near, far);
 }
 
 function dot(a: Vec3, b: Vec3): number {

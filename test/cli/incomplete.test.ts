@@ -20,9 +20,9 @@ import { startMockServer, type Fault, type MockServer } from "../helpers/mock-se
 const EXAMPLE = path.join(ROOT, "examples/egopath-mini");
 const KEY = "sk-incomplete-test-0042";
 /** The first question of examples/egopath-mini (its first a1 row). */
-const FIRST_ID = "syn_s01_v0_a1_00";
+const FIRST_ID = "house_001_v0_a1_00";
 /** Questions per task in examples/egopath-mini (rows of each benchmark_evalfix file). */
-const PER_TASK = { a1: 12, b1: 12, a2: 20, b2: 21, c: 14 };
+const PER_TASK = { a1: 6, b1: 6, a2: 11, b2: 11, c: 7 };
 
 /** By model name: "half" fails every other distinct request (first, third, ...) with 500; "down" answers 400 to all. */
 const order = new Map<string, number>();
@@ -63,7 +63,7 @@ test("half the requests failing: exit 3 with its reason, N/N in scores.json, the
   assert.equal(scores.score_complete, true);
 
   assert.match(result.stdout, /^scored 5 of 10 items · incomplete: 5 errors$/m);
-  assert.match(result.stdout, /^5 of 10 requests failed; the first error, on item syn_s01_v0_a1_00 \(http\): HTTP 500: mock error 500 for credential Bearer \[redacted\]$/m);
+  assert.match(result.stdout, /^5 of 10 requests failed; the first error, on item house_001_v0_a1_00 \(http\): HTTP 500: mock error 500 for credential Bearer \[redacted\]$/m);
   const report = readFileSync(path.join(out, "report.md"), "utf8");
   assert.match(report, /^\| openai:half \| 5\/10 incomplete \| /m); // the leaderboard
   assert.match(report, /^\| openai:half \| openai:half \| release \| none \| – \| 5\/10 \| incomplete: 5 errors \|/m); // the Runs table
@@ -91,7 +91,7 @@ test("every request failing: the first error's message in the terminal and the r
   const report = readFileSync(path.join(out, "report.md"), "utf8");
   assert.match(report, /^\| openai:down \| 0\/10 incomplete \| — \(0 of 5 tasks\) \|/m);
   // Markdown escapes the message's brackets and the id's underscores; it reads the same rendered.
-  assert.ok(report.includes("- openai:down: every request failed; the first error, on item syn\\_s01\\_v0\\_a1\\_00 (http): HTTP 400: mock error 400 for credential Bearer \\[redacted\\]"), report);
+  assert.ok(report.includes("- openai:down: every request failed; the first error, on item house\\_001\\_v0\\_a1\\_00 (http): HTTP 400: mock error 400 for credential Bearer \\[redacted\\]"), report);
 
   const html = path.join(tmp(), "report.html");
   const rendered = await runCli(["report", out, "--format", "html", "--out", html]);
@@ -122,22 +122,26 @@ test("score with predictions for one task: exit 3, missing predictions per task,
   assert.equal(scores.score, 0.2);
 
   assert.match(result.stdout, /^EgoPath Score — \(incomplete: predictions for 1 of 5 tasks; as computed 20\.0, official rounding 20\.0\)/m);
-  assert.match(result.stdout, /^no prediction for b1 12, a2 20, b2 21, c 14$/m);
+  assert.match(result.stdout, /^no prediction for b1 6, a2 11, b2 11, c 7$/m);
   const report = readFileSync(path.join(out, "report.md"), "utf8");
-  assert.match(report, /^\| a1 only \| 12\/79 incomplete \| — \(1 of 5 tasks\) \|/m);
-  assert.match(report, /^- a1 only: no prediction for b1 12, a2 20, b2 21, c 14$/m);
+  assert.match(report, /^\| a1 only \| 6\/41 incomplete \| — \(1 of 5 tasks\) \|/m);
+  assert.match(report, /^- a1 only: no prediction for b1 6, a2 11, b2 11, c 7$/m);
 
   const allowed = await runCli(["score", "egopath", "--data", EXAMPLE, "--predictions", `a1=${path.join(oracle, "predictions.jsonl")}`, "--out", tmp(), "--bootstrap", "0", "--allow-incomplete"]);
   assert.equal(allowed.code, 0, allowed.stderr);
 });
 
 test("a built-in fails where a real model would: a prompt that cannot be built is an error result (kind prompt)", async () => {
-  // Through the CLI: with one question per task, no two egopath-mini questions have the same number
-  // of candidates, so the mismatched-overlay control cannot build a single prompt.
+  // Through the CLI: every a1/b1 image of egopath-mini shows 80 candidates, so over the whole set
+  // each has a partner from another view and the data check passes; but the first a1 and the first
+  // b1 question are both from house_001 view 0, so with one question per task neither has a
+  // partner and the mismatched-overlay control cannot build a single prompt. (The route tasks are
+  // left out: their six views all show different numbers of waypoints, which the data check
+  // reports before anything runs.)
   const out = tmp();
-  const result = await runCli(["run", "egopath", "--data", EXAMPLE, "--model", "oracle", "--control", "mismatched-overlay", "--limit", "1", "--out", out, "--bootstrap", "0", "--quiet"]);
+  const result = await runCli(["run", "egopath", "--data", EXAMPLE, "--model", "oracle", "--control", "mismatched-overlay", "--tasks", "a1,b1", "--limit", "1", "--out", out, "--bootstrap", "0", "--quiet"]);
   assert.equal(result.code, 3, result.stderr);
-  assert.equal(result.stderr.trim(), "incomplete: 5 of 5 items ended in errors; exit 3 (--allow-incomplete to exit 0)");
+  assert.equal(result.stderr.trim(), "incomplete: 2 of 2 items ended in errors; exit 3 (--allow-incomplete to exit 0)");
   const scores = json(path.join(out, "scores.json"));
   assert.deepEqual(scores.first_error, { id: FIRST_ID, kind: "prompt", message: "no other question has the same number of candidates (mismatched-overlay control)" });
   assert.equal(scores.n_scored, 0);
@@ -187,12 +191,12 @@ test("two runs of random:1 named apart both appear in `report` (md and html); --
   const md = await runCli(["report", alpha, beta, gamma]);
   assert.equal(md.code, 0, md.stderr);
   for (const name of ["alpha", "beta", "gamma from config"]) {
-    assert.match(md.stdout, new RegExp(`^\\| ${name} \\| 12/12 \\| `, "m"), name); // leaderboard row
-    assert.match(md.stdout, new RegExp(`^\\| ${name} \\| random:1 \\| release \\| none \\| – \\| 12/12 \\| complete \\|$`, "m"), name); // Runs row
+    assert.match(md.stdout, new RegExp(`^\\| ${name} \\| 6/6 \\| `, "m"), name); // leaderboard row
+    assert.match(md.stdout, new RegExp(`^\\| ${name} \\| random:1 \\| release \\| none \\| – \\| 6/6 \\| complete \\|$`, "m"), name); // Runs row
   }
   // The same model twice without names: two rows, the second marked (2), neither replacing the other.
   const twice = await runCli(["report", alpha, alpha]);
-  assert.equal((twice.stdout.match(/^\| alpha(?: \(2\))? \| 12\/12 \| /gm) ?? []).length, 2);
+  assert.equal((twice.stdout.match(/^\| alpha(?: \(2\))? \| 6\/6 \| /gm) ?? []).length, 2);
 
   const html = path.join(tmp(), "report.html");
   assert.equal((await runCli(["report", alpha, beta, "--format", "html", "--out", html])).code, 0);

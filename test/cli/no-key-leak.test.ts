@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -15,13 +15,35 @@ import { runCli, ROOT, type CliResult } from "../helpers/cli.js";
 import { echoText, startMockServer, type EchoTarget, type Fault, type MockServer } from "../helpers/mock-server.js";
 
 const EXAMPLE = path.join(ROOT, "examples/egopath-mini");
+const TASKS = ["a1", "b1", "a2", "b2", "c"] as const;
+
+/**
+ * examples/egopath-mini holds 41 questions (a1 6, b1 6, a2 11, b2 11, c 7), fewer than the sweep
+ * needs. This copy adds, after each task's rows, a second copy of each row (vqa and gt) under the id
+ * `<id>_again` whose user_prompt ends with " Answer again.", so every copy is a request of its own
+ * (another body hash): a1 12, b1 12, a2 22, b2 22, c 14.
+ */
+function widenedExample(): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-leak-data-"));
+  cpSync(EXAMPLE, root, { recursive: true });
+  for (const task of TASKS) {
+    for (const kind of ["vqa", "gt"]) {
+      const file = path.join(root, `benchmark_evalfix/benchmark/${kind}/${kind}_next_${task}.jsonl`);
+      const rows = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const again = rows.map((r) => ({ ...r, question_id: `${r["question_id"]}_again`, ...(kind === "vqa" ? { user_prompt: `${r["user_prompt"]} Answer again.` } : {}) }));
+      writeFileSync(file, [...rows, ...again].map((r) => JSON.stringify(r)).join("\n") + "\n");
+    }
+  }
+  return root;
+}
+let DATA = "";
 
 const PROVIDERS = ["openai", "anthropic", "gemini"] as const;
 type Provider = (typeof PROVIDERS)[number];
 const KEYS: Record<Provider, string> = { openai: "sk-proj-AbCd1234", anthropic: "sk-ant-XyZ-98765", gemini: "AIzaSyLeak-24680" };
 const ENV = { OPENAI_API_KEY: KEYS.openai, ANTHROPIC_API_KEY: KEYS.anthropic, GEMINI_API_KEY: KEYS.gemini };
 const TARGETS: EchoTarget[] = ["error-message", "error-text", "reply"];
-/** --limit 11 asks 11 x 5 = 55 questions: enough for 3 targets x 17 offsets (0..16) of a 16-character key. */
+/** --limit 11 asks 11 x 5 = 55 questions of the widened copy: enough for 3 targets x 17 offsets (0..16) of a 16-character key. */
 const LIMIT = "11";
 const ASKED = 55;
 
@@ -56,6 +78,7 @@ function fault(req: Parameters<typeof echoText>[0] & { provider: Provider; key: 
 let mock: MockServer;
 before(async () => {
   mock = await startMockServer({ faults: (req) => fault(req as never) });
+  DATA = widenedExample();
 });
 after(() => mock.close());
 
@@ -63,7 +86,7 @@ after(() => mock.close());
 const cli = (args: string[], onSpawn?: (child: ChildProcess) => void): Promise<CliResult> => runCli(args, ENV, onSpawn);
 
 const runArgs = (p: Provider, out: string) => [
-  "run", "egopath", "--data", EXAMPLE, "--limit", LIMIT, "--model", `${p}:echo-vlm`, "--out", out,
+  "run", "egopath", "--data", DATA, "--limit", LIMIT, "--model", `${p}:echo-vlm`, "--out", out,
   "--base-url", p === "openai" ? `${mock.url}/v1` : mock.url,
   "--max-attempts", "1", "--timeout-ms", "60000", "--concurrency", "8", "--bootstrap", "0",
 ];

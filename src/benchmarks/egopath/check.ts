@@ -10,7 +10,7 @@
  */
 import type { DataProblem } from "../../core/problems.js";
 import type { RequestOptions } from "../requests.js";
-import { loadTemplates, planImageSwap, templateFields } from "./prompt.js";
+import { INTENT_FIELDS, loadTemplates, planImageSwap, templateFields } from "./prompt.js";
 import type { EgoPathItem } from "./types.js";
 
 /** The row field each template placeholder comes from (prompt.ts templateFields), for messages. */
@@ -18,7 +18,7 @@ const PLACEHOLDER_FIELDS: Record<string, string> = {
   candidate_ids: "ground_truth.all_ids",
   start_id: "ground_truth.start_id",
   target: "ground_truth.target_category",
-  intent: "ground_truth.intent_text",
+  intent: `ground_truth.${INTENT_FIELDS.slice(0, 2).join(" or ")}`,
   robot_diameter_m: "ground_truth.robot_diameter_m",
 };
 

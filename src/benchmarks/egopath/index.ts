@@ -24,6 +24,7 @@ export * from "./parse.js";
 export * from "./prompt.js";
 export * from "./score.js";
 export * from "./tasks.js";
+export * from "./export.js";
 export type * from "./types.js";
 export { egopathBaselines } from "./baselines.js";
 
@@ -175,15 +176,17 @@ export const egopath: Benchmark<EgoPathItem> = {
   // pictures still go out as read (one per request, well inside every limit) unless a provider
   // limit or a user flag asks for less.
   imageBudget: { picture: { format: "keep" }, frame: { format: "keep" } },
-  async generate({ outDir, seed, count, extra }) {
-    if (Object.keys(extra).length > 0) throw new UsageError(`egopath generate takes no --set options (got ${Object.keys(extra).join(", ")})`);
-    // Loaded on demand: the generator pulls in the image libraries.
-    const { generateSyntheticRelease } = await import("./synthetic/index.js");
-    const { questions } = await generateSyntheticRelease({
-      outDir, seed, scenes: count, viewsPerScene: 2,
-      command: `spatialprobe generate egopath --out ${outDir} --seed ${seed} --count ${count}`,
+  async generate({ outDir, seed, count, extra, log, assetsDir }) {
+    // Loaded on demand: the generator pulls in the world engine.
+    const { generateEgoPathRelease, generateOptions } = await import("./construct/index.js");
+    const options = generateOptions(extra);
+    const setText = Object.keys(extra).length ? ` --set ${Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
+    const result = await generateEgoPathRelease({
+      outDir, seed, scenes: count, assetsDir, log, ...options,
+      command: `spatialprobe generate egopath --out ${outDir} --seed ${seed} --count ${count}${setText}`,
     });
-    return `synthetic EgoPathBench-layout set: ${Object.entries(questions).map(([t, n]) => `${t} ${n}`).join(", ")} questions`;
+    const split = (s: "benchmark" | "val" | "train") => `${s} ${Object.values(result.questions[s]).reduce((a, b) => a + b, 0)} (${Object.entries(result.questions[s]).map(([t, n]) => `${t} ${n}`).join(", ")})`;
+    return `EgoPathBench-layout set from ${count} houses, ${result.views} views: ${split("benchmark")}; ${split("val")}; ${split("train")} questions`;
   },
 };
 

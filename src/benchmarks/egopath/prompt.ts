@@ -46,14 +46,21 @@ export function loadTemplates(file = DEFAULT_TEMPLATE_FILE): PromptTemplates {
   };
 }
 
+/** Ground-truth fields that may hold a c question's request, in order of preference. */
+export const INTENT_FIELDS = ["intent_text", "generated_question", "intent", "instruction", "intent_instruction", "goal_text"] as const;
+
 /** Values the templates can use, taken from the release row. */
 export function templateFields(item: EgoPathItem): Record<string, string> {
   const gt = item.groundTruth;
   const ids = item.kind === "set" ? item.candidates : item.displayed;
-  const target = [gt["target_color_name"], gt["target_category"] ?? gt["canonical_category"]]
+  // A generated set names the target by the phrase that singles it out ("leftmost chair");
+  // otherwise colour and category.
+  const phrase = typeof gt["target_phrase"] === "string" && gt["target_phrase"].length > 0 ? gt["target_phrase"] : undefined;
+  const target = phrase ?? [gt["target_color_name"], gt["target_category"] ?? gt["canonical_category"]]
     .filter((v) => typeof v === "string" && v.length > 0)
     .join(" ");
-  const intentKey = ["intent_text", "intent", "instruction", "intent_instruction", "goal_text"].find((k) => typeof gt[k] === "string");
+  // `generated_question` is the release's field for the person's request (build_vqa_questions_next.py).
+  const intentKey = INTENT_FIELDS.find((k) => typeof gt[k] === "string");
   const diameter = gt["robot_diameter_m"];
   return {
     candidate_ids: ids.map(String).join(", "),

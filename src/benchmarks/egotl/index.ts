@@ -154,26 +154,6 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
     // Longest side 768 as JPEG q85 (768x432 for a 1280x720 clip): a 48-frame distance item stays
     // a few MB, far inside every provider's request limit (models/limits.ts).
     imageBudget: { picture: { maxSide: 768, format: "jpeg", jpegQuality: 85 }, frame: { maxSide: 768, format: "jpeg", jpegQuality: 85 } },
-    async generate({ outDir, seed, count, extra, log }) {
-      const known = ["per-task", "segments", "train-walkthroughs", "train-per-task"];
-      const unknown = Object.keys(extra).filter((k) => !known.includes(k));
-      if (unknown.length > 0) throw new UsageError(`unknown egotl option ${unknown.join(", ")} (known: ${known.join(", ")})`);
-      const int = (k: string) => {
-        const v = Number(extra[k]);
-        if (!Number.isInteger(v) || v < 1) throw new UsageError(`${k} must be a positive integer`);
-        return v;
-      };
-      const { generateEgoTLSet } = await import("./synthetic/generate.js");
-      const summary = await generateEgoTLSet({
-        outDir, seed, walkthroughs: count, log,
-        // By default about one question per walkthrough and task.
-        perTask: extra["per-task"] ? int("per-task") : Math.max(5, count),
-        ...(extra["segments"] ? { segments: int("segments") } : {}),
-        ...(extra["train-walkthroughs"] ? { trainWalkthroughs: int("train-walkthroughs") } : {}),
-        ...(extra["train-per-task"] ? { trainPerTask: int("train-per-task") } : {}),
-      });
-      return summary.text;
-    },
   };
 }
 

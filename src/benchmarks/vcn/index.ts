@@ -196,12 +196,4 @@ export const vcn: Benchmark<VcnItem> = {
   // 384*384 = 147456 pixels, aspect kept (as templates/vcn.yaml max_pixels samples the tour). Tour
   // frames (up to 96 next to the 4 views) go as JPEG q90 so a full tour stays well inside 20 MB.
   imageBudget: { picture: { maxPixels: 147456, format: "keep" }, frame: { maxPixels: 147456, format: "jpeg", jpegQuality: 90 } },
-  async generate({ outDir, seed, count, extra, log }) {
-    const known = ["navigation"];
-    const unknown = Object.keys(extra).filter((k) => !known.includes(k));
-    if (unknown.length > 0) throw new UsageError(`unknown vcn option ${unknown.join(", ")} (known: ${known.join(", ")})`);
-    const { generateVcnSet } = await import("./synthetic/generate.js");
-    const summary = await generateVcnSet({ outDir, seed, houses: count, navigation: extra["navigation"] !== "false", log });
-    return `${summary.houses} houses, ${summary.frames} tour frames, ${summary.items} questions (${Object.entries(summary.perTask).map(([t, n]) => `${t} ${n}`).join(", ")}), ${summary.episodes} navigation episodes`;
-  },
 };

@@ -4,8 +4,6 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { egotl, replyFor, type EgoTLItem } from "../../../src/benchmarks/egotl/index.js";
-import { generateEgoTLSet } from "../../../src/benchmarks/egotl/synthetic/generate.js";
-import { EXAMPLE_DEFAULTS } from "../../../src/benchmarks/egotl/synthetic/index.js";
 import type { Benchmark, BenchItem, ItemResult, ScoresDocument } from "../../../src/core/benchmark.js";
 import { UsageError } from "../../../src/core/problems.js";
 import { requestKey, runItems, scorePredictions } from "../../../src/core/run.js";
@@ -169,18 +167,3 @@ test("report: Table 3 layout with the chance row; several runs side by side", as
   assert.match(egotl.terminal(a), /Avg\. 100\.0/);
 });
 
-test("the shipped example set is exactly what the generator makes", async () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), "egotl-gen-"));
-  const command = "node --import tsx src/benchmarks/egotl/synthetic/index.ts --out examples/egotl-mini --seed 7 --walkthroughs 6 --per-task 5";
-  await generateEgoTLSet({ outDir: out, seed: EXAMPLE_DEFAULTS.seed, walkthroughs: EXAMPLE_DEFAULTS.walkthroughs, perTask: EXAMPLE_DEFAULTS.perTask, command });
-  const list = (dir: string) => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.includes(".")).sort();
-  assert.deepEqual(list(out), list(EXAMPLE));
-  for (const f of list(EXAMPLE)) assert.ok(readFileSync(path.join(out, f)).equals(readFileSync(path.join(EXAMPLE, f))), f);
-  // Another seed gives another set; a foreign folder is not overwritten.
-  const other = await egotl.generate!({ outDir: path.join(out, "other"), seed: 8, count: 3, extra: {}, log: () => {} });
-  assert.match(other, /^\d+ questions/);
-  assert.deepEqual(egotl.load(path.join(out, "other")).problems, []);
-  const foreign = mkdtempSync(path.join(os.tmpdir(), "egotl-foreign-"));
-  writeFileSync(path.join(foreign, "notes.txt"), "mine");
-  await assert.rejects(generateEgoTLSet({ outDir: foreign, seed: 1 }), UsageError);
-});

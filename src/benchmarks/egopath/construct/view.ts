@@ -1,0 +1,163 @@
+/**
+ * One view of a scene turned into questions: render, targets, candidates, paired point and
+ * embodied routes, the two waypoint sheets, the feasibility graphs and the question rows' facts.
+ */
+import { shortestPathToAny, type WeightedDigraph } from "../../../geometry/dijkstra.js";
+import type { Rng } from "../../../stats/rng.js";
+import type { PinholeCamera } from "../../../world/camera.js";
+import { lineOfSight, shortestPathTree } from "../../../world/space/index.js";
+import type { SceneObject, Vec2 } from "../../../world/types.js";
+import { bottomCenterStart, floorGridCandidates, surfaceNegatives, underObjectCandidates, type ViewInputs } from "./candidates.js";
+import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } from "./identity.js";
+import { EGOPATH_PARAMS as P, round4 } from "./params.js";
+import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
+import { displayIds, routeSheet, traversabilitySheet, type Sheet } from "./sheets.js";
+import { routingTargets, shownObjects, viewTargets } from "./targets.js";
+import type { Agent, Candidate, ViewTarget } from "./types.js";
+
+export interface RouteUnit {
+  index: number;
+  target: ViewTarget;
+  identity: Identity;
+  intent: IntentIdentity | null;
+  point: AgentRoute;
+  embodied: AgentRoute;
+}
+
+/** Legal direct steps of one agent on a sheet: display id -> [display id, planar length rounded to 0.1 mm]. */
+export type DirectPairs = Map<number, Array<{ displayId: number; distance: number }>>;
+
+export interface RouteQuestion {
+  unit: RouteUnit;
+  agent: Agent;
+  startId: number;
+  answer: number[];
+  pathIds: number[];
+  acceptable: number[];
+  optimalLength: number;
+  canonicalLength: number;
+  ringMin: number;
+  ringThreshold: number;
+}
+
+export interface BuiltView {
+  camera: PinholeCamera;
+  /** Every object the view shows (the universe of identity cues). */
+  shown: ViewTarget[];
+  traversability: Sheet;
+  route: Sheet;
+  units: RouteUnit[];
+  pairs: Record<Agent, DirectPairs>;
+  questions: { a2: RouteQuestion[]; b2: RouteQuestion[]; c: RouteQuestion[] };
+}
+
+
+const feasible = (agent: Agent, c: Candidate): boolean => (agent === "point" ? c.pointWalkable : c.embodiedFeasible);
+
+/** The sidecar graph: every pair of feasible displayed waypoints in straight sight on the agent's grid (symmetric, no length cap). */
+export function directPairs(v: ViewInputs, sheet: Sheet, agent: Agent): DirectPairs {
+  const grid = v.grids[agent];
+  const nodes = sheet.candidates.map((c, k) => ({ c, id: k + 1 })).filter((n) => feasible(agent, n.c));
+  const pairs: DirectPairs = new Map(nodes.map((n) => [n.id, []]));
+  for (let a = 0; a < nodes.length; a++) {
+    for (let b = a + 1; b < nodes.length; b++) {
+      const pa = nodes[a]!.c.world, pb = nodes[b]!.c.world;
+      if (!lineOfSight(grid, [pa[0], pa[1]], [pb[0], pb[1]])) continue;
+      const d = round4(Math.hypot(pa[0] - pb[0], pa[1] - pb[1]));
+      pairs.get(nodes[a]!.id)!.push({ displayId: nodes[b]!.id, distance: d });
+      pairs.get(nodes[b]!.id)!.push({ displayId: nodes[a]!.id, distance: d });
+    }
+  }
+  for (const list of pairs.values()) list.sort((x, y) => x.displayId - y.displayId);
+  return pairs;
+}
+
+function graphOf(pairs: DirectPairs): WeightedDigraph {
+  return new Map([...pairs].map(([id, list]) => [id, new Map(list.map((e) => [e.displayId, e.distance]))]));
+}
+
+/**
+ * A route question's facts on the displayed sheet (build_benchmark_evalfix_package.py): the ring
+ * again over the displayed feasible waypoints, the acceptable goals, and the shortest legal route
+ * over the sidecar graph to any of them (its length is optimal_length_m).
+ */
+function routeQuestion(unit: RouteUnit, agent: Agent, sheet: Sheet, ids: Map<number, number>, pairs: DirectPairs, startKey: number): RouteQuestion | null {
+  const f = objectFootprint(unit.target.object);
+  const dist = (c: Candidate): number => footprintDistance(f, [c.world[0], c.world[1]]);
+  const shown = sheet.candidates.map((c, k) => ({ c, id: k + 1 }));
+  const embodiedRing = goalRing(shown.filter((s) => s.c.embodiedFeasible).map((s) => dist(s.c)));
+  const ring = goalRing(shown.filter((s) => feasible(agent, s.c)).map((s) => dist(s.c)), agent === "point" ? embodiedRing?.minDistance ?? 0 : 0);
+  if (!ring) return null;
+  const acceptable = shown.filter((s) => feasible(agent, s.c) && dist(s.c) <= ring.threshold + 1e-9).map((s) => s.id);
+  const startId = ids.get(startKey)!;
+  const best = shortestPathToAny(graphOf(pairs), startId, acceptable);
+  if (!best || best.path.length < 2) return null;
+  const route = agent === "point" ? unit.point : unit.embodied;
+  const pathIds = route.keys.map((k) => ids.get(k)!);
+  let canonical = 0;
+  for (let k = 1; k < route.keys.length; k++) {
+    const a = sheet.candidates[pathIds[k - 1]! - 1]!.world, b = sheet.candidates[pathIds[k]! - 1]!.world;
+    canonical += Math.hypot(a[0] - b[0], a[1] - b[1]);
+  }
+  return {
+    unit, agent, startId, answer: best.path, pathIds, acceptable,
+    optimalLength: round4(best.length), canonicalLength: round4(canonical),
+    ringMin: round4(ring.minDistance), ringThreshold: round4(ring.threshold),
+  };
+}
+
+/**
+ * Builds a view, or returns the reason it is rejected (no start, no target that the view names
+ * and both agents reach). `maxRoutes` caps the route units kept (paper: at most 10 per view).
+ */
+export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rng: Rng, maxRoutes: number): BuiltView | string {
+  const start = bottomCenterStart(v, 0);
+  if (!start) return "no_start";
+  const pool: RoutePool = { candidates: [start, ...floorGridCandidates(v, 1)], nextKey: 0 };
+  pool.nextKey = pool.candidates.length;
+  const shown = shownObjects(v.camera, v.buffers, v.objectsById);
+  const all = viewTargets(v.camera, shown, amodal);
+  const targets = routingTargets(v.camera, v.buffers, all);
+  if (targets.length === 0) return "no_targets";
+
+  const startP: Vec2 = [start.world[0], start.world[1]];
+  const trees = { point: shortestPathTree(v.grids.point, startP), embodied: shortestPathTree(v.grids.embodied, startP) };
+  const side = v.camera.width;
+  const units: RouteUnit[] = [];
+  for (const target of targets) {
+    if (units.length >= maxRoutes) break;
+    const identity = explicitIdentity(target, all, side);
+    if (!identity) continue;
+    const embodiedRing = goalRing(denseGoalCells(v.grids.embodied, objectFootprint(target.object)).map((c) => c.d));
+    if (!embodiedRing) continue;
+    const point = planAgentRoute(v, pool, "point", trees.point, start, target.object, embodiedRing.minDistance);
+    if (!point) continue;
+    const embodied = planAgentRoute(v, pool, "embodied", trees.embodied, start, target.object);
+    if (!embodied) continue;
+    units.push({ index: units.length, target, identity, intent: intentIdentity(target, all, side, (n) => rng.below(n)), point, embodied });
+  }
+  if (units.length === 0) return "no_routes";
+
+  const negatives = surfaceNegatives(v, shown.map((s) => ({ object: s.object, box: s.pixelBox })), pool.nextKey);
+  const under = underObjectCandidates(v, pool.nextKey + negatives.length);
+  const traversability = traversabilitySheet([...pool.candidates, ...negatives, ...under], rng, side);
+  const byKey = new Map(pool.candidates.map((c) => [c.key, c]));
+  const required = units.flatMap((u) => [...u.point.keys, ...u.embodied.keys]).map((k) => byKey.get(k)!);
+  const route = routeSheet(pool.candidates, required, side);
+  const ids = displayIds(route);
+  const pairs = { point: directPairs(v, route, "point"), embodied: directPairs(v, route, "embodied") };
+  const questions: BuiltView["questions"] = { a2: [], b2: [], c: [] };
+  for (const unit of units) {
+    const a2 = routeQuestion(unit, "point", route, ids, pairs.point, start.key);
+    const b2 = routeQuestion(unit, "embodied", route, ids, pairs.embodied, start.key);
+    // a2 and b2 are asked as a pair; c re-words an accepted b2 (same target, start and route).
+    if (!a2 || !b2) continue;
+    questions.a2.push(a2);
+    questions.b2.push(b2);
+    if (unit.intent) questions.c.push(b2);
+  }
+  if (questions.a2.length === 0) return "no_displayed_route";
+  return { camera: v.camera, shown: all, traversability, route, units, pairs, questions };
+}
+
+export type { SceneObject };

@@ -12,6 +12,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import sharp from "sharp";
 import { assignSplits, generateEgoPathRelease, generateOptions } from "../../../src/benchmarks/egopath/construct/index.js";
 import { INTENT_FAMILIES } from "../../../src/benchmarks/egopath/construct/identity.js";
 import { checkAnswer } from "../../../src/benchmarks/egopath/export.js";
@@ -271,4 +272,20 @@ test("houses go to splits by the ratios, at least one each where the ratio is po
   assert.deepEqual(count(assignSplits(ids.slice(0, 5), { train: 0, val: 1, benchmark: 1 }, 1)), { train: 0, val: 2, benchmark: 3 });
   // The same seed, the same assignment; splits never share a house.
   assert.deepEqual([...assignSplits(ids, { train: 0.8, val: 0.1, benchmark: 0.1 }, 9)], [...assignSplits(ids, { train: 0.8, val: 0.1, benchmark: 0.1 }, 9)]);
+});
+
+test("examples/egopath-mini is exactly what its README's command makes", async () => {
+  const example = path.resolve(import.meta.dirname, "../../../examples/egopath-mini");
+  const fresh = path.join(work, "example");
+  await generateEgoPathRelease({ outDir: fresh, seed: 7, scenes: 4, ...generateOptions({ size: "384", views: "4", routes: "2", splits: "0,0,1" }), command: "spatialprobe generate egopath --out examples/egopath-mini --seed 7 --count 4 --set size=384 views=4 routes=2 splits=0,0,1" });
+  const a = await digest(example), b = await digest(fresh);
+  assert.deepEqual([...b.keys()], [...a.keys()]);
+  for (const [file, hash] of a) {
+    if (!file.endsWith(".png")) assert.equal(b.get(file), hash, file);
+    else {
+      // PNG bytes depend on the image library's build; the pixels must match.
+      const [x, y] = await Promise.all([sharp(path.join(example, file)).raw().toBuffer(), sharp(path.join(fresh, file)).raw().toBuffer()]);
+      assert.ok(x.equals(y), file);
+    }
+  }
 });

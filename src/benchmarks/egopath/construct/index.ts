@@ -16,7 +16,7 @@ import { horizontalFovDeg } from "../../../world/camera.js";
 import { generateHouse, sceneToJson } from "../../../world/house/index.js";
 import { sceneMeshes, TextureCache } from "../../../world/meshes.js";
 import { prepareShadows, renderInstanceCoverage, renderView } from "../../../world/render/index.js";
-import { occupancyMeta, occupancyToPng } from "../../../world/space/index.js";
+import { occupancyMeta, occupancyToPng, type OccupancyGrid } from "../../../world/space/index.js";
 import { TASK_CODES, type TaskCode } from "../tasks.js";
 import { cameraCandidates, forwardClear, pinholeFor, selectViews, tooSimilar, type CameraCandidate } from "./cameras.js";
 import type { ViewInputs } from "./candidates.js";
@@ -199,7 +199,7 @@ export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Prom
         accepted.push(candidate);
         const viewId = accepted.length - 1;
         views++;
-        await writeView(files, built, buffers.rgb, side, sceneId, viewId, split, grids.point.cellSize, grids.point.origin as [number, number]);
+        await writeView(files, built, buffers.rgb, side, sceneId, viewId, split, grids.point);
         const viewRowsByTask = viewRows(built, sceneId, viewId, split);
         for (const t of TASK_CODES) rows[split][t].push(...viewRowsByTask[t]);
       }
@@ -235,14 +235,14 @@ export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Prom
   return result;
 }
 
-async function writeView(files: Map<string, string | Buffer>, built: BuiltView, rgb: Uint8Array, side: number, scene: string, view: number, split: Split, cell: number, origin: [number, number]): Promise<void> {
+async function writeView(files: Map<string, string | Buffer>, built: BuiltView, rgb: Uint8Array, side: number, scene: string, view: number, split: Split, grid: OccupancyGrid): Promise<void> {
   const sheets: Record<TaskCode, BuiltView["route"]> = { a1: built.traversability, b1: built.traversability, a2: built.route, b2: built.route, c: built.route };
   for (const task of TASK_CODES) {
     if (task === "c" && built.questions.c.length === 0) continue;
     const sheet = sheets[task];
     const markers = sheet.candidates.map((c, k) => ({ displayId: k + 1, x: c.image[0], y: c.image[1] }));
     files.set(imagePath(scene, view, task), await drawMarkers(rgb, side, side, markers, task));
-    files.set(waypointsPath(scene, view, task), waypointsJson(sheet, view, task, side, cell, origin));
+    files.set(waypointsPath(scene, view, task), waypointsJson(sheet, view, task, side, grid));
   }
   files.set(`assets/${scene}/view_${view}/view.json`, viewJson(built, view));
   files.set(sidecarPath(split, "a2", scene, view), sidecarJson("a2", scene, view, built.pairs.point));

@@ -162,10 +162,12 @@ function turnCount(points: readonly Vec2[]): number {
  * the other objects, and that the image shows becomes the next waypoint. The last must lie in the
  * ring. Null when any step fails.
  */
-export function planAgentRoute(v: ViewInputs, pool: RoutePool, agent: Agent, tree: ShortestPathTree, start: Candidate, target: SceneObject, ringFloor = 0): AgentRoute | null {
+export function planAgentRoute(
+  v: ViewInputs, pool: RoutePool, agent: Agent, tree: ShortestPathTree, start: Candidate, target: SceneObject,
+  ringFloor = 0, cells: ReadonlyArray<{ p: Vec2; d: number }> = denseGoalCells(v.grids[agent], objectFootprint(target)),
+): AgentRoute | null {
   const grid = v.grids[agent];
   const f = objectFootprint(target);
-  const cells = denseGoalCells(grid, f);
   const ring = goalRing(cells.map((c) => c.d), ringFloor);
   if (!ring) return null;
   const eye = v.camera.position;

@@ -3,6 +3,7 @@
  * direct-pair sidecars, in the EgoPathBench layout (build_vqa_questions_next.py,
  * build_benchmark_evalfix_package.py field names).
  */
+import { worldToCell, type OccupancyGrid } from "../../../world/space/index.js";
 import type { TaskCode } from "../tasks.js";
 import { EGOPATH_PARAMS as P, round4 } from "./params.js";
 import { embodiedPathPrompt, embodiedTraversabilityPrompt, intentPathPrompt, pointPathPrompt, pointTraversabilityPrompt, SYSTEM_PROMPTS } from "./prompts.js";
@@ -36,18 +37,18 @@ export interface QuestionRow {
 }
 
 /** The visible_waypoints_<task>.json record of a sheet. */
-export function waypointsJson(sheet: Sheet, view: number, task: TaskCode, imageSide: number, gridCell: number, origin: [number, number]): string {
-  const entries = sheet.candidates.map((c, k) => waypointEntry(c, k + 1, imageSide, gridCell, origin));
+export function waypointsJson(sheet: Sheet, view: number, task: TaskCode, imageSide: number, grid: OccupancyGrid): string {
+  const entries = sheet.candidates.map((c, k) => waypointEntry(c, k + 1, imageSide, grid));
   const head = JSON.stringify({ view_id: view, image_path: `rgb_overlay_${task}.png` }).slice(1, -1);
   return `{${head},\n  "visible_waypoints": [\n${entries.map((e) => "    " + JSON.stringify(e)).join(",\n")}\n  ]\n}\n`;
 }
 
-function waypointEntry(c: Candidate, displayId: number, side: number, cell: number, origin: [number, number]): Record<string, unknown> {
+function waypointEntry(c: Candidate, displayId: number, side: number, grid: OccupancyGrid): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     display_id: displayId,
     waypoint_id: c.key,
     world_xyz: c.world.map(round4),
-    grid_xy: [Math.floor((c.world[0] - origin[0]) / cell), Math.floor((c.world[1] - origin[1]) / cell)],
+    grid_xy: worldToCell(grid, [c.world[0], c.world[1]]),
     image_xy: [round4(c.image[0]), round4(c.image[1])],
     screen_xy_norm: [round4((2 * c.image[0]) / side - 1), round4(1 - (2 * c.image[1]) / side)],
     depth: round4(c.depth),

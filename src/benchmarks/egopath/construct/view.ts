@@ -128,11 +128,13 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
     if (units.length >= maxRoutes) break;
     const identity = explicitIdentity(target, all, side);
     if (!identity) continue;
-    const embodiedRing = goalRing(denseGoalCells(v.grids.embodied, objectFootprint(target.object)).map((c) => c.d));
+    // The point agent's ring is never tighter than the embodied agent's closest approach.
+    const embodiedCells = denseGoalCells(v.grids.embodied, objectFootprint(target.object));
+    const embodiedRing = goalRing(embodiedCells.map((c) => c.d));
     if (!embodiedRing) continue;
     const point = planAgentRoute(v, pool, "point", trees.point, start, target.object, embodiedRing.minDistance);
     if (!point) continue;
-    const embodied = planAgentRoute(v, pool, "embodied", trees.embodied, start, target.object);
+    const embodied = planAgentRoute(v, pool, "embodied", trees.embodied, start, target.object, 0, embodiedCells);
     if (!embodied) continue;
     units.push({ index: units.length, target, identity, intent: intentIdentity(target, all, side, (n) => rng.below(n)), point, embodied });
   }

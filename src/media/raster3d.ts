@@ -251,15 +251,15 @@ function flagsOf(o: DrawOptions | undefined): number {
   return f;
 }
 
-/** First k >= lo... with base + k*step >= t (step > 0); exact for integer inputs. */
-function firstAtLeast(base: number, step: number, t: number): number {
+/** Smallest k with base + k * step >= t (step > 0); exact for integer inputs. */
+export function firstAtLeast(base: number, step: number, t: number): number {
   let k = Math.ceil((t - base) / step);
   while (base + (k - 1) * step >= t) k--;
   while (base + k * step < t) k++;
   return k;
 }
-/** Last k with base + k*step >= t (step < 0). */
-function lastAtLeast(base: number, step: number, t: number): number {
+/** Largest k with base + k * step >= t (step < 0); exact for integer inputs. */
+export function lastAtLeast(base: number, step: number, t: number): number {
   let k = Math.floor((t - base) / step);
   while (base + (k + 1) * step >= t) k++;
   while (base + k * step < t) k--;

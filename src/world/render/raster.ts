@@ -20,6 +20,7 @@
  */
 import type { MipLevel } from "./texture.js";
 import { sampleAlpha } from "./texture.js";
+import { firstAtLeast, lastAtLeast } from "../../media/raster3d.js";
 
 /** Sub-pixel steps per pixel (a multiple of 5, so the 5-rook samples land on the grid). */
 export const SUB = 40;
@@ -426,20 +427,4 @@ export class SampleRaster {
       }
     }
   }
-}
-
-/** Smallest k >= 0... with base + k * step >= t (step > 0); exact for integer inputs. */
-function firstAtLeast(base: number, step: number, t: number): number {
-  let k = Math.ceil((t - base) / step);
-  while (base + (k - 1) * step >= t) k--;
-  while (base + k * step < t) k++;
-  return k;
-}
-
-/** Largest k with base + k * step >= t (step < 0). */
-function lastAtLeast(base: number, step: number, t: number): number {
-  let k = Math.floor((t - base) / step);
-  while (base + (k + 1) * step >= t) k++;
-  while (base + k * step < t) k--;
-  return k;
 }

@@ -112,19 +112,33 @@ function halve(src: MipLevel): MipLevel {
   return { width: w, height: h, data: out };
 }
 
-/** Adds `weight` times the bilinear, wrapped, linear-light RGBA of one level at (u, v) to out[0..3]. */
-function bilinear(level: MipLevel, u: number, v: number, out: Float64Array, weight: number): void {
-  const w = level.width, h = level.height, d = level.data;
+/** The four texels around (u, v) (wrapped; v = 0 at the bottom) as byte offsets, and the blend fractions. */
+interface TexelQuad { i00: number; i10: number; i01: number; i11: number; fx: number; fy: number }
+const quad: TexelQuad = { i00: 0, i10: 0, i01: 0, i11: 0, fx: 0, fy: 0 };
+
+function texelQuad(level: MipLevel, u: number, v: number): TexelQuad {
+  const w = level.width, h = level.height;
   // Wrap first (u - floor(u) is in [0, 1)), so the texel index is in [-1, size - 1].
   const tx = (u - Math.floor(u)) * w - 0.5, ty = (1 - (v - Math.floor(v))) * h - 0.5;
   let x0 = Math.floor(tx), y0 = Math.floor(ty);
-  const fx = tx - x0, fy = ty - y0;
+  quad.fx = tx - x0;
+  quad.fy = ty - y0;
   if (x0 < 0) x0 += w;
   if (y0 < 0) y0 += h;
   if (x0 >= w) x0 -= w;
   if (y0 >= h) y0 -= h;
   const x1 = x0 + 1 === w ? 0 : x0 + 1, y1 = y0 + 1 === h ? 0 : y0 + 1;
-  const i00 = (y0 * w + x0) * 4, i10 = (y0 * w + x1) * 4, i01 = (y1 * w + x0) * 4, i11 = (y1 * w + x1) * 4;
+  quad.i00 = (y0 * w + x0) * 4;
+  quad.i10 = (y0 * w + x1) * 4;
+  quad.i01 = (y1 * w + x0) * 4;
+  quad.i11 = (y1 * w + x1) * 4;
+  return quad;
+}
+
+/** Adds `weight` times the bilinear, wrapped, linear-light RGBA of one level at (u, v) to out[0..3]. */
+function bilinear(level: MipLevel, u: number, v: number, out: Float64Array, weight: number): void {
+  const d = level.data;
+  const { i00, i10, i01, i11, fx, fy } = texelQuad(level, u, v);
   const w00 = (1 - fx) * (1 - fy) * weight, w10 = fx * (1 - fy) * weight, w01 = (1 - fx) * fy * weight, w11 = fx * fy * weight;
   const L = SRGB_TO_LINEAR;
   out[0]! += L[d[i00]!]! * w00 + L[d[i10]!]! * w10 + L[d[i01]!]! * w01 + L[d[i11]!]! * w11;
@@ -150,19 +164,9 @@ export function sampleTexture(levels: MipLevel[], u: number, v: number, lod: num
 
 /** Bilinear alpha (0..1) of level 0 at (u, v), for the alpha test. */
 export function sampleAlpha(levels: MipLevel[], u: number, v: number): number {
-  const level = levels[0]!;
-  const w = level.width, h = level.height, d = level.data;
-  const tx = (u - Math.floor(u)) * w - 0.5, ty = (1 - (v - Math.floor(v))) * h - 0.5;
-  let x0 = Math.floor(tx), y0 = Math.floor(ty);
-  const fx = tx - x0, fy = ty - y0;
-  if (x0 < 0) x0 += w;
-  if (y0 < 0) y0 += h;
-  if (x0 >= w) x0 -= w;
-  if (y0 >= h) y0 -= h;
-  const x1 = x0 + 1 === w ? 0 : x0 + 1, y1 = y0 + 1 === h ? 0 : y0 + 1;
-  const a00 = d[(y0 * w + x0) * 4 + 3]!, a10 = d[(y0 * w + x1) * 4 + 3]!;
-  const a01 = d[(y1 * w + x0) * 4 + 3]!, a11 = d[(y1 * w + x1) * 4 + 3]!;
-  return ((a00 * (1 - fx) + a10 * fx) * (1 - fy) + (a01 * (1 - fx) + a11 * fx) * fy) / 255;
+  const level = levels[0]!, d = level.data;
+  const { i00, i10, i01, i11, fx, fy } = texelQuad(level, u, v);
+  return ((d[i00 + 3]! * (1 - fx) + d[i10 + 3]! * fx) * (1 - fy) + (d[i01 + 3]! * (1 - fx) + d[i11 + 3]! * fx) * fy) / 255;
 }
 
 const F64 = new Float64Array(1);

@@ -1,6 +1,6 @@
 /**
  * spatialprobe as a library:
- *   import { egopath, metrics, geometry, pycompat } from "spatialprobe";
+ *   import { egopath, metrics, geometry, pycompat, world } from "spatialprobe";
  * Each benchmark namespace exposes its pure functions (load, parse, score, aggregate, prompts).
  */
 export * as egopath from "./benchmarks/egopath/index.js";
@@ -10,6 +10,7 @@ export * as vcn from "./benchmarks/vcn/index.js";
 export * as egotl from "./benchmarks/egotl/index.js";
 export * as metrics from "./metrics.js";
 export * as geometry from "./geometry/index.js";
+export * as world from "./world/index.js";
 export * as pycompat from "./core/pycompat/index.js";
 export type { Answer, Benchmark, BenchItem, ItemResult, ScoresDocument } from "./core/benchmark.js";
 export type { Message, Model, ModelRequest, ModelResponse, GenerationSettings } from "./core/types.js";

@@ -59,3 +59,34 @@ test('import { metrics, egotl, vcn } from "spatialprobe": MRA, EgoTL parsers, VC
   assert.equal(nav.success, 1);
   assert.equal(nav.spl, 2.5 / 3);
 });
+
+test('import { world } from "spatialprobe": a house from the installed furniture, its meshes, one rendered view with buffers', async () => {
+  const { world } = await import("spatialprobe");
+  const catalogue = world.readLibraries();
+  const library = new world.ModelLibrary();
+  try {
+    const scene = await world.generateHouse({ catalogue, library, seed: 3, rooms: 2 });
+    assert.equal(scene.rooms.length, 2);
+    const meshes = await world.sceneMeshes(scene, library, catalogue);
+    // A camera in the middle of the first room, 1.25 m high, looking straight down at the floor.
+    const poly = scene.rooms[0]!.polygon;
+    const cx = poly.reduce((s, p) => s + p[0], 0) / poly.length, cy = poly.reduce((s, p) => s + p[1], 0) / poly.length;
+    const camera = { position: [cx, cy, 1.25] as [number, number, number], yaw: 0, pitch: -Math.PI / 2, vfovDeg: 30, width: 16, height: 16 };
+    const view = world.renderView(meshes, camera, { lights: scene.lights });
+    assert.equal(view.rgb.length, 16 * 16 * 3);
+    // The pixel at the image centre looks straight down: on the floor its depth is the camera
+    // height, 1.25 m, and its ids are the room's floor; anything standing there is nearer.
+    const centre = 8 * 16 + 8;
+    const id = view.instance[centre]!;
+    if (id >= world.STRUCTURE_ID_BASE.floor && id < world.STRUCTURE_ID_BASE.wall) {
+      assert.ok(Math.abs(view.depth[centre]! - 1.25) < 1e-4, `depth ${view.depth[centre]}`);
+      assert.equal(view.category[centre], world.categoryId("floor"));
+    } else {
+      assert.ok(id > 0 && view.depth[centre]! > 0 && view.depth[centre]! < 1.25, `instance ${id} at depth ${view.depth[centre]}`);
+    }
+    const grid = world.gridForBounds(scene.bounds, 0.05);
+    assert.equal(grid.cellSize, 0.05);
+  } finally {
+    library.close();
+  }
+});

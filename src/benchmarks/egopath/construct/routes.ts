@@ -10,19 +10,17 @@ import { cellCenter, lineOfSight, pathLength, smoothPath, type OccupancyGrid, ty
 import type { SceneObject, Vec2, Vec3 } from "../../../world/types.js";
 import { labelFloorCandidate, type ViewInputs } from "./candidates.js";
 import { EGOPATH_PARAMS as P, scalePx } from "./params.js";
-import type { Agent, Candidate, Footprint } from "./types.js";
+import { pointFootprintDistance, type Footprint } from "../../../world/house/footprint.js";
+import type { Agent, Candidate } from "./types.js";
 
+/** The target's footprint rectangle (catalogue width x depth, turned by its yaw). */
 export function objectFootprint(o: SceneObject): Footprint {
-  return { center: [o.position[0], o.position[1]], halfExtents: [o.size.width / 2, o.size.depth / 2], yaw: o.yaw };
+  return { cx: o.position[0], cy: o.position[1], hx: o.size.width / 2, hy: o.size.depth / 2, yaw: o.yaw };
 }
 
-/** Planar distance from p to the oriented footprint rectangle (0 inside): `distance_to_oriented_bbox_2d`. */
+/** Planar distance from p to the footprint (0 inside): `distance_to_oriented_bbox_2d`. */
 export function footprintDistance(f: Footprint, p: Vec2): number {
-  const dx = p[0] - f.center[0], dy = p[1] - f.center[1];
-  const c = Math.cos(f.yaw), s = Math.sin(f.yaw);
-  const u = Math.abs(dx * c + dy * s) - f.halfExtents[0];
-  const v = Math.abs(-dx * s + dy * c) - f.halfExtents[1];
-  return Math.hypot(Math.max(u, 0), Math.max(v, 0));
+  return pointFootprintDistance(p[0], p[1], f);
 }
 
 export interface GoalRing {
@@ -42,11 +40,11 @@ export function goalRing(distances: readonly number[], floor = 0): GoalRing | nu
 /** Free cells of the grid every 0.10 m within `reach` metres of the footprint, with their distance. */
 export function denseGoalCells(grid: OccupancyGrid, f: Footprint, reach = 1.5): Array<{ p: Vec2; d: number }> {
   const stride = Math.max(1, Math.round(P.denseGoalSpacingM / grid.cellSize));
-  const r = Math.hypot(f.halfExtents[0], f.halfExtents[1]) + reach;
-  const i0 = Math.max(0, Math.floor((f.center[0] - r - grid.origin[0]) / grid.cellSize));
-  const i1 = Math.min(grid.width - 1, Math.ceil((f.center[0] + r - grid.origin[0]) / grid.cellSize));
-  const j0 = Math.max(0, Math.floor((f.center[1] - r - grid.origin[1]) / grid.cellSize));
-  const j1 = Math.min(grid.height - 1, Math.ceil((f.center[1] + r - grid.origin[1]) / grid.cellSize));
+  const r = Math.hypot(f.hx, f.hy) + reach;
+  const i0 = Math.max(0, Math.floor((f.cx - r - grid.origin[0]) / grid.cellSize));
+  const i1 = Math.min(grid.width - 1, Math.ceil((f.cx + r - grid.origin[0]) / grid.cellSize));
+  const j0 = Math.max(0, Math.floor((f.cy - r - grid.origin[1]) / grid.cellSize));
+  const j1 = Math.min(grid.height - 1, Math.ceil((f.cy + r - grid.origin[1]) / grid.cellSize));
   const out: Array<{ p: Vec2; d: number }> = [];
   for (let j = j0 - (j0 % stride); j <= j1; j += stride) {
     for (let i = i0 - (i0 % stride); i <= i1; i += stride) {

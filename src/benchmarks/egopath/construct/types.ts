@@ -1,8 +1,7 @@
 /** Records shared by the construction stages of a generated EgoPathBench release. */
-import type { PinholeCamera } from "../../../world/camera.js";
 import type { RenderBuffers } from "../../../world/render/index.js";
 import type { OccupancyGrid } from "../../../world/space/index.js";
-import type { Scene, SceneObject, Vec2, Vec3, WorldMesh } from "../../../world/types.js";
+import type { SceneObject, Vec3 } from "../../../world/types.js";
 
 /** Per-pixel buffers of one rendered view (the world renderer's output). */
 export type ViewBuffers = RenderBuffers;
@@ -15,11 +14,6 @@ export interface AgentGrids {
 
 export type Agent = keyof AgentGrids;
 
-export interface BuiltScene {
-  scene: Scene;
-  meshes: WorldMesh[];
-  grids: AgentGrids;
-}
 
 export type CandidateSource = "floor_grid" | "bottom_center_start" | "route_keypoint" | "object_surface" | "structural_surface";
 
@@ -45,12 +39,6 @@ export interface Candidate {
   embodiedClearanceM: number;
 }
 
-export interface ViewRecord {
-  sceneId: string;
-  viewId: number;
-  camera: PinholeCamera;
-  buffers: ViewBuffers;
-}
 
 /** A target object as the view shows it. */
 export interface ViewTarget {
@@ -65,10 +53,4 @@ export interface ViewTarget {
   screenX: number;
   large: boolean;
   score: number;
-}
-
-export interface Footprint {
-  center: Vec2;
-  halfExtents: Vec2;
-  yaw: number;
 }

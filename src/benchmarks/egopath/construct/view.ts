@@ -6,10 +6,10 @@ import { shortestPathToAny, type WeightedDigraph } from "../../../geometry/dijks
 import type { Rng } from "../../../stats/rng.js";
 import type { PinholeCamera } from "../../../world/camera.js";
 import { lineOfSight, shortestPathTree } from "../../../world/space/index.js";
-import type { SceneObject, Vec2 } from "../../../world/types.js";
+import type { Vec2 } from "../../../world/types.js";
 import { bottomCenterStart, floorGridCandidates, surfaceNegatives, underObjectCandidates, type ViewInputs } from "./candidates.js";
 import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } from "./identity.js";
-import { EGOPATH_PARAMS as P, round4 } from "./params.js";
+import { round4 } from "./params.js";
 import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
 import { displayIds, routeSheet, traversabilitySheet, type Sheet } from "./sheets.js";
 import { routingTargets, shownObjects, viewTargets } from "./targets.js";
@@ -162,4 +162,3 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
   return { camera: v.camera, shown: all, traversability, route, units, pairs, questions };
 }
 
-export type { SceneObject };

@@ -17,6 +17,7 @@ import { navigationFromFiles, navigationMarkdown } from "../benchmarks/vcn/index
 /** The bundled set in the EgoPathBench release layout (made by `generate egopath` from furnished houses). */
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples");
 export const DEMO_DATA = path.join(EXAMPLES, "egopath-mini");
+const LEGACY = path.join(EXAMPLES, "../test/fixtures");
 const DEMO_MODELS = ["oracle", "direct-to-goal", "random:1", "all-ids", "none"];
 const PATHEVAL_DEMO_RUNS: Array<[string, string]> = [["descriptor-oracle", "plain"], ["always-first", "plain"], ["random:1", "plain"], ["always-first", "flipped"], ["descriptor-oracle", "fine-grained"]];
 
@@ -29,10 +30,10 @@ const VIDEO_DEMO_RUNS: VideoDemoRun[] = [
   { benchmark: "vcn", model: "random:1", prompt: "shuffled-frames" },
   { benchmark: "vcn", model: "oracle", prompt: "counterfactual" },
   { benchmark: "egotl", model: "oracle" },
-  { benchmark: "egotl", model: "frequency", train: path.join(EXAMPLES, "egotl-mini/train.jsonl") },
+  { benchmark: "egotl", model: "frequency", train: path.join(LEGACY, "egotl-legacy-mini/train.jsonl") },
   { benchmark: "egotl", model: "random:1" },
 ];
-const VIDEO_DATA = { vcn: path.join(EXAMPLES, "vcn-mini"), egotl: path.join(EXAMPLES, "egotl-mini") };
+const VIDEO_DATA = { vcn: path.join(LEGACY, "vcn-legacy-mini"), egotl: path.join(LEGACY, "egotl-legacy-mini") };
 
 export function registerDemo(program: Command): void {
   program

@@ -43,8 +43,8 @@ let videoDir = "";
 
 const PICTURE_SETS: DataSet[] = [
   { name: "egopath-mini", benchmark: "egopath", data: () => path.join(ROOT, "examples/egopath-mini"), flags: ["--limit", "2"] },
-  { name: "vcn-mini", benchmark: "vcn", data: () => path.join(ROOT, "examples/vcn-mini"), flags: ["--limit", "2"] },
-  { name: "egotl-mini", benchmark: "egotl", data: () => path.join(ROOT, "examples/egotl-mini"), flags: ["--limit", "2"] },
+  { name: "vcn-mini", benchmark: "vcn", data: () => path.join(ROOT, "test/fixtures/vcn-legacy-mini"), flags: ["--limit", "2"] },
+  { name: "egotl-mini", benchmark: "egotl", data: () => path.join(ROOT, "test/fixtures/egotl-legacy-mini"), flags: ["--limit", "2"] },
   { name: "patheval (generated)", benchmark: "patheval", data: () => pathevalDir, flags: ["--limit", "2"] },
   { name: "epic (conformance fixtures)", benchmark: "epic", data: () => epicDir, flags: ["--limit", "2"] },
 ];

@@ -168,7 +168,7 @@ test("PathEval: a blank scenario question is refused", async () => {
 
 test("VCN-Bench: a blank instruction is refused", async () => {
   const root = fresh("vcn");
-  cpSync(path.join(ROOT, "examples/vcn-mini"), root, { recursive: true });
+  cpSync(path.join(ROOT, "test/fixtures/vcn-legacy-mini"), root, { recursive: true });
   const file = path.join(root, "items.jsonl");
   const rows = readFileSync(file, "utf8").trim().split("\n");
   // A line without a query template (the template must fill to the instruction, a scoring check).
@@ -180,7 +180,7 @@ test("VCN-Bench: a blank instruction is refused", async () => {
 });
 
 test("the shipped example sets validate clean for every prompt variant", async () => {
-  const sets: Array<[string, string]> = [["egopath", "examples/egopath-mini"], ["vcn", "examples/vcn-mini"], ["egotl", "examples/egotl-mini"]];
+  const sets: Array<[string, string]> = [["egopath", "examples/egopath-mini"], ["vcn", "test/fixtures/vcn-legacy-mini"], ["egotl", "test/fixtures/egotl-legacy-mini"]];
   for (const [benchmark, data] of sets) {
     const sources = benchmark === "egopath" ? ["release", "templates"] : benchmark === "vcn" ? ["plain", "shuffled-frames", "counterfactual"] : ["templates"];
     for (const source of sources) {
@@ -189,7 +189,7 @@ test("the shipped example sets validate clean for every prompt variant", async (
       assert.match(result.stdout, /no problems found/);
     }
   }
-  const unknown = await runCli(["validate", "vcn", "--data", "examples/vcn-mini", "--prompt", "nope"]);
+  const unknown = await runCli(["validate", "vcn", "--data", "test/fixtures/vcn-legacy-mini", "--prompt", "nope"]);
   assert.equal(unknown.code, 2);
   assert.equal(unknown.stderr.trim(), 'error: unknown VCN-Bench prompt "nope" (choose plain, shuffled-frames, counterfactual)');
 });

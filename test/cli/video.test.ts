@@ -12,8 +12,8 @@ import { startMockServer, type MockRequest, type MockServer } from "../helpers/m
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin/spatialprobe.js");
-const VCN = path.join(ROOT, "examples/vcn-mini");
-const EGOTL = path.join(ROOT, "examples/egotl-mini");
+const VCN = path.join(ROOT, "test/fixtures/vcn-legacy-mini");
+const EGOTL = path.join(ROOT, "test/fixtures/egotl-legacy-mini");
 const KEY = "sk-test-video-4e7a";
 const FRAME_CACHE = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-frames-"));
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "spatialprobe-video-"));

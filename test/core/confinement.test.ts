@@ -168,7 +168,7 @@ function folderAttacks(root: string, notFound: (ref: string) => string): Array<{
 }
 
 test("VCN-Bench: tour video, frames, frame folder and initial views are confined and checked", () => {
-  const root = attackRoot("vcn", "vcn-mini");
+  const root = attackRoot("vcn", "../test/fixtures/vcn-legacy-mini");
   const base = JSON.parse(readFileSync(path.join(root, "items.jsonl"), "utf8").split("\n")[0]!) as Record<string, unknown> & { tour: { dir: string } };
   const frames = readdirSync(path.join(root, base.tour.dir)).sort().map((f) => `${base.tour.dir}/${f}`);
   const n = frames.length;
@@ -196,7 +196,7 @@ test("VCN-Bench: tour video, frames, frame folder and initial views are confined
 });
 
 test("EgoTL-Bench: media.video, media.frames, media.dir and current_frame are confined and checked", () => {
-  const root = attackRoot("egotl", "egotl-mini");
+  const root = attackRoot("egotl", "../test/fixtures/egotl-legacy-mini");
   const abs = (ref: string) => path.resolve(root, ref);
   const cases: Array<{ field: string; row: Record<string, unknown>; messages: string[] }> = [];
   const direction = { task: "direction", answer: "Turn left" };

@@ -74,7 +74,7 @@ test("PathEval: every variant and probe is plain text (Answer: ... Explanation: 
 });
 
 test("EgoTL-Bench: only planning (a JSON object of scores and the best option) asks for JSON", async () => {
-  const built = await buildAll("egotl", path.join(ROOT, "examples/egotl-mini"), "templates");
+  const built = await buildAll("egotl", path.join(ROOT, "test/fixtures/egotl-legacy-mini"), "templates");
   assert.deepEqual(decisions(built), {
     planning: [true],
     scene_action: [false],
@@ -97,7 +97,7 @@ test("EPIC-Bench: every sub-task's reply is a JSON object, in every overlay vari
 
 test("VCN-Bench: every task asks for {\"frame\": n}, in every variant", async () => {
   for (const source of ["plain", "shuffled-frames", "counterfactual"]) {
-    const got = decisions(await buildAll("vcn", path.join(ROOT, "examples/vcn-mini"), source));
+    const got = decisions(await buildAll("vcn", path.join(ROOT, "test/fixtures/vcn-legacy-mini"), source));
     assert.deepEqual(Object.keys(got).sort(), ["count", "distance", "instance", "order", "orientation"], source);
     for (const values of Object.values(got)) assert.deepEqual(values, [true], source);
   }
@@ -163,7 +163,7 @@ const sentByTask = (seen: ModelRequest[], taskOf: Map<string, string>) => {
 };
 
 test("what each request carries: per task by default, every item with --json-output, none with --no-json-output", async () => {
-  const data = path.join(ROOT, "examples/egotl-mini");
+  const data = path.join(ROOT, "test/fixtures/egotl-legacy-mini");
   const storeFile = path.join(tmp, "egotl.sqlite");
   const store = new ResponseStore(storeFile);
   try {

@@ -430,7 +430,7 @@ test("provider: reasoning is scrubbed of keys and capped; a cut reply without te
 });
 
 test("run: items.jsonl records reasoning and token_limited, and the store keeps them", async () => {
-  const example = path.resolve(import.meta.dirname, "../../examples/vcn-mini");
+  const example = path.resolve(import.meta.dirname, "../../test/fixtures/vcn-legacy-mini");
   const dir = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-caps-run-"));
   process.env["SPATIALPROBE_FRAME_CACHE"] = path.join(dir, "frame-cache");
   const loaded = vcn.load(example);

@@ -17,7 +17,7 @@ import { startMockServer, type MockServer } from "../helpers/mock-server.js";
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const EGOPATH = path.join(ROOT, "examples/egopath-mini");
-const VCN = path.join(ROOT, "examples/vcn-mini");
+const VCN = path.join(ROOT, "test/fixtures/vcn-legacy-mini");
 const work = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-browser-"));
 process.env["SPATIALPROBE_FRAME_CACHE"] = path.join(work, "frames");
 const PAYLOAD = `<script>window.__pwned = "script"</script><img src=x onerror="window.__pwned='img'"><a href="javascript:window.__pwned='link'">click</a> {"display_ids": [1]}`;

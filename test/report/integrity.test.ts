@@ -67,7 +67,7 @@ test("a line that is JSON but not a result, in a folder without outputs.json (ol
 
 test("vcn navigation --goal-run: a torn items.jsonl line is a DataError naming file and line", async () => {
   const out = path.join(work, "vcn");
-  await executeRun({ ...common, benchmark: "vcn", data: path.join(ROOT, "examples/vcn-mini"), out, model: "oracle", promptSource: "plain" });
+  await executeRun({ ...common, benchmark: "vcn", data: path.join(ROOT, "test/fixtures/vcn-legacy-mini"), out, model: "oracle", promptSource: "plain" });
   const file = path.join(out, "items.jsonl");
   const lines = readFileSync(file, "utf8").split("\n");
   lines[0] = "{\"id\": ";

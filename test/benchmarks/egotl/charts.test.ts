@@ -10,7 +10,7 @@ import { assertBar, assertWellFormed, barSlot, chart, elements, near, yOf } from
 
 // ---- real runs: built-in models, and stored replies that are partly unreadable
 
-const EXAMPLE = path.resolve(import.meta.dirname, "../../../examples/egotl-mini");
+const EXAMPLE = path.resolve(import.meta.dirname, "../../../test/fixtures/egotl-legacy-mini");
 const CHOICE = ["planning", "scene_action", "next_action", "action_recognition", "direction"];
 /** Uniform guessing by hand: four options; five direction labels. */
 const CHANCE = [0.25, 0.25, 0.25, 0.25, 0.2];

@@ -9,7 +9,7 @@ import { EgoTLItemSchema, egotlItemJsonSchema, egotlItemJsonSchemaText, SCHEMA_F
 import { UsageError } from "../../../src/core/problems.js";
 import { TINY_PNG } from "../../helpers/media.js";
 
-const EXAMPLE = path.resolve("examples/egotl-mini");
+const EXAMPLE = path.resolve("test/fixtures/egotl-legacy-mini");
 
 test("the committed JSON Schema is the one exported from the zod schema", () => {
   assert.equal(readFileSync(SCHEMA_FILE, "utf8"), egotlItemJsonSchemaText(), "run: node --import tsx src/benchmarks/egotl/schema.ts --write");

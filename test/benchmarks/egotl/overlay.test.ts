@@ -210,7 +210,7 @@ test("wrapText: at spaces, long words split, at most max lines with an ellipsis"
 });
 
 test("end to end: every item of the example runs (plain and circular) gets an overlay that tells its outcome", async () => {
-  const example = path.resolve(import.meta.dirname, "../../../examples/egotl-mini");
+  const example = path.resolve(import.meta.dirname, "../../../test/fixtures/egotl-legacy-mini");
   for (const circular of [false, true]) {
     const out = mkdtempSync(path.join(tmp, "run-"));
     await executeRun({ benchmark: "egotl", data: example, out, model: "random:1", bootstrapResamples: 50, bootstrapSeed: 1, quiet: true, promptSource: "templates", control: "none", seed: 1, flags: { max_images: 6 }, retryErrors: false, benchmarkOptions: { circular } });

@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, type Message, type Model } from "../../../src/core/ty
  * sampleFrames), answer with the built-ins, read, score and summarise with the module's own functions.
  */
 process.env["SPATIALPROBE_FRAME_CACHE"] = mkdtempSync(path.join(os.tmpdir(), "egotl-frames-"));
-const EXAMPLE = path.resolve("examples/egotl-mini");
+const EXAMPLE = path.resolve("test/fixtures/egotl-legacy-mini");
 const TRAIN = path.join(EXAMPLE, "train.jsonl");
 const loaded = egotl.load(EXAMPLE);
 

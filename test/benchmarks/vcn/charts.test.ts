@@ -10,7 +10,7 @@ import { assertBar, assertWellFormed, barSlot, chart, elements, near, yOf } from
 
 // ---- real runs of the built-in models on the bundled frame folders
 
-const EXAMPLE = path.resolve(import.meta.dirname, "../../../examples/vcn-mini");
+const EXAMPLE = path.resolve(import.meta.dirname, "../../../test/fixtures/vcn-legacy-mini");
 const TYPES = ["count", "order", "distance", "orientation", "instance"];
 const R2O = ["count", "order", "distance", "orientation"];
 type Task = { n: number; SR: number; chance: { complete: number; category: number }; ci: { SR: [number, number] } };

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { loadVcn } from "../../../src/benchmarks/vcn/load.js";
 import { toolSpawns } from "../../../src/media/ffmpeg.js";
 
-const example = path.resolve(import.meta.dirname, "../../../examples/vcn-mini");
+const example = path.resolve(import.meta.dirname, "../../../test/fixtures/vcn-legacy-mini");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-vcn-check-"));
 const png = path.join(example, "houses/house_1/tour/000.png");
 mkdirSync(path.join(tmp, "tour"));

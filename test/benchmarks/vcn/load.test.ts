@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { chanceLevels, deriveCounterfactuals, loadVcn, successFrames, vcnItemJsonSchema } from "../../../src/benchmarks/vcn/index.js";
 
 const root = path.resolve(import.meta.dirname, "../../..");
-const example = path.join(root, "examples/vcn-mini");
+const example = path.join(root, "test/fixtures/vcn-legacy-mini");
 
 test("schemas/vcn-item.schema.json is up to date with the zod schema (VCN_UPDATE_SCHEMA=1 rewrites it)", () => {
   const file = path.join(root, "schemas/vcn-item.schema.json");

@@ -213,7 +213,7 @@ test("missing media: an Error naming the folder or file", async () => {
 });
 
 test("end to end: every item of the example runs (plain, shuffled, counterfactual, thinned) gets an overlay that tells its outcome", async () => {
-  const example = path.resolve(import.meta.dirname, "../../../examples/vcn-mini");
+  const example = path.resolve(import.meta.dirname, "../../../test/fixtures/vcn-legacy-mini");
   const runs: Array<[string, Record<string, unknown>]> = [["plain", {}], ["shuffled-frames", {}], ["counterfactual", {}], ["plain", { max_images: 10 }]];
   for (const [source, flags] of runs) {
     const out = mkdtempSync(path.join(tmp, "run-"));

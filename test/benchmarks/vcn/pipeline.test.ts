@@ -17,7 +17,7 @@ import { runItems, scorePredictions } from "../../../src/core/run.js";
 import { DEFAULT_SETTINGS } from "../../../src/core/types.js";
 
 const root = path.resolve(import.meta.dirname, "../../..");
-const example = path.join(root, "examples/vcn-mini");
+const example = path.join(root, "test/fixtures/vcn-legacy-mini");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-vcn-pipeline-"));
 process.env["SPATIALPROBE_FRAME_CACHE"] = path.join(tmp, "frame-cache");
 

@@ -6,42 +6,16 @@
  * EgoPathBench scorer (score.ts); a question whose stored answer would not earn full marks is left
  * out and reported, never written as a training target.
  *
- * Formats, as each project documents them:
- * - llava: https://github.com/haotian-liu/LLaVA/blob/main/docs/Finetune_Custom_Data.md
- *   A JSON list of {id, image, conversations: [{from: "human", value: "<image>\n..."},
- *   {from: "gpt", value}]}; the image path is joined to the trainer's --image_folder. The format
- *   has no system turn (the conversation template brings its own), so the stored system prompt
- *   opens the human turn: "<image>\n" + system + "\n\n" + user.
- * - sharegpt: https://github.com/hiyouga/LLaMA-Factory/blob/main/data/README.md (Sharegpt Format,
- *   Multimodal Image Dataset): a JSON list of {conversations: [{from: "human", value:
- *   "<image>..."}, {from: "gpt", value}], system, images: [path]}, with its dataset_info.json entry
- *   (file_name, formatting "sharegpt", columns, tags). Relative image paths are read from the
- *   trainer's media_dir, which defaults to dataset_dir, the folder of dataset_info.json.
- * - swift: https://swift.readthedocs.io/en/latest/Customization/Custom-dataset.html (Multimodal):
- *   JSONL {messages: [{role: "system"}, {role: "user", content: "<image>..."}, {role:
- *   "assistant"}], images: [path]}. ms-swift opens relative paths from its working directory
- *   (modelscope/ms-swift issue 7887), so train from the output folder or export absolute paths.
+ * The formats (llava, sharegpt, swift) are written by core/training-export.ts.
  */
-import { existsSync, lstatSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { parseJson } from "../../core/jsonl.js";
 import { writeFileAtomic } from "../../core/outputs.js";
-import { UsageError } from "../../core/problems.js";
+import { datasetName, exportLines, imageReference, placeholderIn, prepareOutput, RECORD, type ExportFormat, type ImageRoot } from "../../core/training-export.js";
+export { EXPORT_FORMATS, IMAGE_ROOTS, type ExportFormat, type ImageRoot } from "../../core/training-export.js";
 import { loadReleaseOrThrow, toIdOrNull, type Split } from "./load.js";
 import { scoreRouteItem, scoreSetItem } from "./score.js";
 import { TASK_CODES, type TaskCode } from "./tasks.js";
 import type { EgoPathItem, RouteItem, SetItem } from "./types.js";
-
-export const EXPORT_FORMATS = ["llava", "sharegpt", "swift"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export const IMAGE_ROOTS = ["relative", "absolute"] as const;
-export type ImageRoot = (typeof IMAGE_ROOTS)[number];
-
-/** LLaMA-Factory reads its dataset descriptions from this file in dataset_dir. */
-export const DATASET_INFO_FILE = "dataset_info.json";
-
-/** Placeholders the trainers replace with media; one inside a prompt would pair text with the wrong input. */
-const MEDIA_PLACEHOLDERS = ["<image>", "<video>", "<audio>"];
 
 /** A question's answer after the check: the ids to train on, or why the question is left out. */
 export type CheckedAnswer = { ok: true; ids: bigint[] } | { ok: false; reason: string };
@@ -113,79 +87,12 @@ function routeVerdict(item: RouteItem, ids: bigint[], field: string): CheckedAns
 /** The stored answer of one question, scored with our scorer; also refuses prompts holding a media placeholder. */
 export function checkAnswer(item: EgoPathItem): CheckedAnswer {
   for (const [field, text] of [["system_prompt", item.systemPrompt], ["user_prompt", item.userPrompt]] as const) {
-    const placeholder = MEDIA_PLACEHOLDERS.find((p) => text.includes(p));
+    const placeholder = placeholderIn(text);
     if (placeholder) return { ok: false, reason: `${field} contains ${placeholder}, which the trainers read as a media placeholder` };
   }
   const stored = storedAnswer(item);
   if ("reason" in stored) return { ok: false, reason: stored.reason };
   return item.kind === "set" ? setVerdict(item, stored.ids, stored.field) : routeVerdict(item, stored.ids, stored.field);
-}
-
-/** The image path written into a record: relative to the output file's folder (POSIX separators), or absolute. */
-export function imageReference(imagePath: string, outFile: string, imageRoot: ImageRoot): string {
-  const absolute = path.resolve(imagePath);
-  if (imageRoot === "absolute") return absolute;
-  return path.relative(path.dirname(path.resolve(outFile)), absolute).split(path.sep).join("/");
-}
-
-/** One question as the training record of a format. */
-export interface Conversation {
-  id: string;
-  image: string;
-  system: string;
-  user: string;
-  answer: string;
-}
-
-export function llavaRecord(c: Conversation): Record<string, unknown> {
-  const prompt = c.system ? `${c.system}\n\n${c.user}` : c.user;
-  return {
-    id: c.id,
-    image: c.image,
-    conversations: [
-      { from: "human", value: `<image>\n${prompt}` },
-      { from: "gpt", value: c.answer },
-    ],
-  };
-}
-
-export function sharegptRecord(c: Conversation): Record<string, unknown> {
-  return {
-    conversations: [
-      { from: "human", value: `<image>${c.user}` },
-      { from: "gpt", value: c.answer },
-    ],
-    ...(c.system ? { system: c.system } : {}),
-    images: [c.image],
-  };
-}
-
-export function swiftRecord(c: Conversation): Record<string, unknown> {
-  return {
-    messages: [
-      ...(c.system ? [{ role: "system", content: c.system }] : []),
-      { role: "user", content: `<image>${c.user}` },
-      { role: "assistant", content: c.answer },
-    ],
-    images: [c.image],
-  };
-}
-
-const RECORD: Record<ExportFormat, (c: Conversation) => Record<string, unknown>> = { llava: llavaRecord, sharegpt: sharegptRecord, swift: swiftRecord };
-
-/** The LLaMA-Factory description of a sharegpt export file (tags spelled out though they are the defaults). */
-export function sharegptDatasetInfo(fileName: string): Record<string, unknown> {
-  return {
-    file_name: fileName,
-    formatting: "sharegpt",
-    columns: { messages: "conversations", system: "system", images: "images" },
-    tags: { role_tag: "from", content_tag: "value", user_tag: "human", assistant_tag: "gpt" },
-  };
-}
-
-/** The dataset name LLaMA-Factory is given (`dataset: <name>`): the export file's name without its extension. */
-export function datasetName(outFile: string): string {
-  return path.basename(outFile, path.extname(outFile));
 }
 
 export interface ExportOptions {
@@ -218,58 +125,13 @@ export function planExport(items: readonly EgoPathItem[], options: ExportOptions
     counts[item.task]++;
     records.push(RECORD[options.format]({
       id: item.id,
-      image: imageReference(item.imagePath, options.outFile, options.imageRoot ?? "relative"),
+      images: [imageReference(item.imagePath, options.outFile, options.imageRoot ?? "relative")],
       system: item.systemPrompt,
-      user: item.userPrompt,
+      user: [{ image: 0 }, { text: item.userPrompt }],
       answer: answerText(checked.ids),
     }));
   }
   return { format: options.format, records, counts, refused };
-}
-
-/** The file's text pieces: a JSON list with one record a line (llava, sharegpt) or JSONL (swift). */
-export function* exportLines(plan: Pick<ExportPlan, "format" | "records">): Generator<string> {
-  if (plan.format === "swift") {
-    for (const record of plan.records) yield `${JSON.stringify(record)}\n`;
-    return;
-  }
-  if (plan.records.length === 0) {
-    yield "[]\n";
-    return;
-  }
-  for (let i = 0; i < plan.records.length; i++) yield `${i === 0 ? "[\n" : ",\n"}${JSON.stringify(plan.records[i])}`;
-  yield "\n]\n";
-}
-
-/** Refuse an output that exists or would clobber something; returns the dataset_info.json text to write, if any. */
-function prepareOutput(outFile: string, format: ExportFormat): { infoFile: string; infoText: string } | undefined {
-  const file = path.resolve(outFile);
-  if (existsOrLink(file)) throw new UsageError(`--out ${outFile} already exists; export writes a new file and overwrites nothing`);
-  const folder = path.dirname(file);
-  if (existsSync(folder) && !lstatSync(folder).isDirectory()) throw new UsageError(`--out ${outFile}: ${folder} is not a folder`);
-  if (format !== "sharegpt") return undefined;
-  if (path.basename(file) === DATASET_INFO_FILE) throw new UsageError(`--out must not be named ${DATASET_INFO_FILE}: that file holds LLaMA-Factory's dataset descriptions`);
-  const infoFile = path.join(folder, DATASET_INFO_FILE);
-  const name = datasetName(file);
-  let info: Record<string, unknown> = {};
-  if (existsOrLink(infoFile)) {
-    const parsed = parseJson(readFileSync(infoFile, "utf8"));
-    if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
-      throw new UsageError(`${infoFile} is not a JSON object (${parsed.ok ? "found another JSON value" : parsed.message}); the dataset entry cannot be added to it`);
-    }
-    info = parsed.value as Record<string, unknown>;
-    if (Object.hasOwn(info, name)) throw new UsageError(`${infoFile} already describes a dataset "${name}"; choose another --out name or remove that entry`);
-  }
-  return { infoFile, infoText: `${JSON.stringify({ ...info, [name]: sharegptDatasetInfo(path.basename(file)) }, null, 2)}\n` };
-}
-
-function existsOrLink(file: string): boolean {
-  try {
-    lstatSync(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export interface ExportRequest extends ExportOptions {

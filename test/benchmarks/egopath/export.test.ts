@@ -3,10 +3,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import {
-  answerText, checkAnswer, exportEgoPath, exportLines, imageReference, planExport,
-  type ExportFormat,
-} from "../../../src/benchmarks/egopath/export.js";
+import { answerText, checkAnswer, exportEgoPath, planExport } from "../../../src/benchmarks/egopath/export.js";
+import { exportLines, imageReference, type ExportFormat } from "../../../src/core/training-export.js";
 import { availableTasks, loadRelease, loadReleaseOrThrow, splitLayout } from "../../../src/benchmarks/egopath/load.js";
 import { releasePaths, TASK_CODES } from "../../../src/benchmarks/egopath/tasks.js";
 import type { EgoPathItem } from "../../../src/benchmarks/egopath/types.js";

@@ -182,6 +182,21 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     // a provider's side limit is a limit error, never a silently rescaled score.
     imageBudget: { picture: { format: "keep", keepSize: true }, frame: { format: "keep", keepSize: true } },
     predictionKey: sampleKeyFromImages,
+    async generate({ outDir, seed, count, extra, log, assetsDir }) {
+      // Loaded on demand: the generator pulls in the world engine.
+      const { generateEpicRelease, generateOptions } = await import("./construct/index.js");
+      const options = generateOptions(extra);
+      const setText = Object.keys(extra).length ? ` --set ${Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
+      const result = await generateEpicRelease({
+        outDir, seed, houses: count, assetsDir, log, ...options,
+        command: `spatialprobe generate epic --out ${outDir} --seed ${seed} --count ${count}${setText}`,
+      });
+      for (const [task, s] of Object.entries(result.tasks)) {
+        const extraText = [s.zero_target_share !== undefined ? `0-target share ${s.zero_target_share}` : "", s.placement_feasible_share !== undefined ? `feasible share ${s.placement_feasible_share}` : ""].filter(Boolean).join(", ");
+        log(`  ${task}: ${s.samples}${s.counts ? ` (counts ${Object.entries(s.counts).map(([k, n]) => `${k}:${n}`).join(" ")})` : ""}${extraText ? `; ${extraText}` : ""}`);
+      }
+      return `EPIC-Bench-layout set from ${count} houses, ${result.views} views: ${result.samples} samples over ${Object.values(result.tasks).filter((t) => t.samples > 0).length} task types (statistics in stats.json)`;
+    },
     configure(options: BenchmarkOptions) {
       const coords = options.coords ? coordsOption(options.coords) : options.model ? coordModeForModel(options.model) : "auto";
       return makeEpic({ coords, strict: options.strict ?? false });

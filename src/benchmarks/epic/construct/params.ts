@@ -1,0 +1,55 @@
+/**
+ * Construction parameters of the generated EPIC-Bench set. The paper gives no camera or mask
+ * numbers (its images are curated photographs, §3.3); these are ours, chosen so every mask can be
+ * derived exactly from the world engine's buffers.
+ */
+export const EPIC_PARAMS = Object.freeze({
+  /** Image size (4:3, like most of the paper's indoor sources). */
+  width: 512,
+  height: 384,
+  vfovDeg: 58,
+  /** Head-height and robot-height cameras (§3.3 "egocentric perspectives, and robot-view imagery"). */
+  headHeightM: [1.45, 1.7] as readonly [number, number],
+  robotHeightM: [0.8, 1.15] as readonly [number, number],
+  pitchDeg: [-32, -14] as readonly [number, number],
+  /** Camera poses kept per house at most, and the JPEG quality of the scene images. */
+  viewsPerHouse: 6,
+  jpegQuality: 90,
+  /** People placed per house (for the Human task variants). */
+  peoplePerHouse: 3,
+  /** An instance counts as visible with at least this many pixels; fewer (but some) is a sliver that makes a set description ambiguous. */
+  minVisiblePx: 250,
+  /** Part masks (PartWhole, affordance regions) need at least this many pixels. */
+  minPartPx: 80,
+  /** Feasible path: the robot's radius on the 0.05 m plan grid, and the goal zone in front of an object. */
+  robotRadiusM: 0.3,
+  frontZoneDepthM: 0.8,
+  frontZoneSideMarginM: 0.1,
+  minTargetAreaPx: 300,
+  /** Visual matching: view b moves 0.5-1.2 m from view a and turns 12-35 degrees. */
+  matchShiftM: [0.5, 1.2] as readonly [number, number],
+  matchTurnDeg: [12, 35] as readonly [number, number],
+  minMatchPx: 600,
+  /** Relative perception: the nearest / farthest one wins by this depth margin (metres). */
+  depthMarginM: 0.4,
+  /** Geometry: the tallest / shortest one wins by this height margin (metres). */
+  heightMarginM: 0.1,
+  /** Object projections: the largest / smallest in the picture wins by this pixel-count ratio. */
+  projectionRatio: 1.4,
+  /** Orientation bins (degrees between the object's front and the direction to the camera) and the dead bands between them. */
+  facingCameraDeg: 35,
+  sidewaysDeg: [55, 125] as readonly [number, number],
+  facingAwayDeg: 145,
+  /** A person's left or right: at least this far to the side of their body axis (metres), within this distance. */
+  personSideMarginM: 0.3,
+  personRelationRangeM: 4,
+  /** Support tops: up-facing faces (normal z >= 0.9) whose centre lies this close below / above the drop-on-top height. */
+  topNormalZ: 0.9,
+  topBelowM: 0.08,
+  topAboveM: 0.05,
+  /** Placement feasibility: footprint raster cell and the margin kept around a placed object (metres). */
+  placementCellM: 0.01,
+  placementMarginM: 0.01,
+});
+
+export type EpicParams = typeof EPIC_PARAMS;

@@ -1,0 +1,345 @@
+/**
+ * Target Localization samples of one view (paper §3.2.1): a description, every object of the
+ * view that matches it (zero, one or several), one instance mask each from the instance buffer.
+ *
+ * A description is written only when the view decides it: every object it could apply to is
+ * either clearly visible (at least minVisiblePx pixels) or not in the picture at all (a sliver
+ * would make the answer ambiguous), and superlatives win by a margin. Attribute descriptions
+ * (colour, material, orientation) need a distractor of the same category that differs (§3.3: "multiple
+ * objects sharing similar attributes"); zero-target descriptions name an attribute or category
+ * the view does not show.
+ */
+import { BitMask } from "../../../geometry/mask.js";
+import type { Rng } from "../../../stats/rng.js";
+import { cameraBasis, projectPoint } from "../../../world/camera.js";
+import { COLOR_NAMES } from "../../../world/house/appearance.js";
+import { frontDirection } from "../../../world/house/footprint.js";
+import type { SceneObject } from "../../../world/types.js";
+import { instanceMask } from "../../../world/visibility.js";
+import { INTENT_FAMILIES } from "../../egopath/construct/identity.js";
+import { decodePartInstanceId, type EpicHouse } from "./house.js";
+import { EPIC_PARAMS as P } from "./params.js";
+import type { Draft } from "./types.js";
+import { pixelsOf, type EpicView } from "./view.js";
+import { MATERIAL_CLASSES, materialAdjective, plural, singular, type PartRule } from "./words.js";
+
+export interface ViewScene {
+  house: EpicHouse;
+  view: EpicView;
+  rng: Rng;
+}
+
+const visible = (v: ViewScene, o: SceneObject) => pixelsOf(v.view, o.id) >= P.minVisiblePx;
+const sliver = (v: ViewScene, o: SceneObject) => {
+  const n = pixelsOf(v.view, o.id);
+  return n > 0 && n < P.minVisiblePx;
+};
+
+/** Objects that can be described (not doors and windows set in walls). */
+function describable(v: ViewScene): SceneObject[] {
+  return v.house.scene.objects.filter((o) => !o.inWall);
+}
+
+function ofCategory(v: ViewScene, category: string): SceneObject[] {
+  return describable(v).filter((o) => o.category === category);
+}
+
+/** Categories with at least `min` clearly visible objects and no sliver, sorted. */
+function clearCategories(v: ViewScene, min: number, filter: (o: SceneObject) => boolean = () => true): string[] {
+  const cats = [...new Set(describable(v).filter((o) => filter(o) && visible(v, o)).map((o) => o.category))].sort();
+  return cats.filter((c) => {
+    const all = ofCategory(v, c);
+    return !all.some((o) => sliver(v, o)) && all.filter((o) => visible(v, o)).length >= min;
+  });
+}
+
+export function objectMask(view: EpicView, id: number): BitMask {
+  const { width, height, instance } = view.buffers;
+  return instanceMask(instance, width, height, id);
+}
+
+/** A TL draft for the matching objects (their visible ones are the targets). */
+function tlDraft(v: ViewScene, leaf: string, description: string, matching: SceneObject[], precise: boolean, kind: string): Draft | null {
+  if (matching.some((o) => sliver(v, o))) return null;
+  const targets = matching.filter((o) => visible(v, o)).sort((a, b) => a.id - b.id);
+  return {
+    leaf,
+    text: {
+      text_label: [description],
+      target_object_description_en: description,
+      count_target_instance: [targets.length],
+      precise_count: precise,
+      count_in_description: false,
+    },
+    masks: { masklet_target: targets.map((o) => objectMask(v.view, o.id)) },
+    provenance: { kind, instances: { masklet_target: targets.map((o) => o.id) } },
+  };
+}
+
+/** Category: all the objects of one category; now and then a category of the house the view does not show. */
+export function categorySample(v: ViewScene): Draft | null {
+  const shown = clearCategories(v, 1);
+  if (v.rng.chance(0.15)) {
+    const absent = [...new Set(describable(v).map((o) => o.category))].sort().filter((c) => ofCategory(v, c).every((o) => pixelsOf(v.view, o.id) === 0));
+    if (absent.length > 0) {
+      const c = v.rng.pick(absent);
+      return tlDraft(v, "Category", `all the ${plural(c)}`, ofCategory(v, c), false, "category-absent");
+    }
+  }
+  if (shown.length === 0) return null;
+  const several = shown.filter((c) => ofCategory(v, c).filter((o) => visible(v, o)).length >= 2);
+  const c = v.rng.pick(several.length > 0 && v.rng.chance(0.7) ? several : shown);
+  return tlDraft(v, "Category", `all the ${plural(c)}`, ofCategory(v, c), false, "category");
+}
+
+/** An attribute description: a category whose visible objects differ in the attribute; the target value is one of theirs, or (15%) one none has. */
+function attributeSample(v: ViewScene, leaf: string, attribute: (o: SceneObject) => string | null, universe: readonly string[], phrase: (value: string, c: string) => string): Draft | null {
+  const cats = clearCategories(v, 2).filter((c) => {
+    const shown = ofCategory(v, c).filter((o) => visible(v, o));
+    const values = shown.map(attribute);
+    return values.every((x) => x !== null) && new Set(values).size >= 2;
+  });
+  if (cats.length === 0) return null;
+  const c = v.rng.pick(cats);
+  const all = ofCategory(v, c);
+  const shownValues = [...new Set(all.filter((o) => visible(v, o)).map((o) => attribute(o)!))].sort();
+  const absentValues = universe.filter((x) => !all.some((o) => attribute(o) === x));
+  const zero = absentValues.length > 0 && v.rng.chance(0.15);
+  const value = zero ? v.rng.pick(absentValues) : v.rng.pick(shownValues);
+  return tlDraft(v, leaf, phrase(value, c), all.filter((o) => attribute(o) === value), false, zero ? `${leaf.toLowerCase()}-absent` : leaf.toLowerCase());
+}
+
+export function colorSample(v: ViewScene): Draft | null {
+  return attributeSample(v, "Color", (o) => o.color.name, COLOR_NAMES, (value, c) => `the ${value} ${plural(c)}`);
+}
+
+export function materialSample(v: ViewScene): Draft | null {
+  return attributeSample(v, "Material", (o) => v.house.info.get(o.id)?.material ?? null, MATERIAL_CLASSES.map((m) => m.word), (value, c) => `the ${materialAdjective(value)} ${plural(c)}`);
+}
+
+/** The one object with the highest score among a category's visible objects, when it beats the runner-up by the margin (ratio when `ratio`). */
+function extreme(v: ViewScene, leaf: string, score: (o: SceneObject) => number, margin: number, ratio: boolean, phrase: (c: string) => string, kind: string): Draft | null {
+  const cats = clearCategories(v, 2).filter((c) => {
+    const s = ofCategory(v, c).filter((o) => visible(v, o)).map(score).sort((a, b) => b - a);
+    return ratio ? s[0]! >= margin * s[1]! : s[0]! - s[1]! >= margin;
+  });
+  if (cats.length === 0) return null;
+  const c = v.rng.pick(cats);
+  const shown = ofCategory(v, c).filter((o) => visible(v, o)).sort((a, b) => score(b) - score(a) || a.id - b.id);
+  return tlDraft(v, leaf, phrase(c), [shown[0]!], true, kind);
+}
+
+/** Depth along the camera axis of an object's box centre. */
+function depthOf(v: ViewScene, o: SceneObject): number {
+  const c: [number, number, number] = [(o.bbox.min[0] + o.bbox.max[0]) / 2, (o.bbox.min[1] + o.bbox.max[1]) / 2, (o.bbox.min[2] + o.bbox.max[2]) / 2];
+  return projectPoint(v.view.camera, c)?.depth ?? Infinity;
+}
+
+/** RelativePerception: the nearest or the farthest object of a category, by depth (margin depthMarginM). */
+export function relativeSample(v: ViewScene): Draft | null {
+  const near = v.rng.chance(0.5);
+  return near
+    ? extreme(v, "RelativePerception", (o) => -depthOf(v, o), P.depthMarginM, false, (c) => `the ${singular(c)} nearest to the camera`, "nearest")
+    : extreme(v, "RelativePerception", (o) => depthOf(v, o), P.depthMarginM, false, (c) => `the ${singular(c)} farthest from the camera`, "farthest");
+}
+
+/** Geometry: the tallest or the lowest object of a category, by its world box height (margin heightMarginM). */
+export function geometrySample(v: ViewScene): Draft | null {
+  const h = (o: SceneObject) => o.bbox.max[2] - o.bbox.min[2];
+  return v.rng.chance(0.5)
+    ? extreme(v, "Geometry", h, P.heightMarginM, false, (c) => `the tallest ${singular(c)}`, "tallest")
+    : extreme(v, "Geometry", (o) => -h(o), P.heightMarginM, false, (c) => `the lowest ${singular(c)} (the one with the smallest height)`, "lowest");
+}
+
+/** ObjectProjections: the object of a category that covers the most (or least) of the picture, by visible pixels (ratio projectionRatio). */
+export function projectionSample(v: ViewScene): Draft | null {
+  const n = (o: SceneObject) => pixelsOf(v.view, o.id);
+  return v.rng.chance(0.6)
+    ? extreme(v, "ObjectProjections", n, P.projectionRatio, true, (c) => `the ${singular(c)} that takes up the largest area of the picture`, "largest-projection")
+    : extreme(v, "ObjectProjections", (o) => 1 / n(o), P.projectionRatio, true, (c) => `the ${singular(c)} that takes up the smallest area of the picture`, "smallest-projection");
+}
+
+/** Categories whose models have a clear front. */
+const FRONTED = new Set(["chair", "armchair", "sofa", "tv", "monitor", "laptop", "toilet", "fridge", "stove", "oven", "wardrobe", "dresser", "bench", "piano", "fireplace", "washing machine", "microwave", "bed", "person", "nightstand", "cabinet", "desk", "shelf"]);
+
+export type Facing = "camera" | "away" | "left" | "right";
+
+/** Which way an object faces as the camera sees it, or null in the dead bands between the bins. */
+export function facingOf(v: Pick<ViewScene, "view">, o: SceneObject): Facing | null {
+  const f = frontDirection(o.yaw);
+  const cx = (o.bbox.min[0] + o.bbox.max[0]) / 2, cy = (o.bbox.min[1] + o.bbox.max[1]) / 2;
+  const cam = v.view.camera.position;
+  const toCam = [cam[0] - cx, cam[1] - cy];
+  const len = Math.hypot(toCam[0]!, toCam[1]!);
+  const angle = (Math.acos(Math.max(-1, Math.min(1, (f[0] * toCam[0]! + f[1] * toCam[1]!) / len))) * 180) / Math.PI;
+  if (angle <= P.facingCameraDeg) return "camera";
+  if (angle >= P.facingAwayDeg) return "away";
+  if (angle < P.sidewaysDeg[0] || angle > P.sidewaysDeg[1]) return null;
+  const right = cameraBasis(v.view.camera).right;
+  return f[0] * right[0] + f[1] * right[1] > 0 ? "right" : "left";
+}
+
+const FACING_TEXT: Record<Facing, string> = {
+  camera: "facing the camera",
+  away: "facing away from the camera",
+  left: "turned towards the left side of the picture",
+  right: "turned towards the right side of the picture",
+};
+
+function orientation(v: ViewScene, leaf: string, human: boolean): Draft | null {
+  const cats = clearCategories(v, 1, (o) => (human ? o.category === "person" : o.category !== "person" && FRONTED.has(o.category))).filter((c) =>
+    ofCategory(v, c).filter((o) => visible(v, o)).every((o) => facingOf(v, o) !== null),
+  );
+  if (cats.length === 0) return null;
+  const c = v.rng.pick(cats);
+  const all = ofCategory(v, c);
+  const shown = all.filter((o) => visible(v, o));
+  const present = [...new Set(shown.map((o) => facingOf(v, o)!))].sort();
+  // A distractor facing another way, or a facing none has (zero targets).
+  const absent = (Object.keys(FACING_TEXT) as Facing[]).filter((f) => !present.includes(f));
+  if (present.length < 2 && !(human && shown.length >= 1)) {
+    if (absent.length === 0 || !v.rng.chance(0.3)) return null;
+  }
+  const zero = absent.length > 0 && v.rng.chance(0.15);
+  const facing = zero ? v.rng.pick(absent) : v.rng.pick(present);
+  const noun = c === "person" ? "people" : plural(c);
+  return tlDraft(v, leaf, `the ${noun} ${FACING_TEXT[facing]}`, shown.filter((o) => facingOf(v, o) === facing), false, `facing-${facing}`);
+}
+
+export const orientationSample = (v: ViewScene) => orientation(v, "Orientation", false);
+export const orientationHumanSample = (v: ViewScene) => orientation(v, "OrientationHuman", true);
+
+/** The single clearly visible object of its category (a reference the description can name by category alone), or null. */
+function uniqueInView(v: ViewScene, o: SceneObject): boolean {
+  const same = ofCategory(v, o.category);
+  return visible(v, o) && same.every((x) => x.id === o.id || pixelsOf(v.view, x.id) === 0);
+}
+
+/** SpatialRelation: objects on a reference (the support relation), or left / right of it in the picture (disjoint pixel columns). */
+export function spatialSample(v: ViewScene): Draft | null {
+  const refs = describable(v).filter((o) => o.category !== "person" && uniqueInView(v, o));
+  if (refs.length === 0) return null;
+  if (v.rng.chance(0.4)) {
+    const supports = refs.filter((r) => describable(v).some((o) => o.supportId === r.id && visible(v, o)));
+    if (supports.length > 0) {
+      const r = v.rng.pick(supports);
+      const cats = [...new Set(describable(v).filter((o) => o.supportId === r.id && visible(v, o)).map((o) => o.category))].sort();
+      const c = v.rng.pick(cats);
+      const all = ofCategory(v, c);
+      if (all.some((o) => sliver(v, o))) return null;
+      return tlDraft(v, "SpatialRelation", `the ${plural(c)} standing on the ${singular(r.category)}`, all.filter((o) => o.supportId === r.id), false, "on");
+    }
+  }
+  const r = v.rng.pick(refs);
+  const rb = v.view.stats.get(r.id)!.bbox;
+  const cats = clearCategories(v, 1, (o) => o.id !== r.id && o.category !== r.category).filter((c) =>
+    ofCategory(v, c).filter((o) => visible(v, o)).every((o) => {
+      const b = v.view.stats.get(o.id)!.bbox;
+      return b[2] <= rb[0] || b[0] >= rb[2];
+    }),
+  );
+  if (cats.length === 0) return null;
+  const c = v.rng.pick(cats);
+  const left = v.rng.chance(0.5);
+  const shown = ofCategory(v, c).filter((o) => visible(v, o));
+  const members = shown.filter((o) => (left ? v.view.stats.get(o.id)!.bbox[2] <= rb[0] : v.view.stats.get(o.id)!.bbox[0] >= rb[2]));
+  return tlDraft(v, "SpatialRelation", `the ${plural(c)} to the ${left ? "left" : "right"} of the ${singular(r.category)} in the picture`, members, false, left ? "left-of" : "right-of");
+}
+
+/** Side of an object relative to a person's own body (their left is +90 degrees from their front), or null when within the margin. */
+export function personSide(person: SceneObject, o: SceneObject): "left" | "right" | null {
+  const f = frontDirection(person.yaw);
+  const leftDir = [-f[1], f[0]];
+  const cx = (o.bbox.min[0] + o.bbox.max[0]) / 2 - person.position[0], cy = (o.bbox.min[1] + o.bbox.max[1]) / 2 - person.position[1];
+  const lateral = cx * leftDir[0]! + cy * leftDir[1]!;
+  if (lateral > P.personSideMarginM) return "left";
+  if (lateral < -P.personSideMarginM) return "right";
+  return null;
+}
+
+/** SpatialRelationHuman: objects on the (only visible) person's own left or right. */
+export function spatialHumanSample(v: ViewScene): Draft | null {
+  const people = ofCategory(v, "person");
+  const shownPeople = people.filter((o) => pixelsOf(v.view, o.id) > 0);
+  if (shownPeople.length !== 1 || !visible(v, shownPeople[0]!)) return null;
+  const person = shownPeople[0]!;
+  const cats = clearCategories(v, 1, (o) => o.category !== "person").filter((c) => ofCategory(v, c).filter((o) => visible(v, o)).every((o) => personSide(person, o) !== null));
+  if (cats.length === 0) return null;
+  const c = v.rng.pick(cats);
+  const side = v.rng.chance(0.5) ? "left" : "right";
+  const shown = ofCategory(v, c).filter((o) => visible(v, o));
+  return tlDraft(v, "SpatialRelationHuman", `the ${plural(c)} on the person's own ${side}-hand side`, shown.filter((o) => personSide(person, o) === side), false, `person-${side}`);
+}
+
+/** The part pass pixels of the given mesh groups of an object. */
+export function partMask(view: EpicView, objectId: number, groups: ReadonlySet<number>, topOnly: boolean | null): BitMask {
+  const { width, height } = view.buffers;
+  const m = new BitMask(width, height);
+  for (let p = 0; p < view.parts.length; p++) {
+    const d = decodePartInstanceId(view.parts[p]!);
+    if (!d || d.objectId !== objectId) continue;
+    if (topOnly !== null && d.top !== topOnly) continue;
+    if (topOnly === true || groups.has(d.part)) m.set(p % width, Math.floor(p / width));
+  }
+  return m;
+}
+
+/** Mesh groups of an object that form a named part. */
+export function groupsOf(house: EpicHouse, o: SceneObject, rule: PartRule): number[] {
+  const rules = house.info.get(o.id)?.partRules ?? [];
+  return rules.flatMap((r, k) => (r === rule ? [k] : []));
+}
+
+function partWhole(v: ViewScene, leaf: string, human: boolean): Draft | null {
+  const options: Array<{ c: string; rule: PartRule }> = [];
+  for (const c of clearCategories(v, 1, (o) => (o.category === "person") === human)) {
+    const shown = ofCategory(v, c).filter((o) => visible(v, o));
+    if (!shown.every((o) => v.view.partConsistent.has(o.id))) continue;
+    const rules = new Set(shown.flatMap((o) => v.house.info.get(o.id)!.partRules.filter((r): r is PartRule => r !== null)));
+    for (const rule of [...rules].sort((a, b) => (a.part < b.part ? -1 : 1))) if (shown.every((o) => groupsOf(v.house, o, rule).length > 0)) options.push({ c, rule });
+  }
+  if (options.length === 0) return null;
+  const { c, rule } = v.rng.pick(options);
+  const shown = ofCategory(v, c).filter((o) => visible(v, o)).sort((a, b) => a.id - b.id);
+  const parts = shown.map((o) => ({ o, groups: groupsOf(v.house, o, rule), mask: partMask(v.view, o.id, new Set(groupsOf(v.house, o, rule)), null) }));
+  if (parts.some((p) => p.mask.count() > 0 && p.mask.count() < P.minPartPx)) return null;
+  const kept = parts.filter((p) => p.mask.count() >= P.minPartPx);
+  if (kept.length === 0) return null;
+  const noun = c === "person" ? (shown.length === 1 ? "the person" : "each person") : shown.length === 1 ? `the ${singular(c)}` : `each ${singular(c)}`;
+  const description = `the ${rule.phrase} of ${noun}`;
+  return {
+    leaf,
+    text: { text_label: [description], target_object_description_en: description, count_target_instance: [kept.length], precise_count: false, count_in_description: false, part: rule.part },
+    masks: { masklet_target: kept.map((p) => p.mask) },
+    provenance: { kind: `part-${rule.part}`, parts: { masklet_target: kept.map((p) => ({ objectId: p.o.id, groups: p.groups, top: null })) } },
+  };
+}
+
+export const partWholeSample = (v: ViewScene) => partWhole(v, "PartWhole", false);
+export const partWholeHumanSample = (v: ViewScene) => partWhole(v, "PartWholeHuman", true);
+
+/** Spoken: a request in everyday words; the targets are every visible object that serves it (egopath's intent families). */
+export function spokenSample(v: ViewScene): Draft | null {
+  const families = INTENT_FAMILIES.filter((f) => {
+    const all = describable(v).filter((o) => f.categories.includes(o.category));
+    return !all.some((o) => sliver(v, o)) && all.some((o) => visible(v, o));
+  });
+  const zeroFamilies = INTENT_FAMILIES.filter((f) => describable(v).every((o) => !f.categories.includes(o.category) || pixelsOf(v.view, o.id) === 0));
+  const zero = zeroFamilies.length > 0 && (families.length === 0 || v.rng.chance(0.15));
+  if (!zero && families.length === 0) return null;
+  const family = v.rng.pick(zero ? zeroFamilies : families);
+  const request = v.rng.pick(family.requests);
+  return tlDraft(v, "Spoken", `anything here that would help with this: "${request}"`, describable(v).filter((o) => family.categories.includes(o.category)), false, `spoken-${family.family}`);
+}
+
+/** How a description names one object: by category when it is the only one in view, else by a colour no other one in view has; null when neither singles it out. */
+export function namePhrase(v: ViewScene, o: SceneObject): string | null {
+  if (!visible(v, o)) return null;
+  const same = ofCategory(v, o.category).filter((x) => x.id !== o.id && pixelsOf(v.view, x.id) > 0);
+  const noun = o.category === "person" ? "person" : singular(o.category);
+  if (same.length === 0) return `the ${noun}`;
+  if (same.every((x) => visible(v, x) && x.color.name !== o.color.name)) return `the ${o.color.name} ${noun}`;
+  return null;
+}
+
+export { visible as isVisible, sliver as isSliver, describable };

@@ -1,0 +1,122 @@
+/**
+ * Camera poses and the rendered buffers of one view: the lit picture and its instance buffer
+ * (every mask is taken from it), and an unlit pass over the part-split meshes (house.ts) for
+ * part and top-surface masks. Poses are EgoPathBench's (egopath/construct/cameras.ts: free spots
+ * near room edges, the best of twelve headings by objects in sight) at a head or a robot height.
+ */
+import { BitMask } from "../../../geometry/mask.js";
+import type { Rng } from "../../../stats/rng.js";
+import { horizontalFovDeg, type PinholeCamera } from "../../../world/camera.js";
+import { prepareShadows, renderView, type RenderBuffers } from "../../../world/render/index.js";
+import { isFreePoint, lineOfSight } from "../../../world/space/index.js";
+import { STRUCTURE_ID_BASE, type Vec2 } from "../../../world/types.js";
+import { objectPixelStats, type ObjectPixelStats } from "../../../world/visibility.js";
+import { cameraCandidates, selectViews, tooSimilar, type CameraCandidate } from "../../egopath/construct/cameras.js";
+import { decodePartInstanceId, type EpicHouse } from "./house.js";
+import { EPIC_PARAMS as P } from "./params.js";
+
+const DEG = Math.PI / 180;
+
+export interface EpicView {
+  camera: PinholeCamera;
+  /** "head" (a person's eye height) or "robot". */
+  kind: "head" | "robot";
+  buffers: RenderBuffers;
+  stats: Map<number, ObjectPixelStats>;
+  /** The part-split render's instance buffer (PART_ID_BASE ids for objects). */
+  parts: Uint32Array;
+  /** Objects whose pixels in the part pass are exactly their pixels in the picture. */
+  partConsistent: Set<number>;
+}
+
+export type Shadows = ReturnType<typeof prepareShadows>;
+
+/** Camera poses of a house: up to `max` distinct candidates, each given a height and pitch. */
+export function chooseCameras(house: EpicHouse, rng: Rng, max: number, width: number = P.width, height: number = P.height): Array<{ camera: PinholeCamera; kind: "head" | "robot" }> {
+  const hfov = horizontalFovDeg({ vfovDeg: P.vfovDeg, width, height });
+  const candidates = cameraCandidates(house.scene, house.grids.embodied, hfov, rng);
+  const chosen: CameraCandidate[] = [];
+  for (const c of selectViews(candidates, max * 2)) {
+    if (chosen.length >= max) break;
+    if (!tooSimilar(chosen, c)) chosen.push(c);
+  }
+  const poses: Array<{ position: Vec2; yaw: number }> = chosen.map((c) => ({ position: c.position, yaw: c.yaw }));
+  poses.push(...personPoses(house, rng));
+  return poses.map((c) => {
+    const kind = rng.chance(0.5) ? "head" : "robot";
+    const [lo, hi] = kind === "head" ? P.headHeightM : P.robotHeightM;
+    const camera: PinholeCamera = {
+      position: [c.position[0], c.position[1], round3(rng.float(lo, hi))],
+      yaw: c.yaw + rng.float(-10, 10) * DEG,
+      pitch: round3(rng.float(P.pitchDeg[0], P.pitchDeg[1])) * DEG,
+      vfovDeg: P.vfovDeg,
+      width,
+      height,
+    };
+    return { camera, kind };
+  });
+}
+
+/**
+ * One pose looking at each person (the Human task variants need people in view): a free spot of
+ * the robot grid 1.8-3.5 m away with a clear line to them, facing them.
+ */
+function personPoses(house: EpicHouse, rng: Rng): Array<{ position: Vec2; yaw: number }> {
+  const grid = house.grids.embodied;
+  const out: Array<{ position: Vec2; yaw: number }> = [];
+  for (const person of house.scene.objects.filter((o) => o.category === "person")) {
+    const p: Vec2 = [person.position[0], person.position[1]];
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const dir = rng.float(0, 2 * Math.PI), dist = rng.float(1.8, 3.5);
+      const q: Vec2 = [p[0] + dist * Math.cos(dir), p[1] + dist * Math.sin(dir)];
+      // The person's own cells are occupied: the line stops 0.5 m short of them.
+      const near: Vec2 = [p[0] + 0.5 * Math.cos(dir), p[1] + 0.5 * Math.sin(dir)];
+      if (!isFreePoint(grid, q) || !lineOfSight(house.grids.point, q, near)) continue;
+      out.push({ position: q, yaw: Math.atan2(p[1] - q[1], p[0] - q[0]) });
+      break;
+    }
+  }
+  return out;
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** A camera moved by `shift` metres along `direction` (radians) and turned by `turn` radians. */
+export function movedCamera(camera: PinholeCamera, to: Vec2, turn: number): PinholeCamera {
+  return { ...camera, position: [to[0], to[1], camera.position[2]], yaw: camera.yaw + turn };
+}
+
+/** Renders a view: the lit picture with its buffers, and the unlit part pass. */
+export function renderEpicView(house: EpicHouse, camera: PinholeCamera, kind: "head" | "robot", shadows: Shadows): EpicView {
+  const buffers = renderView(house.meshes, camera, { lights: house.scene.lights, shadows });
+  const parts = renderView(house.splitMeshes, camera, { shading: "unlit", antialias: false, shadows: false }).instance;
+  return { camera, kind, buffers, stats: objectPixelStats(buffers.instance, buffers.width, buffers.height), parts, partConsistent: consistentObjects(buffers.instance, parts) };
+}
+
+/** Object ids whose part-pass pixels (any of their part ids) are exactly their picture pixels. */
+export function consistentObjects(instance: Uint32Array, parts: Uint32Array): Set<number> {
+  const seen = new Set<number>(), bad = new Set<number>();
+  for (let p = 0; p < instance.length; p++) {
+    const a = instance[p]!;
+    const decoded = decodePartInstanceId(parts[p]!);
+    const b = decoded ? decoded.objectId : parts[p]!;
+    if (a > 0 && a < STRUCTURE_ID_BASE.floor) seen.add(a);
+    if (a !== b) {
+      bad.add(a);
+      bad.add(b);
+    }
+  }
+  return new Set([...seen].filter((id) => !bad.has(id)));
+}
+
+export const isFloorId = (id: number): boolean => id >= STRUCTURE_ID_BASE.floor && id < STRUCTURE_ID_BASE.wall;
+
+/** The pixels whose id passes the test. */
+export function maskWhere(ids: Uint32Array, width: number, height: number, test: (id: number) => boolean): BitMask {
+  const m = new BitMask(width, height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (test(ids[y * width + x]!)) m.set(x, y);
+  return m;
+}
+
+/** Visible pixels of an object in the picture. */
+export const pixelsOf = (view: EpicView, id: number): number => view.stats.get(id)?.pixels ?? 0;

@@ -21,9 +21,9 @@ const LEGACY = path.join(EXAMPLES, "../test/fixtures");
 const DEMO_MODELS = ["oracle", "direct-to-goal", "random:1", "all-ids", "none"];
 const PATHEVAL_DEMO_RUNS: Array<[string, string]> = [["descriptor-oracle", "plain"], ["always-first", "plain"], ["random:1", "plain"], ["always-first", "flipped"], ["descriptor-oracle", "fine-grained"]];
 
-/** The video benchmarks on their bundled frame folders (no ffmpeg needed). */
-interface VideoDemoRun { benchmark: "vcn" | "egotl"; model: string; prompt?: string; train?: string }
-const VIDEO_DEMO_RUNS: VideoDemoRun[] = [
+/** VCN-Bench, EgoTL-Bench and EPIC-Bench on their bundled sets. */
+interface BundledDemoRun { benchmark: "vcn" | "egotl" | "epic"; model: string; prompt?: string; train?: string }
+const BUNDLED_DEMO_RUNS: BundledDemoRun[] = [
   { benchmark: "vcn", model: "oracle" },
   { benchmark: "vcn", model: "random-category:1" },
   { benchmark: "vcn", model: "random:1" },
@@ -32,8 +32,11 @@ const VIDEO_DEMO_RUNS: VideoDemoRun[] = [
   { benchmark: "egotl", model: "oracle" },
   { benchmark: "egotl", model: "frequency", train: path.join(LEGACY, "egotl-legacy-mini/train.jsonl") },
   { benchmark: "egotl", model: "random:1" },
+  { benchmark: "epic", model: "oracle" },
+  { benchmark: "epic", model: "random:1" },
+  { benchmark: "epic", model: "oracle", prompt: "no-overlay" },
 ];
-const VIDEO_DATA = { vcn: path.join(LEGACY, "vcn-legacy-mini"), egotl: path.join(LEGACY, "egotl-legacy-mini") };
+const BUNDLED_DATA = { vcn: path.join(LEGACY, "vcn-legacy-mini"), egotl: path.join(LEGACY, "egotl-legacy-mini"), epic: path.join(EXAMPLES, "epic-mini") };
 
 export function registerDemo(program: Command): void {
   program
@@ -78,12 +81,12 @@ async function demo(outDir: string): Promise<void> {
     runDirs.push(out);
     incomplete.push(...incompleteNote(out, scores));
   }
-  for (const { benchmark: id, model, prompt, train } of VIDEO_DEMO_RUNS) {
+  for (const { benchmark: id, model, prompt, train } of BUNDLED_DEMO_RUNS) {
     const benchmark = getBenchmark(id);
     const source = prompt ?? benchmark.promptSources[0]!;
     const out = path.join(outDir, `${id}-${model.replace(/[^A-Za-z0-9._-]+/g, "_")}-${source}`);
     const { scores } = await executeRun({
-      benchmark: id, data: VIDEO_DATA[id], out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
+      benchmark: id, data: BUNDLED_DATA[id], out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
       ...(train ? { benchmarkOptions: { train } } : {}),
       promptSource: source, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
     });
@@ -94,8 +97,8 @@ async function demo(outDir: string): Promise<void> {
   }
   // VCN-Bench navigation metrics on the bundled trajectory logs, joined with the oracle's goal identification.
   const navigation = navigationFromFiles({
-    episodes: path.join(VIDEO_DATA.vcn, "episodes.json.gz"),
-    trajectories: path.join(VIDEO_DATA.vcn, "trajectories.jsonl"),
+    episodes: path.join(BUNDLED_DATA.vcn, "episodes.json.gz"),
+    trajectories: path.join(BUNDLED_DATA.vcn, "trajectories.jsonl"),
     goalRun: path.join(outDir, "vcn-random_1-plain"),
   });
   const report = path.join(outDir, "report.md");

@@ -196,4 +196,13 @@ export const vcn: Benchmark<VcnItem> = {
   // 384*384 = 147456 pixels, aspect kept (as templates/vcn.yaml max_pixels samples the tour). Tour
   // frames (up to 96 next to the 4 views) go as JPEG q90 so a full tour stays well inside 20 MB.
   imageBudget: { picture: { maxPixels: 147456, format: "keep" }, frame: { maxPixels: 147456, format: "jpeg", jpegQuality: 90 } },
+  async generate({ outDir, seed, count, extra, log, assetsDir }) {
+    // Loaded on demand: the generator pulls in the world engine.
+    const { generateVcnRelease } = await import("./construct/index.js");
+    const setText = Object.keys(extra).length ? ` --set ${Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
+    return generateVcnRelease({
+      outDir, seed, count, extra, log, ...(assetsDir !== undefined ? { assetsDir } : {}),
+      command: `spatialprobe generate vcn --out ${outDir} --seed ${seed} --count ${count}${setText}`,
+    });
+  },
 };

@@ -1,0 +1,150 @@
+/**
+ * From a plan to an episode: the R2O object category and goals, the start, its heading, the
+ * instruction text and the shortest route.
+ *
+ * - R2O object category (App. B.4 "Locate the ..."): a category of an object seen in the window
+ *   that stands in the target room (not a door or window); the goals are every object of that
+ *   category in the target room. Instance: the goal is the target object.
+ * - Start (§3.3, §3.1): a tour position of the window (every 5th frame) in the initial room, free
+ *   at the robot's radius, at least 3 m geodesic from the nearest view point; initial rooms and
+ *   positions are tried in a seeded order. The start is outside the target room because the
+ *   initial room never is the target room.
+ * - Heading: a seeded multiple of 30 degrees (the turn step); Orientation: a seeded compass
+ *   direction, stated in the instruction ("Now facing north.").
+ */
+import type { Rng } from "../../../stats/rng.js";
+import { isFreePoint, shortestPathTree, type OccupancyGrid, type ShortestPathTree } from "../../../world/space/index.js";
+import type { Scene, SceneObject, Vec2 } from "../../../world/types.js";
+import { fillRelation } from "../relations.js";
+import { compassOf } from "./habitat.js";
+import type { StartProbe } from "./distance.js";
+import type { HouseFacts, WindowFacts } from "./facts.js";
+import { nearestViewPoint, roomCentrePoint, shortestRoute, viewPoints, type ShortestRoute } from "./goals.js";
+import { VCN_PARAMS as P } from "./params.js";
+import type { EpisodePlan } from "./plan.js";
+import type { Tour } from "./tour-types.js";
+
+/** One tour of one house, prepared for episode building (trees cached per start frame). */
+export class TourSpace {
+  readonly anchors: number[];
+  private readonly trees = new Map<number, ShortestPathTree>();
+  private readonly centres = new Map<string, Vec2 | null>();
+
+  constructor(readonly scene: Scene, readonly house: HouseFacts, readonly grid: OccupancyGrid, readonly tour: Tour) {
+    this.anchors = tour.frames.filter((f) => f.index % P.startStrideFrames === 0 && f.room !== null && isFreePoint(grid, this.plan(f.index))).map((f) => f.index);
+  }
+
+  plan(frame: number): Vec2 {
+    const p = this.tour.frames[frame]!.position;
+    return [p[0], p[1]];
+  }
+
+  tree(frame: number): ShortestPathTree {
+    let t = this.trees.get(frame);
+    if (!t) {
+      t = shortestPathTree(this.grid, this.plan(frame));
+      this.trees.set(frame, t);
+    }
+    return t;
+  }
+
+  centrePoint(room: string): Vec2 | null {
+    if (!this.centres.has(room)) this.centres.set(room, roomCentrePoint(this.scene, this.grid, this.house.rooms.get(room)!));
+    return this.centres.get(room)!;
+  }
+
+  /** Start frames of a window in a room. */
+  startsIn(w: WindowFacts, room: string): number[] {
+    return this.anchors.filter((k) => k >= w.window.first && k <= w.window.last && this.tour.frames[k]!.room === room);
+  }
+
+  /** The Distance rule's start in a window's room: the middle start frame there. */
+  probe(w: WindowFacts, room: string): StartProbe | null {
+    const starts = this.startsIn(w, room);
+    if (starts.length === 0) return null;
+    const frame = starts[Math.floor(starts.length / 2)]!;
+    return {
+      frame,
+      position: this.plan(frame),
+      roomDistance: (r) => {
+        const c = this.centrePoint(r);
+        return c ? this.tree(frame).distanceTo(c) : Infinity;
+      },
+    };
+  }
+}
+
+export interface GoalObject {
+  object: SceneObject;
+  viewPoints: Vec2[];
+}
+
+export interface Episode {
+  plan: EpisodePlan;
+  space: TourSpace;
+  initialRoom: string;
+  startFrame: number;
+  start: Vec2;
+  heading: number;
+  objectCategory: string;
+  goals: GoalObject[];
+  nearest: { point: Vec2; distance: number };
+  route: ShortestRoute;
+  instruction: string;
+  /** The instruction with {relation} in place of the relation words (query plans). */
+  template?: string;
+}
+
+/** Seen, non-wall object categories standing in a room, sorted. */
+export function seenCategoriesIn(house: HouseFacts, w: WindowFacts, room: string): string[] {
+  const out = new Set<string>();
+  for (const name of w.seen.keys()) {
+    const o = house.objects.get(name);
+    if (o && !o.inWall && o.room === room) out.add(o.category);
+  }
+  return [...out].sort();
+}
+
+/** The episode of a plan, or why it has none. */
+export function buildEpisode(space: TourSpace, w: WindowFacts, plan: EpisodePlan, rng: Rng): Episode | string {
+  const { scene, house } = space;
+  let category: string;
+  let objects: SceneObject[];
+  if (plan.targetObject !== undefined) {
+    const target = scene.objects.find((o) => o.name === plan.targetObject)!;
+    category = target.category;
+    objects = [target];
+  } else {
+    const categories = seenCategoriesIn(house, w, plan.targetRoom);
+    if (categories.length === 0) return "no object seen in the target room";
+    category = rng.pick(categories);
+    objects = scene.objects.filter((o) => !o.inWall && o.room === plan.targetRoom && o.category === category);
+  }
+  const goals = objects.map((object) => ({ object, viewPoints: viewPoints(scene, space.grid, object) })).filter((g) => g.viewPoints.length > 0);
+  if (goals.length === 0) return "no navigable view point";
+  const allPoints = goals.flatMap((g) => g.viewPoints);
+  const tries: Array<{ room: string; frame: number }> = [];
+  if (plan.startFrame !== undefined) tries.push({ room: plan.initialRooms[0]!, frame: plan.startFrame });
+  else for (const room of rng.shuffle(plan.initialRooms)) for (const frame of rng.shuffle(space.startsIn(w, room))) tries.push({ room, frame });
+  let chosen: { room: string; frame: number; nearest: { point: Vec2; distance: number } } | null = null;
+  for (const t of tries.slice(0, 12)) {
+    const nearest = nearestViewPoint(space.tree(t.frame), allPoints);
+    if (nearest && nearest.distance >= P.minGoalDistanceM) {
+      chosen = { ...t, nearest };
+      break;
+    }
+  }
+  if (!chosen) return tries.length === 0 ? "no start position in the initial rooms" : "every start is closer than 3 m to the goal or cut off";
+  const heading = plan.statesFacing ? (rng.int(0, 3) * Math.PI) / 2 : (rng.int(0, 11) * Math.PI) / 6;
+  const start = space.plan(chosen.frame);
+  const route = shortestRoute(space.grid, space.tree(chosen.frame), start, heading, chosen.nearest.point);
+  if (!route) return "no path to the nearest view point";
+  const prefix = plan.statesFacing ? `Now facing ${compassOf(heading)}. ` : "";
+  const locate = plan.task === "instance" ? "" : ` Locate the ${category}.`;
+  const template = plan.query ? `${prefix}${plan.body}${locate}` : undefined;
+  const instruction = plan.query ? fillRelation(template!, plan.query.relation) : `${prefix}${plan.body}${locate}`;
+  return {
+    plan, space, initialRoom: chosen.room, startFrame: chosen.frame, start, heading, objectCategory: category, goals,
+    nearest: chosen.nearest, route, instruction, ...(template !== undefined ? { template } : {}),
+  };
+}

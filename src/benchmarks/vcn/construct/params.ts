@@ -1,0 +1,47 @@
+/**
+ * Construction parameters of VCN-Bench episodes (paper §3.3, App. B, App. C), in one place.
+ */
+export const VCN_PARAMS = Object.freeze({
+  /** Hello Robot Stretch (App. C.2): height 1.41 m, base radius 0.17 m; navigability and geodesics use this radius. */
+  robotRadiusM: 0.17,
+  robotHeightM: 1.41,
+  /** Plan grid of the agent, metres per cell. */
+  gridCellM: 0.05,
+  /** Houses for VCN: 7-10 rooms so categories repeat (design principle iii: distractor rooms). */
+  houseRooms: [7, 10] as readonly [number, number],
+  /** A house is kept when at least this many rooms share a category with another room (hallway aside). */
+  minRepeatedRooms: 4,
+  /** Seeds tried per house before giving up. */
+  houseAttempts: 12,
+  /** App. B.1: window lengths step by 10 frames; the shortest prior video considered. */
+  windowStepFrames: 10,
+  minWindowFrames: 30,
+  /** App. B.2: region types never used as initial or target room of an R2O instruction. */
+  excludedRoomTypes: ["hallway"] as readonly string[],
+  /** App. B.4 Distance: the target beats every other candidate by at least this much geodesic distance. */
+  distanceMarginM: 5,
+  /** App. B.4 Orientation: the candidate band below the extreme extent. */
+  orientationBandM: 5,
+  /** §3.3: episodes whose start is closer than this (geodesic) to the goal are dropped. */
+  minGoalDistanceM: 3,
+  /** App. C.1: view points every 0.1 m within 0.6 m around the goal's box, in the goal's room. */
+  viewPointStepM: 0.1,
+  viewPointRangeM: 0.6,
+  /** Instance descriptions: the anchor object lies within this plan distance of the target ... */
+  instanceAnchorMaxM: 2.0,
+  /** ... and the target is nearer to it than every other candidate by at least this much. */
+  instanceAnchorMarginM: 0.5,
+  /** Start candidates: every this many tour frames (a Dijkstra each). */
+  startStrideFrames: 5,
+  /** Navigation actions (§3.1): FORWARD 0.25 m, turns of 30 degrees. */
+  forwardStepM: 0.25,
+  turnStepDeg: 30,
+  /** Tour frame rate of generated sets (0.16 m of walking between frames at the tour's 0.8 m/s). */
+  tourFps: 5,
+  /** Default houses: one per this many episodes wanted, at least two. */
+  episodesPerHouse: 5,
+  /** Initial views and tour frames: 384 x 384 (App. C.3). */
+  imageSide: 384,
+  /** JPEG quality of the initial views. */
+  viewJpegQuality: 90,
+});

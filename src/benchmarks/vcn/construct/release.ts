@@ -1,0 +1,154 @@
+/**
+ * The records an episode becomes:
+ * - the released episode (episodes.json.gz): Habitat coordinates, the fields the released
+ *   evaluation scripts read, and `target_room` / `prior_video` beside them;
+ * - the goal-identification item (items.jsonl, schema.ts): the prior video as frames of the tour
+ *   video (an indices spec, `source_index` per annotation) or as the tour's frame files, the
+ *   tour's annotations, the target, the four initial views, the layout and the query;
+ * - the shortest-path log (trajectories.jsonl): positions every 0.25 m along the geodesic to the
+ *   nearest view point, STOP, the room of every position. It is the shortest path, not an agent.
+ * Room ids are written as the release's "region<k>".
+ */
+import type { Annotation, Layout, Query, RawItem } from "../schema.js";
+import type { Scene } from "../../../world/types.js";
+import { roomAt } from "../../../world/space/index.js";
+import { successFrames } from "../chance.js";
+import type { Episode } from "./episode.js";
+import { habitatBox, habitatFloor, habitatPoint, headingQuaternion } from "./habitat.js";
+import { tourFrameFile } from "./tour.js";
+import type { Tour } from "./tour-types.js";
+import type { PriorWindow } from "./windows.js";
+
+const r4 = (v: number): number => Math.round(v * 1e4) / 1e4 + 0;
+
+export type RegionOf = (room: string) => string;
+
+export function regionMapper(scene: Pick<Scene, "rooms">): RegionOf {
+  const ids = new Map(scene.rooms.map((r, k) => [r.id, `region${k}`]));
+  return (room) => {
+    const id = ids.get(room);
+    if (!id) throw new Error(`unknown room ${room}`);
+    return id;
+  };
+}
+
+/** The annotations of a window's frames, indexed 0..N-1 with their tour frame as source_index. */
+export function windowAnnotations(scene: Scene, tour: Tour, w: PriorWindow, region: RegionOf): Annotation[] {
+  const category = new Map(scene.rooms.map((r) => [r.id, r.type]));
+  const out: Annotation[] = [];
+  for (let k = w.first; k <= w.last; k++) {
+    const f = tour.frames[k]!;
+    out.push({
+      index: k - w.first,
+      room: f.room === null ? null : region(f.room),
+      room_category: f.room === null ? null : category.get(f.room)!,
+      objects: f.objects.map((o) => ({ id: o.name, category: o.category })),
+      visible_rooms: f.visibleRooms.filter((r) => r !== f.room).map(region),
+      source_index: k,
+    });
+  }
+  return out;
+}
+
+/** The scene's rooms (centroids) and objects (plan centres) in the item's layout, and the start. */
+export function itemLayout(e: Episode, region: RegionOf): Layout {
+  const { house, scene } = e.space;
+  return {
+    rooms: scene.rooms.map((r) => ({ id: region(r.id), category: r.type, center: [r4(house.rooms.get(r.id)!.centre[0]), r4(house.rooms.get(r.id)!.centre[1])] })),
+    objects: scene.objects.map((o) => ({ id: o.name, category: o.category, room: region(o.room), position: [r4(o.position[0]), r4(o.position[1])] })),
+    start: { position: [r4(e.start[0]), r4(e.start[1])], facing: [r4(Math.cos(e.heading)), r4(Math.sin(e.heading))] },
+  };
+}
+
+/** The item's query: the plan's relation with room ids as regions. */
+export function itemQuery(e: Episode, region: RegionOf): Query | undefined {
+  const q = e.plan.query;
+  if (!q) return undefined;
+  const isRoom = e.plan.task !== "instance";
+  const id = (x: string) => (isRoom && x !== "start" ? region(x) : x);
+  return { relation: q.relation, candidates: q.candidates.map(id), ...(q.anchor !== undefined ? { anchor: id(q.anchor) } : {}), template: e.template! };
+}
+
+export interface MediaPaths {
+  /** The tour's folder, relative to the set root (tours/<tour id>). */
+  tourDir: string;
+  media: "video" | "frames";
+  views: { front: string; left: string; back: string; right: string };
+}
+
+export function itemRecord(e: Episode, id: string, paths: MediaPaths, region: RegionOf): RawItem {
+  const w = e.plan.window;
+  const annotations = windowAnnotations(e.space.scene, e.space.tour, w, region);
+  const target = e.plan.targetObject !== undefined ? { object: e.plan.targetObject } : { room: region(e.plan.targetRoom) };
+  const goal = e.plan.targetObject !== undefined
+    ? { kind: "object" as const, object: e.plan.targetObject, category: e.objectCategory }
+    : { kind: "room" as const, room: region(e.plan.targetRoom), category: e.space.house.rooms.get(e.plan.targetRoom)!.category };
+  const indices = Array.from({ length: w.last - w.first + 1 }, (_, k) => w.first + k);
+  const tour = paths.media === "video"
+    ? { video: `${paths.tourDir}/tour.mp4`, spec: { mode: "indices" as const, indices } }
+    : { frames: indices.map((k) => `${paths.tourDir}/${tourFrameFile(k)}`) };
+  const query = itemQuery(e, region);
+  return {
+    id,
+    task: e.plan.task,
+    scene: e.space.scene.id,
+    episode_id: id,
+    instruction: e.instruction,
+    tour,
+    annotations,
+    target,
+    initial_views: paths.views,
+    layout: itemLayout(e, region),
+    ...(query ? { query } : {}),
+    answers: successFrames({ target: goal, annotations }),
+    meta: {
+      subclass: e.plan.subclass,
+      tag: e.plan.tag,
+      tour: e.space.tour.id,
+      prior_video: { first: w.first, last: w.last },
+      initial_room: region(e.initialRoom),
+      start_frame: e.startFrame - w.first,
+      object_category: e.objectCategory,
+    },
+  };
+}
+
+/** "<scene>_region<k>/<object name>", the release's instance id. */
+export const instanceId = (e: Episode, name: string, room: string, region: RegionOf): string => `${e.space.scene.id}_${region(room)}/${name}`;
+
+export function episodeRecord(e: Episode, id: string, region: RegionOf): Record<string, unknown> {
+  return {
+    episode_id: id,
+    scene_id: e.space.scene.id,
+    start_position: habitatFloor(e.start),
+    start_rotation: headingQuaternion(e.heading),
+    instruction: {
+      task_type: e.plan.task,
+      instruction_text: e.instruction,
+      instance_id: e.goals.map((g) => instanceId(e, g.object.name, g.object.room, region)),
+    },
+    object_category: e.objectCategory,
+    goals: e.goals.map((g) => ({
+      position: habitatPoint([(g.object.bbox.min[0] + g.object.bbox.max[0]) / 2, (g.object.bbox.min[1] + g.object.bbox.max[1]) / 2, (g.object.bbox.min[2] + g.object.bbox.max[2]) / 2]),
+      view_points: g.viewPoints.map((p) => ({ agent_state: { position: habitatFloor(p) } })),
+      bbox: habitatBox(g.object.bbox),
+    })),
+    dist_to_goal: r4(e.nearest.distance),
+    target_room: region(e.plan.targetRoom),
+    prior_video: { tour: e.space.tour.id, first: e.plan.window.first, last: e.plan.window.last },
+  };
+}
+
+export function trajectoryRecord(e: Episode, id: string, region: RegionOf): Record<string, unknown> {
+  const samples = e.route.samples;
+  return {
+    episode_id: id,
+    positions: samples.map(habitatFloor),
+    stop: true,
+    rooms: samples.map((p) => {
+      const room = roomAt(e.space.scene, p);
+      return room === null ? null : region(room);
+    }),
+    final_distance: 0,
+  };
+}

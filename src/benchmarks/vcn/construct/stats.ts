@@ -1,0 +1,106 @@
+/**
+ * Statistics of a generated set (paper App. B.7, Fig. 10; issue part 4): frames per tour and per
+ * prior video, rooms per prior video, floor area covered (m2 of the distinct rooms the camera
+ * enters), instruction types and lengths (words), geodesic distance to the goal, shortest-path
+ * steps; and per question the exact complete and category chance levels (chance.ts), with
+ * their means per task.
+ */
+import { chanceLevels } from "../chance.js";
+import { TASK_CODES, type RawItem, type TaskCode } from "../schema.js";
+import type { GoalTarget } from "../types.js";
+
+export interface Spread {
+  mean: number;
+  min: number;
+  max: number;
+}
+
+const r4 = (v: number): number => Math.round(v * 1e4) / 1e4 + 0;
+
+export function spread(values: readonly number[]): Spread | null {
+  if (values.length === 0) return null;
+  return { mean: r4(values.reduce((a, b) => a + b, 0) / values.length), min: r4(Math.min(...values)), max: r4(Math.max(...values)) };
+}
+
+/** What the statistics need of one episode. */
+export interface EpisodeFacts {
+  item: RawItem;
+  /** Category of the target room (R2O) or object (Instance). */
+  targetCategory: string;
+  roomsVisited: number;
+  areaM2: number;
+  geodesicM: number;
+  steps: number;
+}
+
+export interface VcnStats {
+  tours: number;
+  frames_per_tour: Spread | null;
+  episodes: number;
+  types: Record<TaskCode, number>;
+  subclasses: Record<string, number>;
+  prior_video: { frames: Spread | null; rooms: Spread | null; area_m2: Spread | null };
+  instruction_words: Spread | null;
+  geodesic_m: Spread | null;
+  steps: Spread | null;
+  chance: {
+    complete: { mean: number | null; by_task: Record<string, number | null> };
+    category: { mean: number | null; by_task: Record<string, number | null> };
+  };
+  per_question: Array<{ id: string; task: TaskCode; complete: number; category: number }>;
+}
+
+/** The goal of an item as chance.ts reads it. */
+export function goalOf(item: RawItem, category: string): GoalTarget {
+  return item.target.object !== undefined ? { kind: "object", object: item.target.object, category } : { kind: "room", room: item.target.room!, category };
+}
+
+const mean = (v: readonly number[]): number | null => (v.length ? r4(v.reduce((a, b) => a + b, 0) / v.length) : null);
+
+export function setStatistics(tourFrames: readonly number[], episodes: readonly EpisodeFacts[]): VcnStats {
+  const perQuestion = episodes.map((e) => {
+    const c = chanceLevels({ target: goalOf(e.item, e.targetCategory), annotations: e.item.annotations });
+    return { id: String(e.item.id), task: e.item.task, complete: r4(c.complete), category: r4(c.category) };
+  });
+  const types = Object.fromEntries(TASK_CODES.map((t) => [t, episodes.filter((e) => e.item.task === t).length])) as Record<TaskCode, number>;
+  const subclasses: Record<string, number> = {};
+  for (const e of episodes) {
+    const s = String(e.item.meta?.["subclass"] ?? e.item.task);
+    subclasses[s] = (subclasses[s] ?? 0) + 1;
+  }
+  const byTask = (key: "complete" | "category") => Object.fromEntries(TASK_CODES.map((t) => [t, mean(perQuestion.filter((q) => q.task === t).map((q) => q[key]))]));
+  return {
+    tours: tourFrames.length,
+    frames_per_tour: spread(tourFrames),
+    episodes: episodes.length,
+    types,
+    subclasses: Object.fromEntries(Object.entries(subclasses).sort(([a], [b]) => (a < b ? -1 : 1))),
+    prior_video: {
+      frames: spread(episodes.map((e) => e.item.annotations.length)),
+      rooms: spread(episodes.map((e) => e.roomsVisited)),
+      area_m2: spread(episodes.map((e) => e.areaM2)),
+    },
+    instruction_words: spread(episodes.map((e) => e.item.instruction.split(/\s+/).filter(Boolean).length)),
+    geodesic_m: spread(episodes.map((e) => e.geodesicM)),
+    steps: spread(episodes.map((e) => e.steps)),
+    chance: {
+      complete: { mean: mean(perQuestion.map((q) => q.complete)), by_task: byTask("complete") },
+      category: { mean: mean(perQuestion.map((q) => q.category)), by_task: byTask("category") },
+    },
+    per_question: perQuestion,
+  };
+}
+
+const pct = (v: number | null) => (v === null ? "-" : `${(100 * v).toFixed(1)}%`);
+const fmt = (s: Spread | null, unit = "") => (s ? `${s.mean.toFixed(1)}${unit} (${s.min}-${s.max})` : "-");
+
+/** The summary lines the generator prints. */
+export function statisticsText(s: VcnStats): string {
+  const present = TASK_CODES.filter((t) => s.types[t] > 0);
+  return [
+    `${s.episodes} episodes: ${present.map((t) => `${t} ${s.types[t]}`).join(", ")} (${Object.entries(s.subclasses).map(([k, n]) => `${k} ${n}`).join(", ")})`,
+    `tours ${s.tours}, frames per tour ${fmt(s.frames_per_tour)}; prior video frames ${fmt(s.prior_video.frames)}, rooms ${fmt(s.prior_video.rooms)}, area ${fmt(s.prior_video.area_m2, " m2")}`,
+    `instruction words ${fmt(s.instruction_words)}; geodesic distance ${fmt(s.geodesic_m, " m")}; shortest-path steps ${fmt(s.steps)}`,
+    `chance (oracle 100%): complete ${pct(s.chance.complete.mean)} [${present.map((t) => `${t} ${pct(s.chance.complete.by_task[t] ?? null)}`).join(", ")}]; category ${pct(s.chance.category.mean)} [${present.map((t) => `${t} ${pct(s.chance.category.by_task[t] ?? null)}`).join(", ")}]`,
+  ].join("\n");
+}

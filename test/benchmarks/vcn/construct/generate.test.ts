@@ -1,0 +1,62 @@
+/**
+ * examples/vcn-mini is exactly what the command in its README makes (so a seed regenerates the
+ * same bytes), and the generator's options are checked.
+ */
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import sharp from "sharp";
+import { generateOptions, generateVcnRelease, taskQuotas } from "../../../../src/benchmarks/vcn/construct/index.js";
+
+const EXAMPLE = path.resolve(import.meta.dirname, "../../../../examples/vcn-mini");
+const EXAMPLE_COMMAND = "spatialprobe generate vcn --out examples/vcn-mini --seed 12 --count 15 --set houses=2 fps=2 media=video";
+
+async function listFiles(dir: string, rel = ""): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+    const r = path.join(rel, e.name);
+    if (e.isDirectory()) out.push(...(await listFiles(dir, r)));
+    else out.push(r);
+  }
+  return out.sort();
+}
+
+test("generate options: --set keys are read and checked", () => {
+  assert.deepEqual(generateOptions({ houses: "3", rooms: "8-9", tours: "2", size: "256", fps: "4", frames: "300", window: "40-200", media: "video", order: "2", instance: "0" }), {
+    houses: 3, rooms: [8, 9], tours: 2, imageSide: 256, fps: 4, tourFrames: 300, minWindow: 40, maxWindow: 200, media: "video", perTask: { order: 2, instance: 0 },
+  });
+  assert.deepEqual(generateOptions({ rooms: "7", window: "50" }), { rooms: [7, 7], minWindow: 50 });
+  assert.throws(() => generateOptions({ rooms: "9-8" }), /rooms must be a whole number from 9 to 10/);
+  assert.throws(() => generateOptions({ media: "gif" }), /media must be both, video or frames/);
+  assert.throws(() => generateOptions({ colour: "red" }), /no --set option "colour"/);
+});
+
+test("task quotas: explicit counts first, the rest spread over the other tasks in order", () => {
+  assert.deepEqual(taskQuotas(12), { count: 3, order: 3, distance: 2, orientation: 2, instance: 2 });
+  assert.deepEqual(taskQuotas(10, { instance: 4 }), { count: 2, order: 2, distance: 1, orientation: 1, instance: 4 });
+});
+
+test("examples/vcn-mini is exactly what its README's command makes", { timeout: 600_000 }, async () => {
+  const readme = await readFile(path.join(EXAMPLE, "README.md"), "utf8");
+  assert.ok(readme.includes(EXAMPLE_COMMAND), "the README states the command");
+  const work = await mkdtemp(path.join(tmpdir(), "vcn-mini-"));
+  try {
+    const fresh = path.join(work, "vcn-mini");
+    await generateVcnRelease({ outDir: fresh, seed: 12, count: 15, extra: { houses: "2", fps: "2", media: "video" }, command: EXAMPLE_COMMAND });
+    const [a, b] = [await listFiles(EXAMPLE), await listFiles(fresh)];
+    assert.deepEqual(b, a);
+    for (const file of a) {
+      const [x, y] = await Promise.all([readFile(path.join(EXAMPLE, file)), readFile(path.join(fresh, file))]);
+      if (file.endsWith(".jpg")) {
+        // JPEG bytes depend on the image library's build; the pixels must match.
+        const [px, py] = await Promise.all([sharp(x).raw().toBuffer(), sharp(y).raw().toBuffer()]);
+        assert.ok(px.equals(py), file);
+      } else assert.equal(createHash("sha256").update(y).digest("hex"), createHash("sha256").update(x).digest("hex"), file);
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+});

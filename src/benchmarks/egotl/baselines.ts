@@ -132,7 +132,7 @@ export function frequencyReply(item: EgoTLItem, table: FrequencyTable): string {
   }
 }
 
-export const FREQUENCY_NEEDS_TRAIN = "the frequency baseline needs the training answers: pass --train <train.jsonl> (e.g. test/fixtures/egotl-legacy-mini/train.jsonl)";
+export const FREQUENCY_NEEDS_TRAIN = "the frequency baseline needs the training answers: pass --train <train.jsonl> (e.g. examples/egotl-mini/train.jsonl)";
 
 export function egotlBaselines(table: FrequencyTable | null): Record<string, Baseline> {
   return {

@@ -154,6 +154,18 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
     // Longest side 768 as JPEG q85 (768x432 for a 1280x720 clip): a 48-frame distance item stays
     // a few MB, far inside every provider's request limit (models/limits.ts).
     imageBudget: { picture: { maxSide: 768, format: "jpeg", jpegQuality: 85 }, frame: { maxSide: 768, format: "jpeg", jpegQuality: 85 } },
+    async generate({ outDir, seed, count, extra, log, assetsDir }) {
+      // Loaded on demand: the generator pulls in the world engine.
+      const { generateEgoTLRelease, generateOptions } = await import("./construct/index.js");
+      const options = generateOptions(extra);
+      const setText = Object.keys(extra).length ? ` --set ${Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
+      const result = await generateEgoTLRelease({
+        outDir, seed, houses: count, assetsDir, log, ...options,
+        command: `spatialprobe generate egotl --out ${outDir} --seed ${seed} --count ${count}${setText}`,
+      });
+      const counts = (s: "test" | "train") => Object.entries(result.questions[s]).map(([t, n]) => `${t} ${n}`).join(", ");
+      return `EgoTL-Bench-format set from ${count} houses, ${result.episodes.rendered} rendered episodes (${result.frames} frames): test ${counts("test")}; train ${counts("train")}`;
+    },
   };
 }
 

@@ -12,11 +12,11 @@ import type { BenchItem } from "../../core/benchmark.js";
 import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
-import { FRAME_IMAGE_EXTENSIONS, frameFolderNames, type FrameSource, type FrameSpec } from "../../media/frames.js";
+import { FRAME_IMAGE_EXTENSIONS, fpsIndices, frameFolderNames, uniformIndices, type FrameSource, type FrameSpec } from "../../media/frames.js";
 import type { RequestOptions } from "../requests.js";
 import { egotlRequestProblems } from "./check.js";
 import { normalizeText } from "./parse.js";
-import { EGOTL_TASKS, EgoTLItemSchema, LETTERS, type DirectionLabel, type EgoTLRow, type EgoTLTask, type MediaRow } from "./schema.js";
+import { EGOTL_TASKS, EgoTLItemSchema, LETTERS, type DirectionLabel, type EgoTLRow, type EgoTLTask, type MediaRow, type SpanRow } from "./schema.js";
 
 /** The frames shown when an item gives no spec: 16 for the memory-bank video, 8 for a clip. */
 export const DEFAULT_FRAME_SPECS: Record<EgoTLTask, FrameSpec> = {
@@ -42,6 +42,8 @@ export interface EgoTLMedia {
   display: string;
   /** Capture rate of image frames (timestamps), when the row gives it. */
   fps: number | null;
+  /** The clip's frames inside a longer video, when the row gives a span; `spec` then already names frames of the whole video. */
+  span?: SpanRow;
 }
 
 export interface EgoTLItem extends BenchItem {
@@ -268,10 +270,50 @@ function readMedia(media: MediaRow, task: EgoTLTask, check: MediaCheck): EgoTLMe
   }
   if (media.fps !== undefined && media.video !== undefined) at("media.fps", "applies to frames and dir only (a video file carries its own rate)");
   if (spec.mode === "fps" && media.video === undefined && media.fps === undefined) at("media.spec", "an fps spec on image frames needs media.fps (the capture rate)");
+  if (media.span) {
+    const span = media.span;
+    if (span.last_frame < span.first_frame) at("media.span", `last_frame ${span.last_frame} is before first_frame ${span.first_frame}`);
+    else if (frameCount !== null && span.last_frame >= frameCount) at("media.span.last_frame", `frame ${span.last_frame} is beyond the ${frameCount} frames`);
+    else {
+      const inSpan = spanFrameSpec(spec, span, media.fps ?? null);
+      if ("problem" in inSpan) at(inSpan.field, inSpan.problem);
+      else return { source, spec: inSpan.spec, display: `${display} frames ${span.first_frame}-${span.last_frame}`, fps: media.fps ?? null, span };
+    }
+    return null;
+  }
   if (spec.mode === "indices" && frameCount !== null && frameCount > 0) {
     spec.indices.forEach((k, i) => k >= frameCount! && at(`media.spec.indices[${i}]`, `frame ${k} is beyond the ${frameCount} frames`));
   }
   return { source, spec, display, fps: media.fps ?? null };
+}
+
+/**
+ * A frame spec applied to a span as if the span were the whole clip, written as the frame indices
+ * of the longer video it lies in (so the sampler and the request checks need no span): uniform N
+ * picks np.linspace over the span's frames, "all" every frame of the span, indices count from the
+ * span's first frame, and fps needs the capture rate (frames and dir give media.fps; a video's
+ * rate is not known before probing, so fps on a video span is refused).
+ */
+export function spanFrameSpec(spec: FrameSpec, span: SpanRow, fps: number | null): { spec: FrameSpec } | { field: string; problem: string } {
+  const first = span.first_frame;
+  const length = span.last_frame - first + 1;
+  const shift = (relative: number[]): { spec: FrameSpec } => ({ spec: { mode: "indices", indices: relative.map((k) => k + first) } });
+  switch (spec.mode) {
+    case "uniform":
+      return shift(uniformIndices(length, spec.count));
+    case "all":
+      return shift(Array.from({ length }, (_, k) => k));
+    case "indices": {
+      const beyond = spec.indices.findIndex((k) => k >= length);
+      if (beyond >= 0) return { field: `media.spec.indices[${beyond}]`, problem: `frame ${spec.indices[beyond]} is beyond the span's ${length} frames` };
+      return shift(spec.indices);
+    }
+    case "fps": {
+      if (fps === null) return { field: "media.spec", problem: "an fps spec on a span needs the capture rate (media.fps, frames and dir only); use a uniform or indices spec on a video span" };
+      const timestamps = Array.from({ length }, (_, k) => k / fps);
+      return shift(fpsIndices(timestamps, spec.fps, length / fps));
+    }
+  }
 }
 
 /** The source video when the row names none: the video file, the frame folder, or the frames' folder. */

@@ -44,6 +44,13 @@ export const FrameSpecSchema = z
   ])
   .describe("which frames to show; default: uniform 16 for planning's memory-bank video, uniform 8 for clips");
 
+export const SpanSchema = z
+  .strictObject({
+    first_frame: z.number().int().nonnegative().describe("0-based index of the clip's first frame in the longer video"),
+    last_frame: z.number().int().nonnegative().describe("0-based index of the clip's last frame (included)"),
+  })
+  .describe("the clip as a span of frames inside a longer video (e.g. one step of an episode video); the frame spec then applies to the span as if it were the whole clip");
+
 export const MediaSchema = z
   .strictObject({
     video: z.string().min(1).optional().describe("a video file, relative to the JSONL file's folder"),
@@ -51,6 +58,7 @@ export const MediaSchema = z
     dir: z.string().min(1).optional().describe("a folder of frame images (sorted by name), relative to the JSONL file's folder"),
     fps: z.number().positive().optional().describe("frames and dir only: the rate the images were captured at (gives timestamps; needed for an fps spec)"),
     spec: FrameSpecSchema.optional(),
+    span: SpanSchema.optional(),
   })
   .meta({
     description: "the video: exactly one of video, frames or dir, plus an optional frame spec",
@@ -127,6 +135,7 @@ export const EgoTLItemSchema = z
 export type EgoTLRow = z.infer<typeof EgoTLItemSchema>;
 export type FrameSpecRow = z.infer<typeof FrameSpecSchema>;
 export type MediaRow = z.infer<typeof MediaSchema>;
+export type SpanRow = z.infer<typeof SpanSchema>;
 
 /** The JSON Schema (draft 2020-12) of one item, exported from the zod schema. */
 export function egotlItemJsonSchema(): Record<string, unknown> {

@@ -121,3 +121,16 @@ test("tasks resolve by id or title; unknown ones are a usage error", () => {
   assert.deepEqual(tasks, ["direction"]);
   assert.equal(items.length, 5);
 });
+
+test("a clip span inside a longer video: the frame spec applies to the span, as frame numbers of the whole video", async () => {
+  const { spanFrameSpec } = await import("../../../src/benchmarks/egotl/load.js");
+  const span = { first_frame: 100, last_frame: 129 };
+  // Uniform 4 over 30 frames: trunc(k * 29 / 3) = 0, 9, 19, then the last (29); shifted by 100.
+  assert.deepEqual(spanFrameSpec({ mode: "uniform", count: 4 }, span, null), { spec: { mode: "indices", indices: [100, 109, 119, 129] } });
+  assert.deepEqual(spanFrameSpec({ mode: "all" }, { first_frame: 5, last_frame: 7 }, null), { spec: { mode: "indices", indices: [5, 6, 7] } });
+  assert.deepEqual(spanFrameSpec({ mode: "indices", indices: [0, 29] }, span, null), { spec: { mode: "indices", indices: [100, 129] } });
+  assert.deepEqual(spanFrameSpec({ mode: "indices", indices: [0, 30] }, span, null), { field: "media.spec.indices[1]", problem: "frame 30 is beyond the span's 30 frames" });
+  // 2 fps over 30 frames captured at 10 fps (3 s): t = 0, 0.5, ..., 2.5 s -> every 5th frame.
+  assert.deepEqual(spanFrameSpec({ mode: "fps", fps: 2 }, span, 10), { spec: { mode: "indices", indices: [100, 105, 110, 115, 120, 125] } });
+  assert.match((spanFrameSpec({ mode: "fps", fps: 2 }, span, null) as { problem: string }).problem, /needs the capture rate/);
+});

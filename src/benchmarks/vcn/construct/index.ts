@@ -26,7 +26,7 @@ import { VCN_PARAMS as P } from "./params.js";
 import { episodeRecord, itemRecord, regionMapper, trajectoryRecord, type MediaPaths } from "./release.js";
 import { choiceOrder, mergeTagged, tourPlans, variantOrder } from "./select.js";
 import { setStatistics, statisticsText, type EpisodeFacts } from "./stats.js";
-import { buildTour, indexTourScene, tourCamera, tourGrids, tourLights } from "./tour.js";
+import { buildTour, indexTourScene, tourCamera, tourGrids, tourRenderOptions } from "./tour.js";
 import type { Tour } from "./tour-types.js";
 
 export interface VcnGenerateSettings {
@@ -130,13 +130,12 @@ const VIEW_OFFSETS = { front: 0, left: Math.PI / 2, back: Math.PI, right: -Math.
 /** The four initial views at the start, with the tour's camera and lighting, as JPEG. */
 async function initialViews(e: Episode, meshes: readonly WorldMesh[], shadows: ShadowMaps): Promise<Record<keyof typeof VIEW_OFFSETS, Buffer>> {
   const { scene, tour } = e.space;
-  const { lights, ambient } = tourLights(scene.lights, tour.lighting);
-  const tinted: ShadowMaps = { maps: new Map(lights.map((l, k) => [l, shadows.maps.get(scene.lights[k]!)!])) };
+  const render = tourRenderOptions(scene, tour.lighting, shadows);
   const pitch = tour.frames[e.startFrame]!.pitch;
   const out = {} as Record<keyof typeof VIEW_OFFSETS, Buffer>;
   for (const [name, offset] of Object.entries(VIEW_OFFSETS) as Array<[keyof typeof VIEW_OFFSETS, number]>) {
     const camera = tourCamera({ position: [e.start[0], e.start[1], tour.camera.heightM], yaw: e.heading + offset, pitch }, tour.camera);
-    const buffers = renderView(meshes, camera, { lights, ambient, shadows: tinted });
+    const buffers = renderView(meshes, camera, render);
     out[name] = await sharp(buffers.rgb, { raw: { width: camera.width, height: camera.height, channels: 3 } }).jpeg({ quality: P.viewJpegQuality }).toBuffer();
   }
   return out;

@@ -14,10 +14,9 @@ import { incompleteReason } from "../report/run-facts.js";
 import { EXIT_INCOMPLETE } from "./shared.js";
 import { navigationFromFiles, navigationMarkdown } from "../benchmarks/vcn/index.js";
 
-/** The bundled set in the EgoPathBench release layout (made by `generate egopath` from furnished houses). */
+/** The bundled sets (each made by `generate <benchmark>` from furnished houses). */
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples");
 export const DEMO_DATA = path.join(EXAMPLES, "egopath-mini");
-const LEGACY = path.join(EXAMPLES, "../test/fixtures");
 const DEMO_MODELS = ["oracle", "direct-to-goal", "random:1", "all-ids", "none"];
 const PATHEVAL_DEMO_RUNS: Array<[string, string]> = [["descriptor-oracle", "plain"], ["always-first", "plain"], ["random:1", "plain"], ["always-first", "flipped"], ["descriptor-oracle", "fine-grained"]];
 
@@ -30,13 +29,13 @@ const BUNDLED_DEMO_RUNS: BundledDemoRun[] = [
   { benchmark: "vcn", model: "random:1", prompt: "shuffled-frames" },
   { benchmark: "vcn", model: "oracle", prompt: "counterfactual" },
   { benchmark: "egotl", model: "oracle" },
-  { benchmark: "egotl", model: "frequency", train: path.join(LEGACY, "egotl-legacy-mini/train.jsonl") },
+  { benchmark: "egotl", model: "frequency", train: path.join(EXAMPLES, "egotl-mini/train.jsonl") },
   { benchmark: "egotl", model: "random:1" },
   { benchmark: "epic", model: "oracle" },
   { benchmark: "epic", model: "random:1" },
   { benchmark: "epic", model: "oracle", prompt: "no-overlay" },
 ];
-const BUNDLED_DATA = { vcn: path.join(LEGACY, "vcn-legacy-mini"), egotl: path.join(LEGACY, "egotl-legacy-mini"), epic: path.join(EXAMPLES, "epic-mini") };
+const BUNDLED_DATA = { vcn: path.join(EXAMPLES, "vcn-mini"), egotl: path.join(EXAMPLES, "egotl-mini"), epic: path.join(EXAMPLES, "epic-mini") };
 
 export function registerDemo(program: Command): void {
   program
@@ -102,7 +101,7 @@ async function demo(outDir: string): Promise<void> {
     goalRun: path.join(outDir, "vcn-random_1-plain"),
   });
   const report = path.join(outDir, "report.md");
-  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini (EgoPathBench layout, generated from furnished houses by the paper's method), a PathEval set generated into ${mdText(pathevalData)}, examples/vcn-mini and examples/egotl-mini (synthetic frame folders in spatialprobe's VCN-Bench and EgoTL-Bench item formats).\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (bundled trajectory logs; goal identification from random:1)")}\n`);
+  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini, examples/vcn-mini, examples/egotl-mini and examples/epic-mini (each made by \`spatialprobe generate\` in furnished houses of the world engine, by its paper's method; not the benchmarks' releases), and a PathEval set generated into ${mdText(pathevalData)}.\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (the example's shortest-path logs, not an agent; goal identification from random:1)")}\n`);
   const htmlFile = path.join(outDir, "report.html");
   // Smaller pictures and a larger budget than the default, so every demo item has its picture.
   const { html, summary } = await htmlReport(runDirs, { budgetBytes: 40 * 1024 * 1024, maxSide: 480 });

@@ -4,21 +4,24 @@ import { getBenchmark } from "../registry.js";
 import { integer, positiveInteger } from "./main.js";
 
 /** How much `generate` makes when --count is not given (a few seconds of work each). */
-const DEFAULT_COUNT: Record<string, number> = { egopath: 6, patheval: 40 };
+const DEFAULT_COUNT: Record<string, number> = { egopath: 6, patheval: 40, vcn: 10, egotl: 2, epic: 2 };
+
+/** The generators that build furnished houses from furniture libraries (and so read --assets). */
+const WORLD_GENERATORS = ["egopath", "vcn", "egotl", "epic"];
 
 export function registerGenerate(program: Command): void {
   program
     .command("generate <benchmark>")
-    .description("generate fresh data in the benchmark's release layout (egopath: furnished houses built by the paper's method)")
+    .description("generate fresh data in the benchmark's release layout (egopath, vcn, egotl, epic: furnished houses on the world engine, by each paper's method; patheval: planned paths in 2D and 3D environments)")
     .requiredOption("--out <dir>", "output folder (a new or empty folder)")
     .option("--seed <n>", "random seed", integer, 7)
-    .option("--count <n>", "egopath: houses (default 6); patheval: environments (default 40; the release has 1,149)", positiveInteger)
-    .option("--assets <dir>", "egopath: folder of Sweet Home 3D furniture libraries (.sh3f; default /usr/share/sweethome3d/furniture from Debian's sweethome3d-furniture)")
-    .option("--set <key=value...>", "benchmark options, e.g. egopath: size=1024 views=12 routes=10 splits=0.8,0.1,0.1; patheval: runs=30 pairs=5 planner=rrt-connect|rrt test-per-scenario=70|release dims=2d,3d train-images=true max-iterations=50000 workers=2")
+    .option("--count <n>", "egopath: houses (default 6); vcn: episodes (default 10); egotl, epic: houses (default 2); patheval: environments (default 40; the release has 1,149)", positiveInteger)
+    .option("--assets <dir>", "egopath, vcn, egotl, epic: folder of Sweet Home 3D furniture libraries (.sh3f; default /usr/share/sweethome3d/furniture from Debian's sweethome3d-furniture)")
+    .option("--set <key=value...>", "benchmark options, e.g. egopath: size=1024 views=12 routes=10 splits=0.8,0.1,0.1; vcn: houses=4 rooms=7-10 tours=1 size=384 fps=5 frames=600 window=30-160 media=both|video|frames order=4 count=4 distance=4 orientation=4 instance=4; epic: views=8 people=3 size=512x384 matching=0.15; patheval: runs=30 pairs=5 planner=rrt-connect|rrt test-per-scenario=70|release dims=2d,3d train-images=true max-iterations=50000 workers=2")
     .action(async (benchmarkId: string, opts) => {
       const benchmark = getBenchmark(benchmarkId);
-      if (!benchmark.generate) throw new UsageError(`${benchmarkId} has no generator (egopath and patheval have one)`);
-      if (opts.assets !== undefined && benchmarkId !== "egopath") throw new UsageError(`--assets is read by egopath only (its generator builds houses from furniture models)`);
+      if (!benchmark.generate) throw new UsageError(`${benchmarkId} has no generator`);
+      if (opts.assets !== undefined && !WORLD_GENERATORS.includes(benchmarkId)) throw new UsageError(`--assets is read by ${WORLD_GENERATORS.join(", ")} (their generators build houses from furniture models)`);
       const extra: Record<string, string> = {};
       for (const pair of (opts.set as string[] | undefined) ?? []) {
         const i = pair.indexOf("=");

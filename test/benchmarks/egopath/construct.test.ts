@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { listFiles } from "../../helpers/files.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -27,16 +28,6 @@ let root: string;
 const readJson = async (file: string): Promise<Json> => JSON.parse(await readFile(file, "utf8"));
 const readJsonl = async (file: string): Promise<Json[]> => (await readFile(file, "utf8")).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 const rows = (task: string) => readJsonl(path.join(root, `benchmark_evalfix/benchmark/vqa/vqa_next_${task}.jsonl`));
-
-async function listFiles(dir: string, rel = ""): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
-    const r = path.join(rel, e.name);
-    if (e.isDirectory()) out.push(...(await listFiles(dir, r)));
-    else out.push(r);
-  }
-  return out.sort();
-}
 
 async function digest(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();

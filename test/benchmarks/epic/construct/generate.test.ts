@@ -10,7 +10,8 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { listFiles } from "../../../helpers/files.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -39,16 +40,6 @@ const MINI_COMMAND = "spatialprobe generate epic --out examples/epic-mini --seed
 let work: string;
 let root: string;
 let records: Json[];
-
-async function listFiles(dir: string, rel = ""): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
-    const r = path.join(rel, e.name);
-    if (e.isDirectory()) out.push(...(await listFiles(dir, r)));
-    else out.push(r);
-  }
-  return out.sort();
-}
 
 before(async () => {
   work = await mkdtemp(path.join(tmpdir(), "epic-construct-"));

@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { listFiles } from "../../../helpers/files.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -13,16 +14,6 @@ import { generateOptions, generateVcnRelease, taskQuotas } from "../../../../src
 
 const EXAMPLE = path.resolve(import.meta.dirname, "../../../../examples/vcn-mini");
 const EXAMPLE_COMMAND = "spatialprobe generate vcn --out examples/vcn-mini --seed 12 --count 15 --set houses=2 fps=2 media=video";
-
-async function listFiles(dir: string, rel = ""): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
-    const r = path.join(rel, e.name);
-    if (e.isDirectory()) out.push(...(await listFiles(dir, r)));
-    else out.push(r);
-  }
-  return out.sort();
-}
 
 test("generate options: --set keys are read and checked", () => {
   assert.deepEqual(generateOptions({ houses: "3", rooms: "8-9", tours: "2", size: "256", fps: "4", frames: "300", window: "40-200", media: "video", order: "2", instance: "0" }), {

@@ -11,6 +11,7 @@ import { horizontalSurfaceDistance, visibleRooms } from "../../../../src/benchma
 import { minVisiblePixelsFor } from "../../../../src/benchmarks/vcn/construct/tour-params.js";
 import type { PinholeCamera } from "../../../../src/world/camera.js";
 import { renderView } from "../../../../src/world/render/index.js";
+import { depthAgreement } from "./depth-check.js";
 import { STRUCTURE_ID_BASE, type Scene, type SceneObject, type Vec2, type Vec3, type WorldMesh } from "../../../../src/world/types.js";
 
 /** A closed box as one mesh: 8 corners (bit 0 = x, 1 = y, 2 = z), two triangles per face. */
@@ -64,15 +65,7 @@ const camera: PinholeCamera = { position: [1, 3, 1.4], yaw: 0, pitch: 0, vfovDeg
 
 /** The B.3 rule recomputed from this test's renders: [front-surface pixels, pixels within 0.1 m of the scene depth]. */
 function depthTest(meshes: WorldMesh[], id: number): { front: number; visible: number } {
-  const sceneDepth = renderView(meshes, camera).depth;
-  const alone = renderView(meshes.filter((m) => m.instanceId === id), camera).depth;
-  let front = 0, visible = 0;
-  for (let p = 0; p < alone.length; p++) {
-    if (alone[p] === 0) continue;
-    front++;
-    if (sceneDepth[p]! > 0 && Math.abs(alone[p]! - sceneDepth[p]!) < 0.1) visible++;
-  }
-  return { front, visible };
+  return depthAgreement(renderView(meshes, camera).depth, renderView(meshes.filter((m) => m.instanceId === id), camera).depth);
 }
 
 const round4 = (v: number): number => Math.round(v * 1e4) / 1e4;

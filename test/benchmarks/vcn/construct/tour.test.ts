@@ -20,6 +20,7 @@ import { generateHouse } from "../../../../src/world/house/index.js";
 import { sceneMeshes } from "../../../../src/world/meshes.js";
 import { renderView } from "../../../../src/world/render/index.js";
 import { inflate, isFreePoint, occupancyForScene, roomAt } from "../../../../src/world/space/index.js";
+import { depthAgreement } from "./depth-check.js";
 import { STRUCTURE_ID_BASE, type Scene, type WorldMesh } from "../../../../src/world/types.js";
 
 // The documented motion: 0.8 m/s at 10 fps, at most 9 degrees of yaw per frame, poses rounded to
@@ -105,14 +106,7 @@ test("plan: the tours of one seed start in different rooms; startRoom is obeyed"
 
 /** Front-surface and depth-consistent pixels of one object, from this test's renders. */
 function depthTest(sceneDepth: Float32Array, mesh: WorldMesh, camera: ReturnType<typeof tourCamera>): { front: number; visible: number } {
-  const alone = renderView([mesh], camera, { shadows: false }).depth;
-  let front = 0, visible = 0;
-  for (let p = 0; p < alone.length; p++) {
-    if (alone[p] === 0) continue;
-    front++;
-    if (sceneDepth[p]! > 0 && Math.abs(alone[p]! - sceneDepth[p]!) < 0.1) visible++;
-  }
-  return { front, visible };
+  return depthAgreement(sceneDepth, renderView([mesh], camera, { shadows: false }).depth);
 }
 
 /** Horizontal distance bounds: to the mesh's plan box (a lower bound) and to its nearest vertex (an upper bound). */

@@ -25,6 +25,7 @@ import { EGOPATH_PARAMS as P } from "./params.js";
 import { gtRow, imagePath, sidecarJson, sidecarPath, splitRoot, viewJson, viewRows, waypointsJson, waypointsPath, type QuestionRow, type Split } from "./rows.js";
 import { shownObjects } from "./targets.js";
 import { buildView, type BuiltView } from "./view.js";
+import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir } from "../../../core/outputs.js";
 
 export interface GenerateEgoPathOptions {
@@ -57,11 +58,7 @@ export interface GenerateEgoPathResult {
 /** `--set` options of `generate egopath`: size, views, routes, splits=TRAIN,VAL,BENCHMARK. */
 export function generateOptions(extra: Record<string, string>): Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits"> {
   const out: Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits"> = {};
-  const whole = (key: string, lo: number, hi: number): number => {
-    const v = Number(extra[key]);
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new UsageError(`--set ${key} must be a whole number from ${lo} to ${hi}, got "${extra[key]}"`);
-    return v;
-  };
+  const whole = (key: string, lo: number, hi: number): number => wholeSetting(key, extra[key], lo, hi);
   for (const key of Object.keys(extra)) {
     if (key === "size") out.imageSide = whole(key, 128, 2048);
     else if (key === "views") out.viewsPerScene = whole(key, 1, 50);
@@ -133,9 +130,7 @@ function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, sid
 
 /** Generates the set and writes it under `outDir`; same options, same bytes. */
 export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Promise<GenerateEgoPathResult> {
-  for (const [k, v] of [["seed", opts.seed], ["scenes", opts.scenes]] as const) {
-    if (!Number.isInteger(v) || v < (k === "seed" ? 0 : 1)) throw new RangeError(`${k} must be a whole number (got ${v})`);
-  }
+  checkSeedAndSize(opts.seed, "scenes", opts.scenes);
   const side = opts.imageSide ?? P.imageSide;
   const maxViews = opts.viewsPerScene ?? P.viewsPerScene;
   const maxRoutes = opts.routesPerView ?? P.maxRoutesPerView;

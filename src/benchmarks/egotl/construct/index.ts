@@ -27,6 +27,7 @@ import {
 } from "./questions.js";
 import { houseView, renderFrame, visiblePixels, type HouseView } from "./render.js";
 import { datasetStats, statsSummary } from "./stats.js";
+import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir } from "../../../core/outputs.js";
 
 export type MediaForm = "spans" | "clips";
@@ -63,11 +64,7 @@ export interface GenerateEgoTLResult {
 /** `--set` options of `generate egotl`: train=N episodes=N per-task=N media=spans|clips antialias=true|false. */
 export function generateOptions(extra: Record<string, string>): Pick<GenerateEgoTLOptions, "trainHouses" | "episodesPerHouse" | "perTask" | "media" | "antialias"> {
   const out: Pick<GenerateEgoTLOptions, "trainHouses" | "episodesPerHouse" | "perTask" | "media" | "antialias"> = {};
-  const whole = (key: string, lo: number, hi: number): number => {
-    const v = Number(extra[key]);
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new UsageError(`--set ${key} must be a whole number from ${lo} to ${hi}, got "${extra[key]}"`);
-    return v;
-  };
+  const whole = (key: string, lo: number, hi: number): number => wholeSetting(key, extra[key], lo, hi);
   for (const key of Object.keys(extra)) {
     if (key === "train") out.trainHouses = whole(key, 0, 100);
     else if (key === "episodes") out.episodesPerHouse = whole(key, 1, 20);
@@ -259,9 +256,7 @@ function readme(opts: GenerateEgoTLOptions, result: GenerateEgoTLResult, media: 
 
 /** Generates the set and writes it under `outDir`; same options, same bytes. */
 export async function generateEgoTLRelease(opts: GenerateEgoTLOptions): Promise<GenerateEgoTLResult> {
-  for (const [k, v] of [["seed", opts.seed], ["houses", opts.houses]] as const) {
-    if (!Number.isInteger(v) || v < (k === "seed" ? 0 : 1)) throw new RangeError(`${k} must be a whole number (got ${v})`);
-  }
+  checkSeedAndSize(opts.seed, "houses", opts.houses);
   const log = opts.log ?? (() => {});
   const media = opts.media ?? "spans";
   const perHouse = opts.episodesPerHouse ?? 3;

@@ -30,6 +30,7 @@ import {
 } from "./targets.js";
 import type { Draft } from "./types.js";
 import { chooseCameras, renderEpicView, type EpicView, type Shadows } from "./view.js";
+import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir } from "../../../core/outputs.js";
 
 export interface GenerateEpicOptions {
@@ -69,11 +70,7 @@ export interface GenerateEpicResult {
 /** `--set` options of `generate epic`: views, people, size=WxH, matching (share 0..1). */
 export function generateOptions(extra: Record<string, string>): Pick<GenerateEpicOptions, "viewsPerHouse" | "people" | "width" | "height" | "matchingShare"> {
   const out: Pick<GenerateEpicOptions, "viewsPerHouse" | "people" | "width" | "height" | "matchingShare"> = {};
-  const whole = (key: string, text: string, lo: number, hi: number): number => {
-    const v = Number(text);
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new UsageError(`--set ${key} must be a whole number from ${lo} to ${hi}, got "${text}"`);
-    return v;
-  };
+  const whole = wholeSetting;
   for (const [key, value] of Object.entries(extra)) {
     if (key === "views") out.viewsPerHouse = whole(key, value, 1, 40);
     else if (key === "people") out.people = whole(key, value, 0, 10);
@@ -207,9 +204,7 @@ function readme(opts: GenerateEpicOptions, result: GenerateEpicResult, size: str
 
 /** Generates the set under `outDir`; same options, same bytes. */
 export async function generateEpicRelease(opts: GenerateEpicOptions): Promise<GenerateEpicResult> {
-  for (const [k, v] of [["seed", opts.seed], ["houses", opts.houses]] as const) {
-    if (!Number.isInteger(v) || v < (k === "seed" ? 0 : 1)) throw new RangeError(`${k} must be a whole number (got ${v})`);
-  }
+  checkSeedAndSize(opts.seed, "houses", opts.houses);
   const settings: Required<Pick<GenerateEpicOptions, "viewsPerHouse" | "people" | "width" | "height" | "matchingShare">> = {
     viewsPerHouse: opts.viewsPerHouse ?? P.viewsPerHouse,
     people: opts.people ?? P.peoplePerHouse,

@@ -27,6 +27,7 @@ import { choiceOrder, mergeTagged, tourPlans, variantOrder } from "./select.js";
 import { setStatistics, statisticsText, type EpisodeFacts } from "./stats.js";
 import { buildTour, indexTourScene, tourCamera, tourGrids, tourRenderOptions } from "./tour.js";
 import type { Tour } from "./tour-types.js";
+import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir } from "../../../core/outputs.js";
 
 export interface VcnGenerateSettings {
@@ -64,11 +65,7 @@ export interface GenerateVcnOptions {
 /** `--set` options of `generate vcn`: houses, rooms=LO-HI, tours, size, fps, frames, window=MIN[-MAX], media, and per-task counts (order=, count=, distance=, orientation=, instance=). */
 export function generateOptions(extra: Record<string, string>): VcnGenerateSettings {
   const out: VcnGenerateSettings = {};
-  const whole = (key: string, text: string, lo: number, hi: number): number => {
-    const v = Number(text);
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new UsageError(`--set ${key} must be a whole number from ${lo} to ${hi}, got "${text}"`);
-    return v;
-  };
+  const whole = wholeSetting;
   const range = (key: string, lo: number, hi: number): [number, number] => {
     const parts = extra[key]!.split("-");
     if (parts.length > 2) throw new UsageError(`--set ${key} takes N or LO-HI, got "${extra[key]}"`);
@@ -171,8 +168,7 @@ function readme(o: GenerateVcnOptions, settings: VcnGenerateSettings, houses: nu
 
 /** Generates the set under `outDir` and returns the summary text; same options, same bytes. */
 export async function generateVcnRelease(o: GenerateVcnOptions): Promise<string> {
-  if (!Number.isInteger(o.seed) || o.seed < 0) throw new RangeError(`seed must be a whole number (got ${o.seed})`);
-  if (!Number.isInteger(o.count) || o.count < 1) throw new RangeError(`count must be a whole number of episodes (got ${o.count})`);
+  checkSeedAndSize(o.seed, "count (episodes)", o.count);
   const settings = generateOptions(o.extra ?? {});
   const log = o.log ?? (() => {});
   const houseCount = settings.houses ?? Math.max(2, Math.ceil(o.count / P.episodesPerHouse));

@@ -1,0 +1,15 @@
+/** Checks shared by the generators' options (`generate <benchmark> --seed --count --set key=value`). */
+import { UsageError } from "../core/problems.js";
+
+/** A whole-number `--set key=text` value within [lo, hi]; anything else is a UsageError naming the key. */
+export function wholeSetting(key: string, text: string | undefined, lo: number, hi: number): number {
+  const v = Number(text);
+  if (!Number.isInteger(v) || v < lo || v > hi) throw new UsageError(`--set ${key} must be a whole number from ${lo} to ${hi}, got "${text}"`);
+  return v;
+}
+
+/** A generator's seed must be a whole number >= 0 and its size (houses, episodes) a whole number >= 1. */
+export function checkSeedAndSize(seed: number, sizeName: string, size: number): void {
+  if (!Number.isInteger(seed) || seed < 0) throw new RangeError(`seed must be a whole number (got ${seed})`);
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`${sizeName} must be a whole number (got ${size})`);
+}

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Benchmark, BenchItem, ItemResult, ScoresDocument } from "./benchmark.js";
 import { UsageError, type DataProblem } from "./problems.js";
@@ -268,4 +268,13 @@ export async function prepareGeneratedOutDir(outDir: string, readmeMark: string)
     }
   }
   await mkdir(outDir, { recursive: true });
+}
+
+/** Write a generated set's files (paths relative to `root`) in sorted path order, making folders as needed. */
+export async function writeFileSet(root: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
+  for (const [rel, content] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const full = path.join(root, rel);
+    await mkdir(path.dirname(full), { recursive: true });
+    await writeFile(full, content);
+  }
 }

@@ -5,8 +5,6 @@
  * point and embodied feasibility, paired routes and derived intents, written in the release
  * layout so every command reads it.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { UsageError } from "../../../core/problems.js";
 import { createRng, deriveSeed } from "../../../stats/rng.js";
 import { attributionText, readLibraries, type CatalogEntry } from "../../../world/assets/catalog.js";
@@ -26,7 +24,7 @@ import { gtRow, imagePath, sidecarJson, sidecarPath, splitRoot, viewJson, viewRo
 import { shownObjects } from "./targets.js";
 import { buildView, type BuiltView } from "./view.js";
 import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
-import { prepareGeneratedOutDir } from "../../../core/outputs.js";
+import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
 export interface GenerateEgoPathOptions {
   outDir: string;
@@ -209,11 +207,7 @@ export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Prom
   files.set("ATTRIBUTION", attributionText([...used.values()]));
   files.set("README.md", readme(opts, result, side));
   await prepareGeneratedOutDir(opts.outDir, README_MARK);
-  for (const [rel, content] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const full = path.join(opts.outDir, rel);
-    await mkdir(path.dirname(full), { recursive: true });
-    await writeFile(full, content);
-  }
+  await writeFileSet(opts.outDir, files);
   return result;
 }
 

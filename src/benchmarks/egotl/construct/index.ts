@@ -4,7 +4,7 @@
  * rendered and encoded as episode videos, per-clip videos and memory-bank walkthroughs, and the
  * six tasks asked of them (questions.ts) in spatialprobe's EgoTL item format (schema.ts).
  */
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { UsageError } from "../../../core/problems.js";
@@ -28,7 +28,7 @@ import {
 import { houseView, renderFrame, visiblePixels, type HouseView } from "./render.js";
 import { datasetStats, statsSummary } from "./stats.js";
 import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
-import { prepareGeneratedOutDir } from "../../../core/outputs.js";
+import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
 export type MediaForm = "spans" | "clips";
 
@@ -386,11 +386,7 @@ export async function generateEgoTLRelease(opts: GenerateEgoTLOptions): Promise<
     files.set("README.md", readme(opts, result, media));
     log(statsSummary(stats));
     await prepareGeneratedOutDir(opts.outDir, README_MARK);
-    for (const [rel, content] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const full = path.join(opts.outDir, rel);
-      await mkdir(path.dirname(full), { recursive: true });
-      await writeFile(full, content);
-    }
+    await writeFileSet(opts.outDir, files);
     return result;
   } finally {
     library.close();

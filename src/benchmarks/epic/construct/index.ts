@@ -8,8 +8,6 @@
  * Not generated: ObjectState (the models have no states: doors, drawers and lamps have one pose)
  * and ContactRelationship_TypeTwo (manipulation.ts).
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import type { BitMask } from "../../../geometry/mask.js";
 import { encodeRle } from "../../../geometry/rle.js";
 import { UsageError } from "../../../core/problems.js";
@@ -31,7 +29,7 @@ import {
 import type { Draft } from "./types.js";
 import { chooseCameras, renderEpicView, type EpicView, type Shadows } from "./view.js";
 import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
-import { prepareGeneratedOutDir } from "../../../core/outputs.js";
+import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
 export interface GenerateEpicOptions {
   outDir: string;
@@ -242,11 +240,7 @@ export async function generateEpicRelease(opts: GenerateEpicOptions): Promise<Ge
   files.set("ATTRIBUTION", attributionText([...used.values()]));
   files.set("README.md", readme(opts, result, `${settings.width} x ${settings.height}`));
   await prepareGeneratedOutDir(opts.outDir, README_MARK);
-  for (const [rel, content] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const full = path.join(opts.outDir, rel);
-    await mkdir(path.dirname(full), { recursive: true });
-    await writeFile(full, content);
-  }
+  await writeFileSet(opts.outDir, files);
   return result;
 }
 

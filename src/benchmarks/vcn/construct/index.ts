@@ -5,7 +5,7 @@
  * release's episode file plus the goal-identification items and shortest-path logs, so the
  * existing loaders read the set unchanged.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import sharp from "sharp";
@@ -28,7 +28,7 @@ import { setStatistics, statisticsText, type EpisodeFacts } from "./stats.js";
 import { buildTour, indexTourScene, tourCamera, tourGrids, tourRenderOptions } from "./tour.js";
 import type { Tour } from "./tour-types.js";
 import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
-import { prepareGeneratedOutDir } from "../../../core/outputs.js";
+import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
 export interface VcnGenerateSettings {
   /** Houses to build (default: one per 5 episodes wanted, at least 2). */
@@ -277,10 +277,6 @@ export async function generateVcnRelease(o: GenerateVcnOptions): Promise<string>
   files.set("stats.json", JSON.stringify(stats, null, 1) + "\n");
   files.set("ATTRIBUTION", attributionText([...used.values()]));
   files.set("README.md", readme(o, settings, houseCount, statisticsText(stats), shortfall));
-  for (const [rel, content] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const full = path.join(o.outDir, rel);
-    await mkdir(path.dirname(full), { recursive: true });
-    await writeFile(full, content);
-  }
+  await writeFileSet(o.outDir, files);
   return `VCN-Bench set in ${o.outDir} from ${houseCount} houses:\n${text}`;
 }

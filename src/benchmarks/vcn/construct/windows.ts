@@ -4,6 +4,7 @@
  * (the room visits and the objects annotated visible in its frames).
  */
 import type { RoomVisit, TourFrame } from "./tour-types.js";
+import { firstEntryOrder, roomVisits } from "./tour.js";
 
 /** A prior video: tour frames first..last, both included. */
 export interface PriorWindow {
@@ -40,23 +41,12 @@ export function priorWindows(frames: readonly Pick<TourFrame, "room">[], minFram
  * camera inside a wall's thickness at a door) neither end nor start a visit.
  */
 export function windowVisits(frames: readonly Pick<TourFrame, "room">[], w: PriorWindow): RoomVisit[] {
-  const visits: RoomVisit[] = [];
-  for (let k = w.first; k <= w.last; k++) {
-    const room = frames[k]!.room;
-    if (room === null) continue;
-    const open = visits[visits.length - 1];
-    if (open && open.room === room) open.last = k;
-    else visits.push({ room, first: k, last: k });
-  }
-  return visits;
+  const rooms = frames.slice(w.first, w.last + 1).map((f) => f.room);
+  return roomVisits(rooms).map((v) => ({ room: v.room, first: v.first + w.first, last: v.last + w.first }));
 }
 
 /** Rooms of the visits, in the order they are first entered. */
-export function roomsInOrder(visits: readonly RoomVisit[]): string[] {
-  const out: string[] = [];
-  for (const v of visits) if (!out.includes(v.room)) out.push(v.room);
-  return out;
-}
+export const roomsInOrder = firstEntryOrder;
 
 /** Positions (in `visits`) of the visits to one room. */
 export function visitPositions(visits: readonly RoomVisit[], room: string): number[] {

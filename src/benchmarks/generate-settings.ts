@@ -13,3 +13,9 @@ export function checkSeedAndSize(seed: number, sizeName: string, size: number): 
   if (!Number.isInteger(seed) || seed < 0) throw new RangeError(`seed must be a whole number (got ${seed})`);
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`${sizeName} must be a whole number (got ${size})`);
 }
+
+/** The `spatialprobe generate` command line that makes a set (written into the set's README). */
+export function generateCommand(benchmark: string, o: { outDir: string; seed: number; count: number; extra: Record<string, string> }): string {
+  const setText = Object.keys(o.extra).length ? ` --set ${Object.entries(o.extra).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
+  return `spatialprobe generate ${benchmark} --out ${o.outDir} --seed ${o.seed} --count ${o.count}${setText}`;
+}

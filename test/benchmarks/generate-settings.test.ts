@@ -17,3 +17,9 @@ test("a generator's seed is a whole number from 0 and its size from 1", () => {
   assert.throws(() => checkSeedAndSize(1.5, "houses", 1), /seed must be a whole number \(got 1.5\)/);
   assert.throws(() => checkSeedAndSize(3, "houses", 0), /houses must be a whole number \(got 0\)/);
 });
+
+test("the command line written into a generated set's README", async () => {
+  const { generateCommand } = await import("../../src/benchmarks/generate-settings.js");
+  assert.equal(generateCommand("vcn", { outDir: "my-vcn", seed: 3, count: 20, extra: {} }), "spatialprobe generate vcn --out my-vcn --seed 3 --count 20");
+  assert.equal(generateCommand("epic", { outDir: "e", seed: 7, count: 2, extra: { views: "1", people: "2" } }), "spatialprobe generate epic --out e --seed 7 --count 2 --set views=1 people=2");
+});

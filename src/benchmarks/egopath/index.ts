@@ -16,6 +16,7 @@ import { scoreRouteItem, scoreSetItem, type RouteOutcome, type SetOutcome } from
 import { resolveTask, taskInfo, TASKS, type TaskCode } from "./tasks.js";
 import type { EgoPathItem } from "./types.js";
 import { egopathCharts } from "./charts.js";
+import { generateCommand } from "../generate-settings.js";
 import { egopathOverlay } from "./overlay.js";
 
 export * from "./aggregate.js";
@@ -180,10 +181,9 @@ export const egopath: Benchmark<EgoPathItem> = {
     // Loaded on demand: the generator pulls in the world engine.
     const { generateEgoPathRelease, generateOptions } = await import("./construct/index.js");
     const options = generateOptions(extra);
-    const setText = Object.keys(extra).length ? ` --set ${Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
     const result = await generateEgoPathRelease({
       outDir, seed, scenes: count, assetsDir, log, ...options,
-      command: `spatialprobe generate egopath --out ${outDir} --seed ${seed} --count ${count}${setText}`,
+      command: generateCommand("egopath", { outDir, seed, count, extra }),
     });
     const split = (s: "benchmark" | "val" | "train") => `${s} ${Object.values(result.questions[s]).reduce((a, b) => a + b, 0)} (${Object.entries(result.questions[s]).map(([t, n]) => `${t} ${n}`).join(", ")})`;
     return `EgoPathBench-layout set from ${count} houses, ${result.views} views: ${split("benchmark")}; ${split("val")}; ${split("train")} questions`;

@@ -19,6 +19,7 @@ import { egotlMarkdown, egotlTerminal } from "./report.js";
 import { EGOTL_TASKS, TASK_TITLES, type EgoTLTask } from "./schema.js";
 import { scoreDetail } from "./score.js";
 import { egotlCharts } from "./charts.js";
+import { generateCommand } from "../generate-settings.js";
 import { egotlOverlay } from "./overlay.js";
 
 export * from "./schema.js";
@@ -158,10 +159,9 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
       // Loaded on demand: the generator pulls in the world engine.
       const { generateEgoTLRelease, generateOptions } = await import("./construct/index.js");
       const options = generateOptions(extra);
-      const setText = Object.keys(extra).length ? ` --set ${Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
       const result = await generateEgoTLRelease({
         outDir, seed, houses: count, assetsDir, log, ...options,
-        command: `spatialprobe generate egotl --out ${outDir} --seed ${seed} --count ${count}${setText}`,
+        command: generateCommand("egotl", { outDir, seed, count, extra }),
       });
       const counts = (s: "test" | "train") => Object.entries(result.questions[s]).map(([t, n]) => `${t} ${n}`).join(", ");
       return `EgoTL-Bench-format set from ${count} houses, ${result.episodes.rendered} rendered episodes (${result.frames} frames): test ${counts("test")}; train ${counts("train")}`;

@@ -15,6 +15,7 @@ import { scoreSample, type EpicOutcome, type FormattedReply } from "./score.js";
 import { BY_GROUP_ORDER, CATEGORIES, LEAF_TASKS, leafFromPath } from "./taxonomy.js";
 import type { EpicItem } from "./types.js";
 import { epicCharts } from "./charts.js";
+import { generateCommand } from "../generate-settings.js";
 import { epicOverlay } from "./overlay.js";
 
 export { loadEpic } from "./load.js";
@@ -186,10 +187,9 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
       // Loaded on demand: the generator pulls in the world engine.
       const { generateEpicRelease, generateOptions } = await import("./construct/index.js");
       const options = generateOptions(extra);
-      const setText = Object.keys(extra).length ? ` --set ${Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
       const result = await generateEpicRelease({
         outDir, seed, houses: count, assetsDir, log, ...options,
-        command: `spatialprobe generate epic --out ${outDir} --seed ${seed} --count ${count}${setText}`,
+        command: generateCommand("epic", { outDir, seed, count, extra }),
       });
       for (const [task, s] of Object.entries(result.tasks)) {
         const extraText = [s.zero_target_share !== undefined ? `0-target share ${s.zero_target_share}` : "", s.placement_feasible_share !== undefined ? `feasible share ${s.placement_feasible_share}` : ""].filter(Boolean).join(", ");

@@ -19,6 +19,7 @@ import { scoreAnswer, shownOf, toTourIndex, type GoalAnswer } from "./score.js";
 import { ERROR_MEANINGS } from "./taxonomy.js";
 import type { VcnItem } from "./types.js";
 import { vcnCharts } from "./charts.js";
+import { generateCommand } from "../generate-settings.js";
 import { vcnOverlay } from "./overlay.js";
 
 export * from "./schema.js";
@@ -199,10 +200,9 @@ export const vcn: Benchmark<VcnItem> = {
   async generate({ outDir, seed, count, extra, log, assetsDir }) {
     // Loaded on demand: the generator pulls in the world engine.
     const { generateVcnRelease } = await import("./construct/index.js");
-    const setText = Object.keys(extra).length ? ` --set ${Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
     return generateVcnRelease({
       outDir, seed, count, extra, log, ...(assetsDir !== undefined ? { assetsDir } : {}),
-      command: `spatialprobe generate vcn --out ${outDir} --seed ${seed} --count ${count}${setText}`,
+      command: generateCommand("vcn", { outDir, seed, count, extra }),
     });
   },
 };

@@ -139,34 +139,72 @@ async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>):
   }
   // The settings actually sent for this item (JSON mode per item), which the store key covers.
   const settings: GenerationSettings = { ...options.settings, jsonOutput: prompt.json === true };
-  // Shaped bytes are what is hashed and sent; a request that cannot fit is never sent.
-  let messages = prompt.messages;
-  let images: { images: SentImage[] } | undefined;
-  if (options.imageBudget) {
-    const shaped = await shapeMessages(messages, responder.model.limits, options.imageBudget);
-    if ("error" in shaped) {
-      return { ...base, status: "error", response: { latency_ms: 0, attempts: 0, cached: false, error: shaped.error, ...(shaped.images ? { images: shaped.images } : {}) }, prompt: prompt.info };
-    }
-    messages = shaped.messages;
-    images = { images: shaped.images };
+  const asked = await askModel(responder.model, settings, prompt.messages, item.id, {
+    ...(options.store ? { store: options.store } : {}),
+    retryErrors: options.retryErrors,
+    signal: options.signal,
+    ...(options.imageBudget ? { imageBudget: options.imageBudget } : {}),
+    ...(options.beforeSend ? { beforeSend: (request: ModelRequest) => options.beforeSend!(item, request) } : {}),
+  });
+  if (asked.kind === "aborted") return undefined;
+  if (asked.kind === "not-sent") return NOT_SENT;
+  const images = asked.images ? { images: asked.images } : undefined;
+  if (asked.kind === "unfit") {
+    return { ...base, status: "error", response: { latency_ms: 0, attempts: 0, cached: false, error: asked.error, ...images }, prompt: prompt.info };
   }
-  const key = requestKey(responder.model, settings, messages, options.imageBudget);
+  const response = asked.response;
+  const meta = { ...responseMeta(response, asked.cached), json_output: settings.jsonOutput, ...images };
+  if (response.outcome === "error") return { ...base, status: "error", response: meta, prompt: prompt.info };
+  return finish(benchmark, item, base, response.text, meta, prompt.info);
+}
+
+export interface AskOptions {
+  store?: ResponseStore;
+  /** Ask again when the stored reply is an error. */
+  retryErrors: boolean;
+  signal: AbortSignal;
+  /** Shape the messages to these budgets and the model's limits before the key is taken (models/shape.ts). */
+  imageBudget?: ImageBudgets;
+  /** Called with a request about to be sent (never for stored replies); false: it is not sent. */
+  beforeSend?: (request: ModelRequest) => boolean | Promise<boolean>;
+}
+
+export type Asked =
+  | { kind: "answered"; response: ModelResponse; cached: boolean; key: string; images?: SentImage[] }
+  /** The messages cannot be shaped to fit the limits; nothing was sent. */
+  | { kind: "unfit"; error: { kind: "limit" | "prompt"; message: string }; images?: SentImage[] }
+  | { kind: "not-sent" }
+  | { kind: "aborted" };
+
+/**
+ * One request through the response store: a stored reply is reused (an error one only without
+ * retryErrors); a new reply is stored the moment it arrives. Shaped bytes are what is hashed and
+ * sent. The item id is for the store's log column only.
+ */
+export async function askModel(model: Model, settings: GenerationSettings, original: Message[], itemId: string, options: AskOptions): Promise<Asked> {
+  let messages = original;
+  let images: SentImage[] | undefined;
+  if (options.imageBudget) {
+    const shaped = await shapeMessages(messages, model.limits, options.imageBudget);
+    if ("error" in shaped) return { kind: "unfit", error: shaped.error, ...(shaped.images ? { images: shaped.images } : {}) };
+    messages = shaped.messages;
+    images = shaped.images;
+  }
+  const key = requestKey(model, settings, messages, options.imageBudget);
   let response = options.store?.get(key);
   const cached = response !== undefined && !(response.outcome === "error" && options.retryErrors);
   if (!cached) {
-    const request: ModelRequest = { itemId: item.id, messages, settings };
-    if (options.beforeSend && !(await options.beforeSend(item, request))) return NOT_SENT;
+    const request: ModelRequest = { itemId, messages, settings };
+    if (options.beforeSend && !(await options.beforeSend(request))) return { kind: "not-sent" };
     try {
-      response = await responder.model.generate(request, options.signal);
+      response = await model.generate(request, options.signal);
     } catch (error) {
-      if (options.signal.aborted) return undefined;
+      if (options.signal.aborted) return { kind: "aborted" };
       response = { outcome: "error", text: "", latencyMs: 0, attempts: 1, error: { kind: "other", message: (error as Error).message } };
     }
-    options.store?.put(key, item.id, responder.model.spec, response);
+    options.store?.put(key, itemId, model.spec, response);
   }
-  const meta = { ...responseMeta(response!, cached), json_output: settings.jsonOutput, ...images };
-  if (response!.outcome === "error") return { ...base, status: "error", response: meta, prompt: prompt.info };
-  return finish(benchmark, item, base, response!.text, meta, prompt.info);
+  return { kind: "answered", response: response!, cached, key, ...(images ? { images } : {}) };
 }
 
 /**

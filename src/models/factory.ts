@@ -1,7 +1,7 @@
 import type { Benchmark, BenchItem } from "../core/benchmark.js";
 import { UsageError } from "../core/problems.js";
 import type { Responder } from "../core/run.js";
-import { DEFAULT_SETTINGS, type CapabilityOverrides, type GenerationSettings } from "../core/types.js";
+import { DEFAULT_SETTINGS, type CapabilityOverrides, type GenerationSettings, type Model } from "../core/types.js";
 import type { ModelSettingsConfig } from "../core/config.js";
 import { capabilitiesFor, settingsProblem, withSamplerChoice } from "./capabilities.js";
 import { createProviderModel, isProviderSpec, parseProviderSpec } from "./provider.js";
@@ -65,27 +65,11 @@ export function resolveModel<I extends BenchItem>(
     if (!file) throw new UsageError("replay: needs a predictions file, e.g. replay:preds.jsonl");
     return { kind: "replay", file };
   }
-  const generation = generationSettings(settings);
   if (isProviderSpec(spec)) {
-    const checked = providerSettings(spec, generation, settings);
-    try {
-      const model = createProviderModel(spec, {
-        ...(settings.base_url ? { baseUrl: settings.base_url } : {}),
-        ...(settings.timeout_ms ? { timeoutMs: settings.timeout_ms } : {}),
-        ...(settings.max_attempts ? { maxAttempts: settings.max_attempts } : {}),
-        ...(settings.rpm ? { rpm: settings.rpm } : {}),
-        ...(settings.backoff_base_ms !== undefined ? { backoffBaseMs: settings.backoff_base_ms } : {}),
-        ...(settings.backoff_cap_ms !== undefined ? { backoffCapMs: settings.backoff_cap_ms } : {}),
-        ...(settings.max_tokens_field ? { maxTokensField: settings.max_tokens_field } : {}),
-        ...(settings.max_reply_bytes !== undefined ? { maxReplyBytes: settings.max_reply_bytes } : {}),
-        ...(settings.max_retry_wait !== undefined ? { maxRetryDelayMs: Math.round(settings.max_retry_wait * 1000) } : {}),
-        env,
-      });
-      return { kind: "responder", responder: { kind: "model", model }, settings: checked };
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const { model, settings: checked } = configuredProviderModel(spec, settings, env);
+    return { kind: "responder", responder: { kind: "model", model }, settings: checked };
   }
+  const generation = generationSettings(settings);
   const [name, seedText] = spec.split(":", 2) as [string, string | undefined];
   const baseline = benchmark.baselines[name];
   if (!baseline) {
@@ -95,4 +79,26 @@ export function resolveModel<I extends BenchItem>(
   const seed = seedText === undefined ? 0 : Number(seedText);
   if (!Number.isInteger(seed)) throw new UsageError(`seed in "${spec}" must be an integer`);
   return { kind: "responder", responder: { kind: "baseline", name: spec, reply: (item, prompt) => baseline.reply(item, seed, prompt) }, settings: generation };
+}
+
+/** A provider model (openai:, anthropic:, gemini:) with the config's and flags' settings, and the generation settings checked for it. */
+export function configuredProviderModel(spec: string, settings: ModelSettingsConfig, env: NodeJS.ProcessEnv = process.env): { model: Model; settings: GenerationSettings } {
+  const checked = providerSettings(spec, generationSettings(settings), settings);
+  try {
+    const model = createProviderModel(spec, {
+      ...(settings.base_url ? { baseUrl: settings.base_url } : {}),
+      ...(settings.timeout_ms ? { timeoutMs: settings.timeout_ms } : {}),
+      ...(settings.max_attempts ? { maxAttempts: settings.max_attempts } : {}),
+      ...(settings.rpm ? { rpm: settings.rpm } : {}),
+      ...(settings.backoff_base_ms !== undefined ? { backoffBaseMs: settings.backoff_base_ms } : {}),
+      ...(settings.backoff_cap_ms !== undefined ? { backoffCapMs: settings.backoff_cap_ms } : {}),
+      ...(settings.max_tokens_field ? { maxTokensField: settings.max_tokens_field } : {}),
+      ...(settings.max_reply_bytes !== undefined ? { maxReplyBytes: settings.max_reply_bytes } : {}),
+      ...(settings.max_retry_wait !== undefined ? { maxRetryDelayMs: Math.round(settings.max_retry_wait * 1000) } : {}),
+      env,
+    });
+    return { model, settings: checked };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -9,6 +9,9 @@
  *   2. Visibility: every opaque triangle (opacity >= 0.5), both sides, is rasterized at five
  *      samples per pixel (raster.ts AA_SAMPLES: the centre and a 5-rook pattern) into a depth and
  *      triangle-id buffer. Textures with cut-outs (alpha < 0.5) are alpha-tested per sample.
+ *      Parts, and runs of 256 triangles of big parts, whose box lies wholly behind what the buffer
+ *      already holds are skipped (view.ts Frame.hidden): they could not pass one depth test, so
+ *      the buffers are the same as when drawing them (meshes keep their order: structure first).
  *   3. depth / instance / category come from the pixel-centre sample alone: the nearest opaque
  *      surface through the centre, depth along the viewing axis (camera.ts projectPoint's depth).
  *   4. Ambient occlusion from the centre depths and face normals (ao.ts); shadow maps of the
@@ -20,8 +23,9 @@
  *      front of the opaque surface, times its opacity; it never enters depth / instance / category.
  *   7. A soft shoulder above TONE_KNEE keeps highlights from clipping; the result is sRGB-encoded.
  *
- * Meshes, parts and textures are treated as immutable: bounding spheres, twin-triangle flags, mip
- * chains and shadow maps are computed once and cached per object (never changing a pixel).
+ * Meshes, parts and textures are treated as immutable: bounding spheres and boxes, twin-triangle
+ * flags, index checks, mip chains and shadow maps are computed once and cached per object (never
+ * changing a pixel).
  */
 import type { PinholeCamera } from "../camera.js";
 import { categoryId, type PointLight, type Vec3, type WorldMesh } from "../types.js";
@@ -104,6 +108,20 @@ const mainFrame = new Frame();
 const shader = new Shader();
 let sampleDepth = new Float32Array(0);
 let sampleIds = new Uint32Array(0);
+// Per-pixel working buffers (not returned): face normals (zeroed per render) and linear colour
+// (every pixel written), kept to spare the collector ~3.5 MB per 384 x 384 view.
+let pixelNormals = new Float32Array(0);
+let pixelLinear = new Float32Array(0);
+
+function pixelScratch(n: number): { normals: Float32Array; linear: Float32Array } {
+  if (pixelNormals.length < n * 3) {
+    pixelNormals = new Float32Array(n * 3);
+    pixelLinear = new Float32Array(n * 3);
+  } else {
+    pixelNormals.fill(0, 0, n * 3);
+  }
+  return { normals: pixelNormals, linear: pixelLinear };
+}
 
 function scratch(n: number): void {
   if (sampleDepth.length < n) {
@@ -160,7 +178,7 @@ export function renderView(meshes: readonly WorldMesh[], camera: PinholeCamera, 
   let hasGlass = false;
   for (const vp of frame.parts) {
     if (vp.glass) hasGlass = true;
-    else frame.drawPart(raster, vp);
+    else if (!frame.hidden(vp, raster)) frame.drawPart(raster, vp, true);
   }
 
   // 3. Centre-sample buffers.
@@ -171,7 +189,7 @@ export function renderView(meshes: readonly WorldMesh[], camera: PinholeCamera, 
   const instance = new Uint32Array(N);
   const category = new Uint16Array(N);
   const sIds = sampleIds, sDepth = sampleDepth;
-  const normals = new Float32Array(N * 3);
+  const { normals, linear } = pixelScratch(N);
   centreSurfaces(frame, sIds, sDepth, S, partInstance, partCategory, depth, instance, category, normals);
 
   // 4. Light rig, ambient occlusion, shadows.
@@ -186,7 +204,6 @@ export function renderView(meshes: readonly WorldMesh[], camera: PinholeCamera, 
 
   // 5. Opaque colour, linear.
   shader.begin(frame, rig, unlit);
-  const linear = new Float32Array(N * 3);
   const bg = options.background ?? [0, 0, 0];
   if (!bg.every((c) => Number.isInteger(c) && c >= 0 && c <= 255)) throw new Error(`background must be three bytes 0..255, got ${JSON.stringify(bg)}`);
   const bgr = SRGB_TO_LINEAR[bg[0]]!, bgg = SRGB_TO_LINEAR[bg[1]]!, bgb = SRGB_TO_LINEAR[bg[2]]!;
@@ -258,7 +275,7 @@ export function renderView(meshes: readonly WorldMesh[], camera: PinholeCamera, 
       linear[o + 1] = linear[o + 1]! * (1 - alpha) + out[1]! * alpha;
       linear[o + 2] = linear[o + 2]! * (1 - alpha) + out[2]! * alpha;
     };
-    for (const vp of frame.parts) if (vp.glass) frame.drawPart(raster, vp);
+    for (const vp of frame.parts) if (vp.glass && !frame.hidden(vp, raster)) frame.drawPart(raster, vp, true);
     raster.emit = null;
   }
 
@@ -316,37 +333,48 @@ function centreSurfaces(
   const { width: W, height: H, focal: f, cx, cy } = frame.view;
   const cam = frame.cam;
   const parts = frame.parts, partOfId = frame.partOfId;
+  // The triangle of the previous pixel (neighbours mostly share one): its plane, a . n, and its
+  // unit normal turned to the camera.
+  let lastId = 0, inst = 0, cat = 0;
+  let nx = 0, ny = 0, nz = 0, an = 0, ux = 0, uy = 0, uz = 0, hasNormal = false;
   for (let y = 0; y < H; y++) {
     const dy = (cy - (y + 0.5)) / f;
     for (let x = 0; x < W; x++) {
       const p = y * W + x;
       const id = sIds[p * S]!;
       if (id === 0) continue;
-      const part = partOfId[id]!;
-      instance[p] = partInstance[part]!;
-      category[p] = partCategory[part]!;
-      const vp = parts[part]!;
-      const t = id - vp.idBase;
-      const idx = vp.part.indices;
-      const a = (vp.vertexOffset + idx[t * 3]!) * 3, b = (vp.vertexOffset + idx[t * 3 + 1]!) * 3, c = (vp.vertexOffset + idx[t * 3 + 2]!) * 3;
-      const ax = cam[a]!, ay = cam[a + 1]!, az = cam[a + 2]!;
-      const e1x = cam[b]! - ax, e1y = cam[b + 1]! - ay, e1z = cam[b + 2]! - az;
-      const e2x = cam[c]! - ax, e2y = cam[c + 1]! - ay, e2z = cam[c + 2]! - az;
-      let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+      if (id !== lastId) {
+        lastId = id;
+        const part = partOfId[id]!;
+        inst = partInstance[part]!;
+        cat = partCategory[part]!;
+        const vp = parts[part]!;
+        const t = id - vp.idBase;
+        const idx = vp.part.indices;
+        const a = (vp.vertexOffset + idx[t * 3]!) * 3, b = (vp.vertexOffset + idx[t * 3 + 1]!) * 3, c = (vp.vertexOffset + idx[t * 3 + 2]!) * 3;
+        const ax = cam[a]!, ay = cam[a + 1]!, az = cam[a + 2]!;
+        const e1x = cam[b]! - ax, e1y = cam[b + 1]! - ay, e1z = cam[b + 2]! - az;
+        const e2x = cam[c]! - ax, e2y = cam[c + 1]! - ay, e2z = cam[c + 2]! - az;
+        nx = e1y * e2z - e1z * e2y; ny = e1z * e2x - e1x * e2z; nz = e1x * e2y - e1y * e2x;
+        an = ax * nx + ay * ny + az * nz;
+        // Face the camera (at the origin): n . a < 0.
+        const sgn = an > 0 ? -1 : 1;
+        const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+        hasNormal = len > 0;
+        if (hasNormal) {
+          ux = (sgn * nx) / len; uy = (sgn * ny) / len; uz = (sgn * nz) / len;
+        }
+      }
+      instance[p] = inst;
+      category[p] = cat;
       const dx = (x + 0.5 - cx) / f;
       const dn = dx * nx + dy * ny + nz;
-      const an = ax * nx + ay * ny + az * nz;
       const key = 1 / sDepth[p * S]!;
       const exact = an / dn;
       // Trust the plane unless the ray grazes it (then the key, from the rasterizer, is steadier).
       depth[p] = Number.isFinite(exact) && exact > 0 && Math.abs(exact - key) <= 0.01 * key + 1e-4 ? exact : key;
-      // Face the camera (at the origin): n . a < 0.
-      if (an > 0) {
-        nx = -nx; ny = -ny; nz = -nz;
-      }
-      const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      if (len > 0) {
-        normals[p * 3] = nx / len; normals[p * 3 + 1] = ny / len; normals[p * 3 + 2] = nz / len;
+      if (hasNormal) {
+        normals[p * 3] = ux; normals[p * 3 + 1] = uy; normals[p * 3 + 2] = uz;
       }
     }
   }

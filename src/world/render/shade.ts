@@ -63,7 +63,7 @@ interface PartShading {
 
 export class Shader {
   readonly out = new Float64Array(3);
-  private readonly tex = new Float64Array(4);
+  private readonly tex = new Float64Array(3);
   private info: PartShading[] = [];
   private frame!: Frame;
   private rig!: LightRig;
@@ -243,13 +243,17 @@ export class Shader {
     const range4 = rig.range * rig.range * rig.range * rig.range;
     for (let i = 0; i < lights.length; i++) {
       const L = points[lights[i]!]!;
-      const lx = L.x - wx, ly = L.y - wy, lz = L.z - wz;
-      const d2 = lx * lx + ly * ly + lz * lz;
+      const lz = L.z - wz;
       // The light is above the point (lz > 0) for down(l) > 0.
       if (lz <= 0) continue;
+      const lx = L.x - wx, ly = L.y - wy;
       const dot = nx * lx + ny * ly + nz * lz;
       if (dot <= 0) continue;
-      const q = (d2 * d2) / range4;
+      const d2 = lx * lx + ly * ly + lz * lz;
+      // Out of range: d2^2 >= range^4 already gives q >= 1 (division is monotonic), without dividing.
+      const d4 = d2 * d2;
+      if (d4 >= range4) continue;
+      const q = d4 / range4;
       if (q >= 1) continue;
       const window = (1 - q) * (1 - q);
       const inv2 = 1 / (d2 > 0.01 ? d2 : 0.01);

@@ -135,7 +135,7 @@ function texelQuad(level: MipLevel, u: number, v: number): TexelQuad {
   return quad;
 }
 
-/** Adds `weight` times the bilinear, wrapped, linear-light RGBA of one level at (u, v) to out[0..3]. */
+/** Adds `weight` times the bilinear, wrapped, linear-light RGB of one level at (u, v) to out[0..2]. */
 function bilinear(level: MipLevel, u: number, v: number, out: Float64Array, weight: number): void {
   const d = level.data;
   const { i00, i10, i01, i11, fx, fy } = texelQuad(level, u, v);
@@ -144,12 +144,14 @@ function bilinear(level: MipLevel, u: number, v: number, out: Float64Array, weig
   out[0]! += L[d[i00]!]! * w00 + L[d[i10]!]! * w10 + L[d[i01]!]! * w01 + L[d[i11]!]! * w11;
   out[1]! += L[d[i00 + 1]!]! * w00 + L[d[i10 + 1]!]! * w10 + L[d[i01 + 1]!]! * w01 + L[d[i11 + 1]!]! * w11;
   out[2]! += L[d[i00 + 2]!]! * w00 + L[d[i10 + 2]!]! * w10 + L[d[i01 + 2]!]! * w01 + L[d[i11 + 2]!]! * w11;
-  out[3]! += (d[i00 + 3]! * w00 + d[i10 + 3]! * w10 + d[i01 + 3]! * w01 + d[i11 + 3]! * w11) / 255;
 }
 
-/** Trilinear sample: out = linear RGB and alpha at (u, v) for a footprint of 2^lod level-0 texels. */
+/**
+ * Trilinear sample: out[0..2] = linear RGB at (u, v) for a footprint of 2^lod level-0 texels
+ * (alpha matters only to the alpha test, sampleAlpha, so it is not filtered here).
+ */
 export function sampleTexture(levels: MipLevel[], u: number, v: number, lod: number, out: Float64Array): void {
-  out[0] = 0; out[1] = 0; out[2] = 0; out[3] = 0;
+  out[0] = 0; out[1] = 0; out[2] = 0;
   const last = levels.length - 1;
   if (!(lod > 0)) {
     bilinear(levels[0]!, u, v, out, 1);

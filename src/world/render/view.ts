@@ -11,6 +11,8 @@
  * coordinates in the original triangle, so the alpha test reads the same uv.
  * Twin triangles (twins.ts): of a reversed pair only the one facing the eye is drawn; repeats are
  * skipped. Every other triangle is drawn from both sides.
+ * Vertices are transformed when their part is first drawn, so parts the caller culls as hidden
+ * (Frame.hidden: wholly behind the raster's nearer samples) cost one box test.
  */
 import { cameraBasis, focalLengthPx, type CameraBasis, type PinholeCamera } from "../camera.js";
 import type { Vec3, WorldMesh, WorldMeshPart } from "../types.js";
@@ -84,6 +86,53 @@ export function boundingSphere(positions: Float32Array): Float64Array {
   return s;
 }
 
+const BOXES = new WeakMap<Float32Array, Float64Array>();
+
+/** Axis-aligned box (min x, y, z, max x, y, z) around the part's vertices (cached per positions array). */
+export function boundingBox(positions: Float32Array): Float64Array {
+  let b = BOXES.get(positions);
+  if (!b) {
+    b = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
+    for (let i = 0; i < positions.length; i += 3) {
+      for (let k = 0; k < 3; k++) {
+        const v = positions[i + k]!;
+        if (v < b[k]!) b[k] = v;
+        if (v > b[k + 3]!) b[k + 3] = v;
+      }
+    }
+    BOXES.set(positions, b);
+  }
+  return b;
+}
+
+/** Triangles per chunk for occlusion culling inside a part; parts of up to two chunks are culled whole. */
+const CHUNK_BITS = 8;
+const CHUNK = 1 << CHUNK_BITS;
+const CHUNK_BOXES = new WeakMap<Uint32Array, { positions: Float32Array; boxes: Float64Array | null }>();
+
+/** Boxes (6 numbers each, as boundingBox) of the part's runs of CHUNK triangles, or null for small parts (cached per indices array). */
+export function chunkBoxes(part: Pick<WorldMeshPart, "positions" | "indices">): Float64Array | null {
+  const hit = CHUNK_BOXES.get(part.indices);
+  if (hit && hit.positions === part.positions) return hit.boxes;
+  const triangles = Math.floor(part.indices.length / 3);
+  let boxes: Float64Array | null = null;
+  if (triangles > 2 * CHUNK) {
+    const pos = part.positions, idx = part.indices;
+    boxes = new Float64Array(Math.ceil(triangles / CHUNK) * 6);
+    for (let c = 0; c < boxes.length; c += 6) boxes.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity], c);
+    for (let i = 0; i < triangles * 3; i++) {
+      const v = idx[i]! * 3, o = Math.floor(i / (3 * CHUNK)) * 6;
+      for (let k = 0; k < 3; k++) {
+        const x = pos[v + k]!;
+        if (x < boxes[o + k]!) boxes[o + k] = x;
+        if (x > boxes[o + 3 + k]!) boxes[o + 3 + k] = x;
+      }
+    }
+  }
+  CHUNK_BOXES.set(part.indices, { positions: part.positions, boxes });
+  return boxes;
+}
+
 /** True when a world sphere may intersect the view frustum (near plane and the four sides). */
 export function sphereInView(view: View, x: number, y: number, z: number, r: number): boolean {
   if (r < 0) return false;
@@ -115,7 +164,15 @@ export interface VisiblePart {
   /** Mip chain of the part's texture when the texture cuts holes (alpha test), else null. */
   cutout: MipLevel[] | null;
   glass: boolean;
+  /** Whether the part's vertices are in the frame's arrays yet (done on first draw: hidden parts never are). */
+  transformed: boolean;
 }
+
+/**
+ * Relative and absolute slack (in depth-key units, 1/m) between a part's nearest possible key and
+ * what hides it: far above the rounding of a rasterizer key, so culling never drops a sample.
+ */
+const HIDDEN_KEY_MARGIN = 1e-3;
 
 /** Parts with opacity below this are glass: drawn to RGB only. */
 export const GLASS_OPACITY = 0.5;
@@ -161,7 +218,7 @@ export class Frame {
         if (!sphereInView(view, s[0]!, s[1]!, s[2]!, s[3]!)) continue;
         const triangles = Math.floor(part.indices.length / 3);
         const cutout = part.texture && part.uvs && hasCutout(part.texture) ? mipChain(part.texture) : null;
-        this.parts.push({ mesh, part, vertexOffset: vertices, idBase, triangles, cutout, glass: part.opacity < GLASS_OPACITY });
+        this.parts.push({ mesh, part, vertexOffset: vertices, idBase, triangles, cutout, glass: part.opacity < GLASS_OPACITY, transformed: false });
         vertices += part.positions.length / 3;
         idBase += triangles;
       }
@@ -176,12 +233,12 @@ export class Frame {
     if (this.partOfId.length < idBase) this.partOfId = new Uint32Array(Math.max(idBase, Math.ceil(this.partOfId.length * 1.5)));
     for (let p = 0; p < this.parts.length; p++) {
       const vp = this.parts[p]!;
-      this.transform(vp);
       this.partOfId.fill(p, vp.idBase, vp.idBase + vp.triangles);
     }
   }
 
   private transform(vp: VisiblePart): void {
+    vp.transformed = true;
     const { basis, eye, focal: f, cx, cy, near, width: W, height: H } = this.view;
     const [rx, ry, rz] = basis.right, [ux, uy, uz] = basis.up, [fx, fy, fz] = basis.forward;
     const ex = eye[0], ey = eye[1], ez = eye[2];
@@ -215,8 +272,54 @@ export class Frame {
     }
   }
 
-  /** Draws every triangle of a visible part. */
-  drawPart(raster: SampleRaster, vp: VisiblePart): void {
+  /**
+   * Exact occlusion culling: true when no sample the part could cover would pass the depth test
+   * of `raster` (a key strictly larger than the one the sample holds), so drawing it would change
+   * nothing. Parts reaching the near plane are always drawn.
+   */
+  hidden(vp: VisiblePart, raster: SampleRaster): boolean {
+    return this.boxHidden(boundingBox(vp.part.positions), 0, raster.depth, raster.count);
+  }
+
+  /**
+   * hidden() for world box box[o..o+5] (min x, y, z, max x, y, z). Its corners in camera space
+   * bound the depths of everything inside, and their projections its screen extent (the
+   * projection of a box in front of the eye is the hull of its projected corners); a pixel of
+   * margin covers snapping and sample offsets, HIDDEN_KEY_MARGIN the rounding of interpolated keys.
+   */
+  private boxHidden(b: Float64Array, o: number, depth: Float32Array, S: number): boolean {
+    const { basis, eye, focal: f, cx, cy, near, width: W, height: H } = this.view;
+    const [rx, ry, rz] = basis.right, [ux, uy, uz] = basis.up, [fx, fy, fz] = basis.forward;
+    let zMin = Infinity, xMin = Infinity, xMax = -Infinity, yMin = Infinity, yMax = -Infinity;
+    for (let corner = 0; corner < 8; corner++) {
+      const dx = b[o + (corner & 1 ? 3 : 0)]! - eye[0], dy = b[o + (corner & 2 ? 4 : 1)]! - eye[1], dz = b[o + (corner & 4 ? 5 : 2)]! - eye[2];
+      const z = dx * fx + dy * fy + dz * fz;
+      if (!(z > near)) return false;
+      const sx = cx + (f * (dx * rx + dy * ry + dz * rz)) / z, sy = cy - (f * (dx * ux + dy * uy + dz * uz)) / z;
+      if (z < zMin) zMin = z;
+      if (sx < xMin) xMin = sx;
+      if (sx > xMax) xMax = sx;
+      if (sy < yMin) yMin = sy;
+      if (sy > yMax) yMax = sy;
+    }
+    const iMin = Math.max(0, Math.floor(xMin) - 1), iMax = Math.min(W - 1, Math.floor(xMax) + 1);
+    const jMin = Math.max(0, Math.floor(yMin) - 1), jMax = Math.min(H - 1, Math.floor(yMax) + 1);
+    const maxKey = (1 / zMin) * (1 + HIDDEN_KEY_MARGIN) + HIDDEN_KEY_MARGIN;
+    for (let j = jMin; j <= jMax; j++) {
+      for (let q = (j * W + iMin) * S, end = (j * W + iMax + 1) * S; q < end; q++) {
+        if (depth[q]! < maxKey) return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Draws every triangle of a visible part; with `cull`, skips runs of CHUNK triangles hidden()
+   * behind what the raster holds (Visibility and Emit modes: exact, they could pass no sample).
+   */
+  drawPart(raster: SampleRaster, vp: VisiblePart, cull = false): void {
+    if (!vp.transformed) this.transform(vp);
+    const chunks = cull ? chunkBoxes(vp.part) : null;
     const idx = vp.part.indices;
     const uvs = vp.part.uvs;
     const off = vp.vertexOffset;
@@ -224,13 +327,15 @@ export class Frame {
     const cut = vp.cutout && uvs ? vp.cutout : null;
     raster.cut = cut;
     const routine = raster.routine();
-    const nv = vp.part.positions.length / 3;
     const twins = triangleTwins(vp.part);
     const pos = vp.part.positions;
     const [ex, ey, ez] = this.view.eye;
     for (let t = 0; t < vp.triangles; t++) {
+      if (chunks !== null && (t & (CHUNK - 1)) === 0 && this.boxHidden(chunks, (t >> CHUNK_BITS) * 6, raster.depth, raster.count)) {
+        t += CHUNK - 1;
+        continue;
+      }
       const ia = idx[t * 3]!, ib = idx[t * 3 + 1]!, ic = idx[t * 3 + 2]!;
-      if (ia >= nv || ib >= nv || ic >= nv) throw new Error(`mesh ${vp.mesh.instanceId}: triangle ${t} indexes past the ${nv} vertices`);
       const a = off + ia, b = off + ib, c = off + ic;
       const ca = code[a]!, cb = code[b]!, cc = code[c]!;
       if ((ca & cb & cc & OUTSIDE) !== 0) continue;
@@ -338,6 +443,18 @@ function checkPart(mesh: WorldMesh, part: WorldMeshPart): void {
   if (part.normals.length !== n) fail(`${part.normals.length / 3} normals for ${n / 3} vertices`);
   if (part.uvs && part.uvs.length !== (n / 3) * 2) fail(`${part.uvs.length / 2} uvs for ${n / 3} vertices`);
   if (part.indices.length % 3 !== 0) fail(`${part.indices.length} indices is not a multiple of 3`);
+  const bad = firstBadTriangle(part.indices, n / 3);
+  if (bad >= 0) throw new Error(`mesh ${mesh.instanceId}: triangle ${bad} indexes past the ${n / 3} vertices`);
+}
+
+const CHECKED = new WeakMap<Uint32Array, number>();
+
+/** The first triangle with a corner index >= vertices, or -1 (cached per indices array and vertex count). */
+function firstBadTriangle(indices: Uint32Array, vertices: number): number {
+  if (CHECKED.get(indices) === vertices) return -1;
+  for (let i = 0; i < indices.length; i++) if (indices[i]! >= vertices) return Math.floor(i / 3);
+  CHECKED.set(indices, vertices);
+  return -1;
 }
 
 function planeDistance(bit: number, x: number, y: number, z: number, f: number, near: number, GX: number, GY: number): number {

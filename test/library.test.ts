@@ -53,9 +53,9 @@ test('import { metrics, egotl, vcn } from "spatialprobe": MRA, EgoTL parsers, VC
   assert.equal(metrics.mra(3, 3), 1);
   assert.equal(metrics.mra(0, 2), 0);
   assert.equal(typeof egotl.readAnswer, "function");
-  // One step of 3 m straight to the goal, STOP at 0.5 m: success, SPL = 2.5 / max(2.5, 3).
-  const episode = { episode_id: "e", start_position: [0, 0, 0], goals: [{ position: [3, 0, 0], view_points: [[2.5, 0, 0]] }] };
-  const nav = vcn.episodeMetrics(episode, { episode_id: "e", positions: [[0, 0, 0], [3, 0, 0]], stop: true });
+  // Twelve FORWARDs of 0.25 m straight to x = 3, STOP 0.5 m past the view point: success, SPL = 2.5 / max(2.5, 3).
+  const episode = { episode_id: "e", start_position: [0, 0, 0], dist_to_goal: 2.5, goals: [{ position: [3, 0, 0], view_points: [[2.5, 0, 0]] }] };
+  const nav = vcn.episodeMetrics(episode, { episode_id: "e", positions: Array.from({ length: 13 }, (_, k) => [k * 0.25, 0, 0]), stop: true });
   assert.equal(nav.success, 1);
   assert.equal(nav.spl, 2.5 / 3);
 });

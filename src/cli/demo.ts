@@ -12,7 +12,10 @@ import { markdownReport } from "../report/render.js";
 import { htmlReport } from "../report/html-report.js";
 import { incompleteReason } from "../report/run-facts.js";
 import { EXIT_INCOMPLETE } from "./shared.js";
-import { navigationFromFiles, navigationMarkdown } from "../benchmarks/vcn/index.js";
+import { executeNavigation } from "../benchmarks/vcn/navigate/session.js";
+import { navigationRunsMarkdown } from "../benchmarks/vcn/navigate/report.js";
+import type { NavigationScores } from "../benchmarks/vcn/navigate/scores.js";
+import { HouseCache } from "../sim/house-cache.js";
 
 /** The bundled sets (each made by `generate <benchmark>` from furnished houses). */
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples");
@@ -35,6 +38,8 @@ const BUNDLED_DEMO_RUNS: BundledDemoRun[] = [
   { benchmark: "epic", model: "random:1" },
   { benchmark: "epic", model: "oracle", prompt: "no-overlay" },
 ];
+/** VCN-Bench closed-loop navigation on the bundled set: the built-in agents (no model). */
+const NAVIGATION_DEMO_AGENTS = ["oracle", "goal-then-plan:oracle", "goal-then-plan:random", "goal-then-plan:first", "forward-only", "random-walk:1"];
 const BUNDLED_DATA = { vcn: path.join(EXAMPLES, "vcn-mini"), egotl: path.join(EXAMPLES, "egotl-mini"), epic: path.join(EXAMPLES, "epic-mini") };
 
 export function registerDemo(program: Command): void {
@@ -94,14 +99,24 @@ async function demo(outDir: string): Promise<void> {
     runDirs.push(out);
     incomplete.push(...incompleteNote(out, scores));
   }
-  // VCN-Bench navigation metrics on the bundled trajectory logs, joined with the oracle's goal identification.
-  const navigation = navigationFromFiles({
-    episodes: path.join(BUNDLED_DATA.vcn, "episodes.json.gz"),
-    trajectories: path.join(BUNDLED_DATA.vcn, "trajectories.jsonl"),
-    goalRun: path.join(outDir, "vcn-random_1-plain"),
-  });
+  // VCN-Bench closed-loop navigation in the built-in simulator, the houses loaded once for every agent.
+  const navigationRuns: NavigationScores[] = [];
+  const houses = new HouseCache({ dataRoot: BUNDLED_DATA.vcn });
+  try {
+    for (const agent of NAVIGATION_DEMO_AGENTS) {
+      const out = path.join(outDir, `vcn-navigate-${agent.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
+      const { scores } = await executeNavigation({ data: BUNDLED_DATA.vcn, out, model: agent, houses, quiet: true });
+      const s = scores.navigation.summary;
+      console.log(`\n== vcn navigate ${agent}: SR ${((s.SR ?? 0) * 100).toFixed(1)}, SPL ${((s.SPL ?? 0) * 100).toFixed(1)} over ${scores.counts.done} episodes`);
+      navigationRuns.push(scores);
+      runDirs.push(out);
+      if (!scores.complete) incomplete.push(`${out}: ${scores.counts.error} episodes ended in errors, ${scores.counts.not_run} not run`);
+    }
+  } finally {
+    houses.close();
+  }
   const report = path.join(outDir, "report.md");
-  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini, examples/vcn-mini, examples/egotl-mini and examples/epic-mini (each made by \`spatialprobe generate\` in furnished houses of the world engine, by its paper's method; not the benchmarks' releases), and a PathEval set generated into ${mdText(pathevalData)}.\n\n${markdownReport(runs)}\n${navigationMarkdown(navigation, "## VCN-Bench navigation (the example's shortest-path logs, not an agent; goal identification from random:1)")}\n`);
+  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini, examples/vcn-mini, examples/egotl-mini and examples/epic-mini (each made by \`spatialprobe generate\` in furnished houses of the world engine, by its paper's method; not the benchmarks' releases), and a PathEval set generated into ${mdText(pathevalData)}.\n\n${markdownReport(runs)}\n${navigationRunsMarkdown(navigationRuns as never, "## VCN-Bench closed-loop navigation (built-in agents in the built-in simulator)")}\n`);
   const htmlFile = path.join(outDir, "report.html");
   // Smaller pictures and a larger budget than the default, so every demo item has its picture.
   const { html, summary } = await htmlReport(runDirs, { budgetBytes: 40 * 1024 * 1024, maxSide: 480 });

@@ -9,7 +9,7 @@ import { number, positiveInteger } from "./main.js";
 export function registerReport(program: Command): void {
   program
     .command("report <runs...>")
-    .description("tables for one or more runs (run folders or scores.json files), side by side; html adds charts and an item gallery with overlays")
+    .description("tables for one or more runs (run folders or scores.json files; item runs and `navigate` runs), side by side; html adds charts, an item gallery with overlays and the navigation episodes with their top-down pictures")
     .option("--format <format>", "md | json | html", "md")
     .option("--out <file>", "write to a file instead of stdout")
     .option("--max-size <MB>", "html: most megabytes of embedded pictures (default 20)", number)

@@ -171,15 +171,24 @@ export interface ResultLines {
   partialLine: number | null;
 }
 
+/** A JSONL file as read: the accepted values, the lines that could not be, and a final line still being written. */
+export interface JsonLines<T> {
+  values: T[];
+  problems: DataProblem[];
+  /** Live files only: the 1-based number of a last line without its newline (not yet complete). */
+  partialLine: number | null;
+}
+
 /**
- * Results a line each. Every line must be a JSON object; one that is not is a problem naming the
- * file and line, never skipped silently. For a live file (appended while a run is going), a last
- * line without a trailing newline is a line being written: it is set apart as `partialLine`
- * rather than reported. (Each result is appended with its newline in one write, so a line that
- * has its newline is complete, and only the last can lack it.)
+ * Records a line each. Every line must parse and pass `check` (null: accepted; else what it is
+ * not); one that does not is a problem naming the file and line, never skipped silently. For a
+ * live file (appended while a run is going), a last line without a trailing newline is a line
+ * being written: it is set apart as `partialLine` rather than reported. (Each record is appended
+ * with its newline in one write, so a line that has its newline is complete, and only the last can
+ * lack it.)
  */
-export function readResultLines(file: string, kind: "final" | "live"): ResultLines {
-  const out: ResultLines = { results: [], problems: [], partialLine: null };
+export function readJsonLines<T>(file: string, kind: "final" | "live", check: (value: unknown) => string | null): JsonLines<T> {
+  const out: JsonLines<T> = { values: [], problems: [], partialLine: null };
   if (!existsSync(file)) return out;
   const text = readFileSync(file, "utf8");
   const lines = text.split("\n");
@@ -197,13 +206,21 @@ export function readResultLines(file: string, kind: "final" | "live"): ResultLin
       out.problems.push({ file, line: index + 1, message: `not valid JSON (${line.length} characters): a torn or damaged line` });
       return;
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value) || typeof (value as { id?: unknown }).id === "undefined") {
-      out.problems.push({ file, line: index + 1, message: "not an item result (expected a JSON object with an id)" });
+    const wrong = check(value);
+    if (wrong !== null) {
+      out.problems.push({ file, line: index + 1, message: wrong });
       return;
     }
-    out.results.push(value as ItemResult);
+    out.values.push(value as T);
   });
   return out;
+}
+
+/** Item results a line each (readJsonLines): every line a JSON object with an id. */
+export function readResultLines(file: string, kind: "final" | "live"): ResultLines {
+  const read = readJsonLines<ItemResult>(file, kind, (value) =>
+    typeof value !== "object" || value === null || Array.isArray(value) || typeof (value as { id?: unknown }).id === "undefined" ? "not an item result (expected a JSON object with an id)" : null);
+  return { results: read.values, problems: read.problems, partialLine: read.partialLine };
 }
 
 /** While a run is in progress: its header (live.json) and each result as it arrives (live.jsonl). */

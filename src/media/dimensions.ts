@@ -22,16 +22,21 @@ const STANDALONE = (marker: number) => marker === 0x01 || (marker >= 0xd0 && mar
 /** Segments a JPEG header may have before its frame header; a file with more is not read further. */
 const MAX_SEGMENTS = 4096;
 
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.alloc(length);
-  const n = readSync(fd, buffer, 0, length, position);
-  return buffer.subarray(0, n);
+/** Up to `length` bytes from `position` (fewer at the end). */
+type ReadAt = (position: number, length: number) => Buffer;
+
+function fileReader(fd: number): ReadAt {
+  return (position, length) => {
+    const buffer = Buffer.alloc(length);
+    const n = readSync(fd, buffer, 0, length, position);
+    return buffer.subarray(0, n);
+  };
 }
 
-function jpegDimensions(fd: number): Dimensions | undefined {
+function jpegDimensions(readAt: ReadAt): Dimensions | undefined {
   let position = 2; // after SOI
   for (let segment = 0; segment < MAX_SEGMENTS; segment++) {
-    const head = readAt(fd, position, 9);
+    const head = readAt(position, 9);
     if (head.length < 2 || head[0] !== 0xff) return undefined;
     const marker = head[1]!;
     if (marker === 0xff) {
@@ -64,19 +69,28 @@ function webpDimensions(head: Buffer): Dimensions | undefined {
   return undefined;
 }
 
+function headerDimensions(readAt: ReadAt): Dimensions | undefined {
+  const head = readAt(0, 32);
+  if (head.length >= 24 && head.readUInt32BE(0) === 0x89504e47 && head.toString("latin1", 12, 16) === "IHDR") {
+    return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+  }
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return jpegDimensions(readAt);
+  if (head.length >= 10 && head.toString("latin1", 0, 3) === "GIF") return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
+  if (head.length >= 16 && head.toString("latin1", 0, 4) === "RIFF" && head.toString("latin1", 8, 12) === "WEBP") return webpDimensions(head);
+  return undefined;
+}
+
 /** The image's stored size, or undefined when the header cannot be read as one of the four formats. */
 export function imageDimensions(file: string): Dimensions | undefined {
   const fd = openSync(file, "r");
   try {
-    const head = readAt(fd, 0, 32);
-    if (head.length >= 24 && head.readUInt32BE(0) === 0x89504e47 && head.toString("latin1", 12, 16) === "IHDR") {
-      return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
-    }
-    if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return jpegDimensions(fd);
-    if (head.length >= 10 && head.toString("latin1", 0, 3) === "GIF") return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
-    if (head.length >= 16 && head.toString("latin1", 0, 4) === "RIFF" && head.toString("latin1", 8, 12) === "WEBP") return webpDimensions(head);
-    return undefined;
+    return headerDimensions(fileReader(fd));
   } finally {
     closeSync(fd);
   }
+}
+
+/** The same for an encoded image held in memory (e.g. received over the wire). */
+export function bufferImageDimensions(bytes: Buffer): Dimensions | undefined {
+  return headerDimensions((position, length) => bytes.subarray(Math.min(position, bytes.length), Math.min(position + length, bytes.length)));
 }

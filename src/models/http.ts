@@ -55,7 +55,7 @@ export function errorDetail(text: string): string {
 }
 
 /** The body's bytes, at most `limit`; `complete` is false when more was left unread. */
-async function readBody(res: Response, limit: number): Promise<{ bytes: Buffer; complete: boolean }> {
+export async function readBody(res: Response, limit: number): Promise<{ bytes: Buffer; complete: boolean }> {
   if (!res.body) return { bytes: Buffer.alloc(0), complete: true };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];

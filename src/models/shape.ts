@@ -220,8 +220,31 @@ const FIT_CACHE_BYTES = 128 * 1024 * 1024;
 const fitCache = new Map<string, { fit: Promise<FittedImage>; bytes: number }>();
 let fitCacheBytes = 0;
 
+/**
+ * SHA-256 of recent base64 strings. A navigation episode sends the same prior-video strings in
+ * every decision; a Map lookup of the same string object is constant time (V8 keeps a string's
+ * hash), where hashing 50 frames again costs tens of milliseconds. Bounded by characters held.
+ */
+const DIGEST_MEMO_CHARS = 64 * 1024 * 1024;
+const digestMemo = new Map<string, string>();
+let digestMemoChars = 0;
+
+function digestOf(base64: string): string {
+  const known = digestMemo.get(base64);
+  if (known !== undefined) return known;
+  const digest = createHash("sha256").update(base64).digest("hex");
+  digestMemo.set(base64, digest);
+  digestMemoChars += base64.length;
+  for (const [k] of digestMemo) {
+    if (digestMemoChars <= DIGEST_MEMO_CHARS) break;
+    digestMemo.delete(k);
+    digestMemoChars -= k.length;
+  }
+  return digest;
+}
+
 function fitCached(base64: string, budget: ImageBudget): Promise<FittedImage> {
-  const key = createHash("sha256").update(base64).update("\0").update(canonicalJson(budget)).digest("hex");
+  const key = `${digestOf(base64)}\0${canonicalJson(budget)}`;
   const hit = fitCache.get(key);
   if (hit) {
     fitCache.delete(key); // most recently used goes last

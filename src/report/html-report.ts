@@ -1,8 +1,11 @@
 /** `report --format html`: one self-contained file with tables, charts and the item gallery. */
 import { embedOverlays, galleryItem, type EmbedSummary, type GalleryItem } from "./gallery.js";
-import { folderDocument, folderLabels, page, summaryHtml } from "./page.js";
-import { identityText, runCounts } from "./run-facts.js";
-import { assertIntact, expandRunFolders, readRunFolder, type RunFolder } from "./run-folder.js";
+import { readFileSync } from "node:fs";
+import { navigationCounts } from "../benchmarks/vcn/navigate/report.js";
+import { episodeRows, topdownPath, type EpisodeRow } from "./navigation-folder.js";
+import { folderIdentity, folderLabels, navigationDocument, page, summaryHtml } from "./page.js";
+import { runCounts } from "./run-facts.js";
+import { assertIntact, expandRunFolders, fileInRunFolder, readRunFolder, type RunFolder } from "./run-folder.js";
 
 export interface HtmlReportOptions {
   /** Most bytes of embedded pictures (base64); items beyond it are listed without pictures. */
@@ -19,7 +22,7 @@ export function runMeta(runs: RunFolder[]) {
   return runs.map((run, index) => ({
     index,
     label: labels[index]!,
-    identity: identityText(folderDocument(run)),
+    identity: folderIdentity(run),
     benchmark: run.benchmark,
     model: run.model,
     ...(run.name ? { name: run.name } : {}),
@@ -27,7 +30,8 @@ export function runMeta(runs: RunFolder[]) {
     ...(run.control ? { control: run.control } : {}),
     state: run.state,
     ...(run.scores && run.state === "finished" ? { scored: runCounts(run.scores).scored, complete: runCounts(run.scores).complete } : {}),
-    done: run.results.length,
+    ...(run.navigation ? { kind: "navigation", ...(run.navigation.scores && run.state === "finished" ? { scored: navigationCounts(navigationDocument(run)).done, complete: navigationCounts(navigationDocument(run)).complete } : {}) } : {}),
+    done: run.navigation ? run.navigation.records.length : run.results.length,
     total: run.total,
     problems: run.problems.length,
     partial_line: run.partialLine,
@@ -36,6 +40,27 @@ export function runMeta(runs: RunFolder[]) {
 
 export function galleryItems(runs: RunFolder[]): GalleryItem[] {
   return runs.flatMap((run, r) => run.results.map((result, i) => galleryItem(r, i, result)));
+}
+
+/** The episodes of the navigation runs, one row each (the viewer's episode list). */
+export function navigationEpisodes(runs: RunFolder[]): EpisodeRow[] {
+  return runs.flatMap((run, r) => episodeRows(run, r));
+}
+
+/** Top-down pictures into the rows as data: URIs, in order, while `budgetBytes` of base64 lasts; returns the bytes used. */
+export function embedTopdowns(runs: RunFolder[], rows: EpisodeRow[], budgetBytes: number): { pictured: number; bytes: number } {
+  let bytes = 0;
+  let pictured = 0;
+  for (const row of rows) {
+    const file = fileInRunFolder(runs[row.run]!.dir, topdownPath(row.id));
+    if (file === "forbidden" || file === "missing") continue;
+    const uri = `data:image/png;base64,${readFileSync(file).toString("base64")}`;
+    if (bytes + uri.length > budgetBytes) break;
+    row.topdown = uri;
+    bytes += uri.length;
+    pictured++;
+  }
+  return { pictured, bytes };
 }
 
 function budgetNotes(summary: EmbedSummary, options: HtmlReportOptions): string[] {
@@ -56,12 +81,16 @@ export async function htmlReport(inputs: string[], options: HtmlReportOptions = 
 
   const items = galleryItems(runs);
   const summary = await embedOverlays(runs, items, options);
+  const episodes = navigationEpisodes(runs);
+  const topdowns = embedTopdowns(runs, episodes, options.budgetBytes - summary.bytes);
+  const notes = budgetNotes(summary, options);
+  if (episodes.length > 0) notes.push(`Top-down pictures for ${topdowns.pictured} of ${episodes.length} navigation episodes; the step-by-step observations are in \`spatialprobe serve\`.`);
   const html = page({
     title: "spatialprobe report",
     subtitle: `${runs.length} run${runs.length === 1 ? "" : "s"} · written ${new Date().toISOString()}`,
     summary: summaryHtml(runs),
-    notes: budgetNotes(summary, options),
-    data: { mode: "report", runs: runMeta(runs), items },
+    notes,
+    data: { mode: "report", runs: runMeta(runs), items, episodes },
     script: "inline",
   });
   return { html, summary };

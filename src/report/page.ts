@@ -12,8 +12,9 @@ import { formatProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { escapeHtml, markdownToHtml } from "./markdown-html.js";
 import type { RunFolder } from "./run-folder.js";
-import { overallCell, runCounts, runIdentity, runLabel, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
+import { identityText, overallCell, runCounts, runIdentity, runLabel, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
 import { uniqueLabels } from "./svg.js";
+import { navigationCounts, navigationIdentityText, navigationRunLabel, navigationRunsMarkdown, navigationStatusCell, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
 
 /** JSON for a <script type="application/json"> block: no "<" can close the element early. */
 export function scriptJson(value: unknown): string {
@@ -54,18 +55,57 @@ function defaultsOf(benchmark: string): RunDefaults {
  */
 export function folderLabels(runs: RunFolder[]): string[] {
   const labels: string[] = new Array(runs.length);
-  for (const benchmark of new Set(runs.map((run) => run.benchmark))) {
-    const indices = runs.flatMap((run, i) => (run.benchmark === benchmark ? [i] : []));
-    const unique = uniqueLabels(indices.map((i) => runLabel(folderDocument(runs[i]!), defaultsOf(benchmark))));
+  // Navigation runs are labelled among themselves (navigate/report.ts), as their tables label them.
+  const groupOf = (run: RunFolder) => (run.navigation ? "\u0000navigation" : run.benchmark);
+  for (const group of new Set(runs.map(groupOf))) {
+    const indices = runs.flatMap((run, i) => (groupOf(run) === group ? [i] : []));
+    const unique = uniqueLabels(indices.map((i) => {
+      const run = runs[i]!;
+      return run.navigation ? navigationRunLabel(navigationDocument(run)) : runLabel(folderDocument(run), defaultsOf(run.benchmark));
+    }));
     indices.forEach((i, k) => (labels[i] = unique[k]!));
   }
   return labels;
+}
+
+/** What a navigation run folder says about itself: its scores.json, or (before one is written) what its records tell. */
+export function navigationDocument(run: RunFolder): NavigationRunScores {
+  return run.navigation?.scores ?? {
+    ...(run.navigation?.header ?? {}),
+    kind: "navigation", benchmark: run.benchmark, model: run.model,
+    counts: { episodes: run.total, done: run.navigation?.records.length ?? 0, error: 0, not_run: Math.max(0, run.total - (run.navigation?.records.length ?? 0)) },
+  };
+}
+
+/** Identity words of any run folder (filters and titles). */
+export const folderIdentity = (run: RunFolder): string => (run.navigation ? navigationIdentityText(navigationDocument(run)) : identityText(folderDocument(run)));
+
+/**
+ * A navigation run's row of the runs table: mode and intervention where item runs show prompt and
+ * control, the agent as its option, episodes that ran / asked, and SR (the paper's primary
+ * metric, §5.1) as its score.
+ */
+function navigationRunRow(run: RunFolder, index: number, label: string): string {
+  const doc = navigationDocument(run);
+  const finished = run.state === "finished" && run.navigation?.scores;
+  const c = navigationCounts(doc);
+  const sr = finished ? doc.navigation?.summary?.SR ?? null : null;
+  const unreadable = run.navigation!.records.filter((r) => r["end"] === "unreadable-reply").length;
+  const state = (finished ? `<span class="${c.complete ? "complete" : "incomplete"}">${escapeHtml(navigationStatusCell(doc))}</span>` : `<span class="live">in progress: ${run.navigation!.asked === null ? `${run.navigation!.records.length} episode${run.navigation!.records.length === 1 ? "" : "s"} so far` : `${run.navigation!.records.length} of ${run.navigation!.asked} episodes`}${partialNote(run)}</span>`) +
+    (run.problems.length > 0 ? ` <span class="damaged">${run.problems.length} problem${run.problems.length === 1 ? "" : "s"} (see above)</span>` : "");
+  const done = finished ? c.done : run.navigation!.records.length;
+  return `<tr data-run="${index}" data-kind="navigation"><td class="label">${escapeHtml(label)}</td><td>${escapeHtml(run.benchmark)} navigation</td><td>${escapeHtml(run.model)}</td><td>${escapeHtml(doc.mode ?? "–")}</td>` +
+    `<td>${escapeHtml(doc.intervention ?? "–")}</td><td>${escapeHtml(doc.agent ? `agent ${doc.agent}` : "–")}</td><td>${state}</td>` +
+    `<td class="n" data-scored="${finished ? c.done : ""}" data-total="${run.total}">${done} / ${run.total}</td>` +
+    `<td class="score" data-value="${sr ?? ""}">${escapeHtml(percent(sr))}</td><td>SR</td>` +
+    `<td class="errors">${finished ? c.error : "–"}</td><td class="unreadable">${unreadable}</td></tr>`;
 }
 
 /** One row per run (keyed by its position, never its model): identity, state, N scored / N total, headline score and counts; data-* carry the exact values. */
 export function runsTable(runs: RunFolder[]): string {
   const labels = folderLabels(runs);
   const rows = runs.map((run, index) => {
+    if (run.navigation) return navigationRunRow(run, index, labels[index]!);
     const scores = run.scores && run.state === "finished" ? run.scores : null;
     const counts = (scores?.counts ?? {}) as Record<string, unknown>;
     const score = scores?.score ?? null;
@@ -120,10 +160,16 @@ export function benchmarkSections(runs: ScoresDocument[]): string {
   }).join("\n");
 }
 
+/** The navigation tables (the Markdown report's, as HTML) of the finished navigation runs. */
+export function navigationSection(runs: RunFolder[]): string {
+  const finished = runs.filter((run) => run.navigation?.scores && run.state === "finished").map((run) => run.navigation!.scores!);
+  return finished.length > 0 ? `<section class="benchmark" data-benchmark="vcn-navigation">${markdownToHtml(navigationRunsMarkdown(finished))}</section>` : "";
+}
+
 /** The summary block (runs table, tables and charts); `serve` re-sends it when runs change. */
 export function summaryHtml(runs: RunFolder[]): string {
   const finished = runs.filter((run) => run.scores && run.state === "finished").map((run) => run.scores!);
-  return `${problemsHtml(runs)}<h2>Runs</h2>${runsTable(runs)}${benchmarkSections(finished)}`;
+  return `${problemsHtml(runs)}<h2>Runs</h2>${runsTable(runs)}${benchmarkSections(finished)}${navigationSection(runs)}`;
 }
 
 /** The gallery and comparison controls the viewer script fills. */
@@ -141,6 +187,16 @@ const GALLERY = `<section id="gallery-section"><h2>Items</h2>
 <section id="compare-section"><h2>Compare two runs</h2>
 <div class="controls"><select id="c-a"></select><select id="c-b"></select><label><input id="c-diff" type="checkbox" checked> only items whose outcomes differ</label><span id="compare-count"></span></div>
 <div id="compare-rows"></div>
+</section>
+<section id="episodes-section" hidden><h2>Navigation episodes</h2>
+<div class="controls">
+<label>Run <select id="e-run"></select></label>
+<label>Task <select id="e-task"></select></label>
+<label>Outcome <select id="e-outcome"></select></label>
+<label>Id <input id="e-query" type="search" placeholder="filter by id"></label>
+</div>
+<div class="pager"><button id="e-prev" type="button">previous</button><span id="e-page-info"></span><button id="e-next" type="button">next</button></div>
+<table id="episodes"><thead><tr><th>Run</th><th>Episode</th><th>Task</th><th>Outcome</th><th>SPL</th><th>Steps</th><th>Collisions</th><th>End</th></tr></thead><tbody></tbody></table>
 </section>
 <dialog id="detail"><button id="detail-close" type="button">close</button><div id="detail-body"></div></dialog>`;
 

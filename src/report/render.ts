@@ -4,6 +4,8 @@ import type { ScoresDocument } from "../core/benchmark.js";
 import { UsageError, type DataProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { finishedResults, readJsonFile, RunFolderError } from "./run-folder.js";
+import { isNavigationScores, navigationRunsMarkdown, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
+import { NAV_EPISODES, readEpisodeLines } from "./navigation-folder.js";
 
 /**
  * Read scores.json from run folders or direct paths. A scores.json inside a run folder is read
@@ -17,18 +19,21 @@ export function readScores(inputs: string[]): ScoresDocument[] {
     const file = isDir ? path.join(input, "scores.json") : input;
     if (!existsSync(file)) throw new UsageError(`no scores.json at ${input}`);
     const scores = readJsonFile<ScoresDocument>(file);
-    if (path.basename(file) === "scores.json") problems.push(...finishedResults(path.dirname(path.resolve(file)), scores).problems);
+    const dir = path.dirname(path.resolve(file));
+    // A navigation run's records are episodes.jsonl (navigation-folder.ts); an item run's, items.jsonl.
+    if (path.basename(file) === "scores.json") problems.push(...(isNavigationScores(scores) ? readEpisodeLines(path.join(dir, NAV_EPISODES), false).problems : finishedResults(dir, scores).problems));
     return scores;
   });
   if (problems.length > 0) throw new RunFolderError(problems);
   return runs;
 }
 
-/** Markdown: one section per benchmark, runs side by side. */
+/** Markdown: one section per benchmark, runs side by side; navigation runs in a section of their own. */
 export function markdownReport(runs: ScoresDocument[]): string {
   const byBenchmark = new Map<string, ScoresDocument[]>();
-  for (const run of runs) byBenchmark.set(run.benchmark, [...(byBenchmark.get(run.benchmark) ?? []), run]);
-  return [...byBenchmark].map(([id, group]) => getBenchmark(id).markdown(group)).join("\n");
+  for (const run of runs) if (!isNavigationScores(run)) byBenchmark.set(run.benchmark, [...(byBenchmark.get(run.benchmark) ?? []), run]);
+  const navigation = runs.filter((run) => isNavigationScores(run)) as unknown as NavigationRunScores[];
+  return [...[...byBenchmark].map(([id, group]) => getBenchmark(id).markdown(group)), ...(navigation.length > 0 ? [navigationRunsMarkdown(navigation)] : [])].join("\n");
 }
 
 export function jsonReport(runs: ScoresDocument[]): string {

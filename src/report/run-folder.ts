@@ -1,8 +1,10 @@
 /**
  * A run folder as reports and the viewer read it: scores.json and items.jsonl when the run has
- * finished, live.json and live.jsonl while it is in progress (or after it was interrupted).
+ * finished, live.json and live.jsonl while it is in progress (or after it was interrupted). A
+ * navigation run (`navigate vcn`: scores.json of kind "navigation", episodes.jsonl) is read by
+ * navigation-folder.ts into the same shape, with its episodes under `navigation`.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "../core/benchmark.js";
 import { parseJson } from "../core/jsonl.js";
@@ -10,6 +12,8 @@ import { activeWriter, LOCK_FILE } from "../core/lock.js";
 import { LIVE_HEADER, LIVE_RESULTS, outputsMismatch, readResultLines, type LiveHeader, type ResultLines } from "../core/outputs.js";
 import { DataError, formatProblem, UsageError, type DataProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
+import { isNavigationFolder, NAV_EPISODES, readNavigationFolder, type NavigationFolder } from "./navigation-folder.js";
+import type { NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
 
 export interface RunFolder {
   /** The run's key everywhere (reports, viewer, comparisons): never its model, which two runs may share. */
@@ -37,12 +41,29 @@ export interface RunFolder {
    * process holds the folder's lock) or cut off by a run that stopped (resuming rewrites it).
    */
   partialLine: { line: number; writing: boolean } | null;
+  /** A navigation run (`navigate vcn`): its scores.json and episode records; `scores` and `results` then stay empty. */
+  navigation?: NavigationFolder;
 }
 
 /** A folder, or a scores.json file inside one. */
 export function runDirOf(input: string): string {
   if (!existsSync(input)) throw new UsageError(`no run at ${input}`);
   return statSync(input).isDirectory() ? input : path.dirname(input);
+}
+
+/**
+ * The file a path relative to a run folder names, if it lies inside the folder (after resolving
+ * links); "forbidden" for anything that tries to leave it (.., an absolute path, a NUL byte).
+ */
+export function fileInRunFolder(runDir: string, relative: string): string | "forbidden" | "missing" {
+  if (relative.includes("\0") || relative.split(/[\\/]/).some((part) => part === "..") || path.isAbsolute(relative)) return "forbidden";
+  const root = realpathSync(runDir);
+  const candidate = path.resolve(root, relative);
+  if (candidate !== root && !candidate.startsWith(root + path.sep)) return "forbidden";
+  if (!existsSync(candidate)) return "missing";
+  const real = realpathSync(candidate);
+  if (real !== root && !real.startsWith(root + path.sep)) return "forbidden";
+  return statSync(real).isFile() ? real : "missing";
 }
 
 /** A JSON file of a run folder; a UsageError that locates the defect (never quoting the file) when it is not JSON. */
@@ -99,6 +120,10 @@ export function readRunFolder(input: string): RunFolder {
   const hasScores = existsSync(scoresFile);
   const scores = hasScores ? readJsonFile<ScoresDocument>(scoresFile) : null;
   const live = existsSync(liveFile) && mtime(liveFile) >= mtime(scoresFile) ? readJsonFile<LiveHeader>(liveFile) : null;
+  if (isNavigationFolder(dir, scores)) {
+    const run = readNavigationFolder(dir, scores as NavigationRunScores | null);
+    return { ...run, problems: withWriter(dir, run.problems) };
+  }
   if (!scores && !live) throw new UsageError(`${input} holds no scores.json (and no run in progress)`);
   if (live) {
     const read = readResultLines(path.join(dir, LIVE_RESULTS), "live");
@@ -155,7 +180,7 @@ export function loadRunItems(run: RunFolder): Map<string, BenchItem> {
   return new Map(items.map((item) => [item.id, item]));
 }
 
-const isRunFolder = (dir: string) => existsSync(path.join(dir, "scores.json")) || existsSync(path.join(dir, LIVE_HEADER));
+const isRunFolder = (dir: string) => existsSync(path.join(dir, "scores.json")) || existsSync(path.join(dir, LIVE_HEADER)) || existsSync(path.join(dir, NAV_EPISODES));
 
 /**
  * Run folders named directly, or found one level below a folder that holds several (e.g.

@@ -4,16 +4,17 @@
  * overlay pictures drawn on demand, and plain files under the given run folders only.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { LOCK_FILE } from "../core/lock.js";
 import { LIVE_HEADER, LIVE_RESULTS, OUTPUTS_MANIFEST } from "../core/outputs.js";
-import { galleryItems, runMeta } from "../report/html-report.js";
+import { galleryItems, navigationEpisodes, runMeta } from "../report/html-report.js";
+import { episodeDetail, NAV_EPISODES, topdownPath, type EpisodeRow } from "../report/navigation-folder.js";
 import { overlayRenderer, type GalleryItem } from "../report/gallery.js";
 import { page, summaryHtml, viewerScript } from "../report/page.js";
-import { expandRunFolders, readRunFolder, type RunFolder } from "../report/run-folder.js";
+import { expandRunFolders, fileInRunFolder, readRunFolder, type RunFolder } from "../report/run-folder.js";
 
 export interface ViewerOptions {
   dirs: string[];
@@ -30,7 +31,7 @@ export interface Viewer {
 }
 
 // The lock too: whether a torn last line is being written or was cut off depends on it.
-const WATCHED = ["scores.json", "items.jsonl", OUTPUTS_MANIFEST, LOCK_FILE, LIVE_HEADER, LIVE_RESULTS];
+const WATCHED = ["scores.json", "items.jsonl", OUTPUTS_MANIFEST, LOCK_FILE, LIVE_HEADER, LIVE_RESULTS, NAV_EPISODES];
 const THUMB_SIDE = 360;
 const LARGE_SIDE = 1024;
 const SIDES = new Set([THUMB_SIDE, LARGE_SIDE]);
@@ -77,14 +78,20 @@ export function resolveRunFile(runDir: string, rest: string): string | "forbidde
   } catch {
     return "forbidden";
   }
-  if (decoded.includes("\0") || decoded.split(/[\\/]/).some((part) => part === "..") || path.isAbsolute(decoded)) return "forbidden";
-  const root = realpathSync(runDir);
-  const candidate = path.resolve(root, decoded);
-  if (candidate !== root && !candidate.startsWith(root + path.sep)) return "forbidden";
-  if (!existsSync(candidate)) return "missing";
-  const real = realpathSync(candidate);
-  if (real !== root && !real.startsWith(root + path.sep)) return "forbidden";
-  return statSync(real).isFile() ? real : "missing";
+  return fileInRunFolder(runDir, decoded);
+}
+
+/**
+ * The viewer's URL of a file given by its path relative to run folder `runIndex` (as episode
+ * records name their pictures), or null when it is not a picture inside that folder.
+ */
+export function runFileUrl(dirs: readonly string[], runIndex: number, relative: string): string | null {
+  const dir = dirs[runIndex];
+  if (!dir || typeof relative !== "string" || relative === "") return null;
+  const encoded = relative.split("/").map(encodeURIComponent).join("/");
+  const file = resolveRunFile(dir, encoded);
+  if (file === "forbidden" || file === "missing" || !FILE_TYPES[path.extname(file).toLowerCase()]?.startsWith("image/")) return null;
+  return `/files/${runIndex}/${encoded}`;
 }
 
 /** Host headers the viewer answers (a page on another site cannot reach it by DNS rebinding). */
@@ -106,7 +113,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const host = options.host ?? "127.0.0.1";
   const renderer = overlayRenderer();
   const pictures = new Map<string, { png: Buffer; caption: string[] } | { error: string }>();
-  let cached: { version: string; runs: RunFolder[]; items: GalleryItem[] } | undefined;
+  let cached: { version: string; runs: RunFolder[]; items: GalleryItem[]; episodes: EpisodeRow[] } | undefined;
 
   const current = () => {
     const version = folderVersion(dirs);
@@ -117,7 +124,11 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         thumb: `/overlay/${item.run}/${item.index}.png?side=${THUMB_SIDE}`,
         image: `/overlay/${item.run}/${item.index}.png?side=${LARGE_SIDE}`,
       }));
-      cached = { version, runs, items };
+      const episodes = navigationEpisodes(runs).map((row) => {
+        const topdown = runFileUrl(dirs, row.run, topdownPath(row.id));
+        return topdown ? { ...row, topdown } : row;
+      });
+      cached = { version, runs, items, episodes };
       if (pictures.size > 2000) pictures.clear();
     }
     return cached;
@@ -146,14 +157,21 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         subtitle: `${state.runs.length} run${state.runs.length === 1 ? "" : "s"} · updates while runs are in progress`,
         summary: summaryHtml(state.runs),
         notes: [],
-        data: { mode: "serve", version: state.version, runs: runMeta(state.runs), items: state.items, pollMs: options.pollMs ?? 2000 },
+        data: { mode: "serve", version: state.version, runs: runMeta(state.runs), items: state.items, episodes: state.episodes, pollMs: options.pollMs ?? 2000 },
         script: "external",
       }));
     }
     if (route === "/viewer.js") return send(res, 200, "text/javascript; charset=utf-8", viewerScript());
     if (route === "/api/state") {
       const state = current();
-      return sendJson(res, { version: state.version, runs: runMeta(state.runs), items: state.items });
+      return sendJson(res, { version: state.version, runs: runMeta(state.runs), items: state.items, episodes: state.episodes });
+    }
+    const episode = /^\/api\/episode\/(\d+)\/(\d+)$/.exec(route);
+    if (episode) {
+      const runIndex = Number(episode[1]);
+      const run = current().runs[runIndex];
+      const detail = run ? episodeDetail(run, runIndex, Number(episode[2]), (relative) => runFileUrl(dirs, runIndex, relative)) : undefined;
+      return detail ? sendJson(res, detail) : sendText(res, 404, "no such episode");
     }
     if (route === "/fragment/summary") return send(res, 200, "text/html; charset=utf-8", summaryHtml(current().runs));
     const overlay = /^\/overlay\/(\d+)\/(\d+)\.png$/.exec(route);

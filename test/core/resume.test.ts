@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import Database from "better-sqlite3";
+import { storedRows } from "../helpers/store-rows.js";
 import { startMockServer, type MockServer } from "../helpers/mock-server.js";
 import { EXAMPLE, exampleItems, replyTable, requestSignature } from "../helpers/egopath-replies.js";
 
@@ -31,18 +31,6 @@ function finished(child: ChildProcess): Promise<{ code: number | null; signal: N
   return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, stderr })));
 }
 
-function storedRows(out: string): number {
-  try {
-    const db = new Database(path.join(out, "responses.sqlite"), { readonly: true, fileMustExist: true });
-    try {
-      return (db.prepare("SELECT COUNT(*) AS n FROM responses").get() as { n: number }).n;
-    } finally {
-      db.close();
-    }
-  } catch {
-    return 0;
-  }
-}
 
 async function waitForRows(out: string, n: number): Promise<void> {
   for (let i = 0; i < 600 && storedRows(out) < n; i++) await new Promise((r) => setTimeout(r, 25));

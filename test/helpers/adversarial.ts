@@ -16,6 +16,8 @@ import { leafTask } from "../../src/benchmarks/epic/taxonomy.js";
 import type { EpicItem } from "../../src/benchmarks/epic/types.js";
 import { vcn } from "../../src/benchmarks/vcn/index.js";
 import type { VcnItem } from "../../src/benchmarks/vcn/types.js";
+import { readNavReply } from "../../src/benchmarks/vcn/navigate/reply.js";
+import type { ReplyReading } from "../../src/benchmarks/vcn/navigate/types.js";
 import { egotl } from "../../src/benchmarks/egotl/index.js";
 import type { EgoTLItem } from "../../src/benchmarks/egotl/load.js";
 import type { EgoTLTask } from "../../src/benchmarks/egotl/schema.js";
@@ -84,6 +86,7 @@ export const SHAPES: Readonly<Record<string, (length: number) => string>> = {
   "tuples (1, 2)": (n) => repeatTo("(1, 2), ", n),
   "True None": (n) => repeatTo("True None ", n),
   "option words": (n) => repeatTo("turn left and ", n),
+  "turn words": (n) => repeatTo("turn ", n),
   "letters A B": (n) => repeatTo("AB ", n),
   "descriptors": (n) => repeatTo("Minimum clearance ", n),
 };
@@ -166,9 +169,15 @@ export function readerCases(): ReaderCase[] {
   cases.push(lineCase("epic readPrediction", (t) => ({ id: "x", response: t }), (r) => epic.readPrediction(epicItem("Category"), r)));
   for (const [variant, prompt] of Object.entries(VCN_PROMPTS)) cases.push({ name: `vcn readReply ${variant}`, prepare: asIs, read: (t) => vcn.readReply(vcnItem, t, prompt) });
   cases.push(lineCase("vcn readPrediction", (t) => ({ id: "v1", response: t }), (r) => vcn.readPrediction(vcnItem, r)));
+  for (const mode of ["action", "waypoint"] as const) cases.push({ name: `vcn readNavReply ${mode}`, prepare: asIs, read: (t) => readingAnswer(readNavReply(t, mode), t) });
   for (const task of EGOTL_TASK_LIST) cases.push({ name: `egotl readReply ${task}`, prepare: asIs, read: (t) => egotl.readReply(egotlItem(task), t) });
   cases.push(lineCase("egotl readPrediction", (t) => ({ id: "t", response: t }), (r) => egotl.readPrediction(egotlItem("planning"), r)));
   return cases;
+}
+
+/** A navigation reply's reading as an Answer: the reading itself, or unparseable with its reason. */
+function readingAnswer(reading: ReplyReading, text: string): Answer {
+  return reading.ok ? { status: "ok", value: reading, stored: text } : { status: "unparseable", value: null, reason: reading.reason, stored: text };
 }
 
 function choiceAnswer(choice: string | null, text: string): Answer {

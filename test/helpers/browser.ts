@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Debian's Chromium (installed by .ci/run), with the flags that work headless in a container. */
 export const CHROMIUM = process.env["SPATIALPROBE_CHROMIUM"] ?? "/usr/bin/chromium";
@@ -15,4 +15,18 @@ export const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts
 export function artifact(name: string): string {
   mkdirSync(ARTIFACTS, { recursive: true });
   return path.join(ARTIFACTS, name);
+}
+
+/** A page at `url`, once `selector` shows, that records script errors and dialogs (an executed payload would show up here too). */
+export async function openRecordedPage(browser: Browser, url: string, selector: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("dialog", (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  await page.goto(url);
+  await page.waitForSelector(selector);
+  return { page, problems };
 }

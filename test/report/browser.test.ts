@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { executeRun } from "../../src/core/session.js";
 import { htmlReport } from "../../src/report/html-report.js";
 import { startViewer, type Viewer } from "../../src/serve/server.js";
-import { artifact, launchBrowser } from "../helpers/browser.js";
+import { artifact, launchBrowser, openRecordedPage } from "../helpers/browser.js";
 import { startMockServer, type MockServer } from "../helpers/mock-server.js";
 
 /**
@@ -47,19 +47,8 @@ after(async () => {
   await mock?.close();
 });
 
-/** A page that records script errors and dialogs (an executed payload would show up here too). */
-async function openPage(url: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("dialog", (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  await page.goto(url);
-  await page.waitForSelector("#grid .card");
-  return { page, problems };
-}
+/** A page that records script errors and dialogs, opened once the gallery shows. */
+const openPage = (url: string): Promise<{ page: Page; problems: string[] }> => openRecordedPage(browser, url, "#grid .card");
 
 /** Every run row's score cell equals scores.json's score as a percentage with one decimal; its N cell is n_scored / n_total. */
 async function checkRunsTable(page: Page, dirs: string[]): Promise<void> {

@@ -32,6 +32,7 @@ export * from "./interventions.js";
 export * from "./aggregate.js";
 export * from "./episodes.js";
 export * from "./navigation.js";
+export * from "./released-logs.js";
 export { loadVcn, loadLine, itemsFileOf } from "./load.js";
 export { buildMessages, checkTour, fill, loadTemplates, planShown, promptInfo, shownLabels, tourSampler, VARIANTS, VIEW_IMAGES, DEFAULT_TEMPLATE_FILE, type Variant, type VcnTemplates } from "./prompt.js";
 export { vcnBaselines } from "./baselines.js";

@@ -1,6 +1,7 @@
 /**
- * Navigation metrics from files: a released episode file, a trajectory log, and optionally a
- * finished goal-identification run (its folder) for the paper's conditional tables.
+ * Navigation metrics from files: a released episode file, a trajectory log (or the released
+ * evaluation's result.json folders, released-logs.ts), and optionally a finished
+ * goal-identification run (its folder) for the paper's conditional tables.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { DataError, UsageError, type DataProblem } from "../../core/problems.js"
 import { loadEpisodes, loadTrajectories } from "./episodes.js";
 import { loadVcn } from "./load.js";
 import { goalIdResults, navigationReport, type GoalIdResult, type NavigationReport, type NavOptions } from "./navigation.js";
+import { readReleasedLogs, releasedLogProblems } from "./released-logs.js";
 
 /**
  * Goal identification per episode from a run folder written by `run vcn` or `score vcn`:
@@ -37,13 +39,35 @@ export function goalIdFromRun(runDir: string): GoalIdResult[] {
 
 export interface NavigationFiles {
   episodes: string;
-  trajectories: string;
+  /** A trajectory log (JSONL, episodes.ts); exactly one of trajectories and releasedLogs. */
+  trajectories?: string;
+  /** An output folder of the released evaluation (one `<scene>_ep_<id>/result.json` per episode). */
+  releasedLogs?: string;
   goalRun?: string;
 }
 
 export function navigationFromFiles(files: NavigationFiles, options: NavOptions = {}): NavigationReport {
+  if ((files.trajectories === undefined) === (files.releasedLogs === undefined)) throw new UsageError("give exactly one of --trajectories (a trajectory log) and --released-logs (the released evaluation's output folder)");
   const episodes = loadEpisodes(files.episodes);
-  const trajectories = loadTrajectories(files.trajectories);
   const goal = files.goalRun ? goalIdFromRun(files.goalRun) : undefined;
-  return navigationReport(episodes, trajectories, goal, options);
+  if (files.trajectories !== undefined) {
+    const trajectories = loadTrajectories(files.trajectories);
+    return navigationReport(episodes, trajectories, goal, { files: { episodes: files.episodes, trajectories: files.trajectories }, ...options });
+  }
+  const dir = files.releasedLogs!;
+  const { logs, unfinished } = readReleasedLogs(dir);
+  const problems = releasedLogProblems(logs, episodes, dir);
+  if (problems.length > 0) throw new DataError(problems);
+  const report = navigationReport(episodes, logs.map((l) => l.trajectory), goal, { files: { episodes: files.episodes, trajectories: dir }, ...options });
+  // The released code's own verdicts, averaged in the same (folder) order, beside ours.
+  const n = logs.length;
+  report.imported = {
+    source: "released-logs",
+    dir,
+    logs: n,
+    unfinished,
+    logged_SR: n > 0 ? logs.reduce((s, l) => s + Number(l.logged.success_by_distance), 0) / n : null,
+    logged_SPL: n > 0 ? logs.reduce((s, l) => s + l.logged.spl_by_distance, 0) / n : null,
+  };
+  return report;
 }

@@ -1,4 +1,4 @@
-import { asciiWordAt, isAsciiDigit, JsonContainers, replaceThinkBlocks, skipJsSpace } from "../../core/reply-scan.js";
+import { asciiWordAt, isAsciiDigit, isJsSpace, JsonContainers, replaceThinkBlocks, skipJsSpace } from "../../core/reply-scan.js";
 
 /**
  * Reading one frame index from a reply. Never throws; time linear in the reply's length. The
@@ -12,15 +12,21 @@ import { asciiWordAt, isAsciiDigit, JsonContainers, replaceThinkBlocks, skipJsSp
  *      the value is no integer).
  *   2. A frame label: the first "frame 12" / "Frame: 12" / "frame #12" / "frame index 12"
  *      (case-insensitive; "frames 1-5" does not match).
- *   3. The first number in the text, if it is an integer ("12", "12.0"); "3.5" is unreadable.
- *      This also reads the released DualVLN reply format, whose second token is the frame index.
- * Negative numbers are read as such (and scored out-of-range). There is no nesting limit: JSON
- * objects are found without recursion (see JsonContainers), so a reply of 1 MB of "{" or of one
- * deeply nested object is read like any other.
+ *   3. An answer label: the first "answer", "choose" or "chose" (a whole word, any case) followed
+ *      by an integer, with optionally "is", then ":" or "=", then "#" in between, and spaces or
+ *      markdown asterisks around them: "the answer is 7", "Answer: 7", "**Answer:** 7", "I choose 7".
+ *   4. The first number in the text that is not a count of frames, if it is an integer ("12",
+ *      "12.0"; "3.5" is unreadable). A number followed by the word "frame" or "frames" ("There are
+ *      24 frames") counts frames and is passed over. This also reads the released DualVLN reply
+ *      format, whose second token is the frame index.
+ * Labels (rules 2 and 3) take the whole run of digits, which must not continue as a decimal
+ * ("frame 3.5" is no label). Negative numbers are read as such (and scored out-of-range). There is
+ * no nesting limit: JSON objects are found without recursion (see JsonContainers), so a reply of
+ * 1 MB of "{" or of one deeply nested object is read like any other.
  */
 
 export type FrameReading =
-  | { ok: true; index: number; rule: "json" | "frame-label" | "first-integer" }
+  | { ok: true; index: number; rule: "json" | "frame-label" | "answer-label" | "first-integer" }
   | { ok: false; reason: string };
 
 const JSON_KEYS = ["frame", "frame_index", "index"];
@@ -61,18 +67,11 @@ function fromJson(text: string): number | null | undefined {
 
 const isWordChar = (c: number) => isAsciiDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 
-/** The label's number when a label starts at the "frame" found at `at`, else null. */
-function labelAt(text: string, at: number): string | null {
-  if (at > 0 && isWordChar(text.charCodeAt(at - 1))) return null; // \b before "frame"
-  let i = at + 5;
-  const afterSpace = skipJsSpace(text, i);
-  if (asciiWordAt(text, afterSpace, "index")) i = afterSpace + 5;
-  i = skipJsSpace(text, i);
-  const c = text.charCodeAt(i);
-  if (c === 0x3a || c === 0x23 || c === 0x3d) i++;
-  else if (asciiWordAt(text, i, "number")) i += 6;
-  else if (asciiWordAt(text, i, "no")) i += text.charCodeAt(i + 2) === 0x2e ? 3 : 2;
-  i = skipJsSpace(text, i);
+/**
+ * The integer starting at `i` as a label takes it: an optional "-", the whole run of digits, and
+ * not a decimal (the digits may be followed by dots, then anything but a digit). Null otherwise.
+ */
+function labelNumberAt(text: string, i: number): string | null {
   const numberStart = i;
   if (text.charCodeAt(i) === 0x2d) i++;
   const digitsStart = i;
@@ -84,12 +83,76 @@ function labelAt(text: string, at: number): string | null {
   return text.slice(numberStart, numberEnd);
 }
 
+/** The label's number when a label starts at the "frame" found at `at`, else null. */
+function labelAt(text: string, at: number): string | null {
+  if (at > 0 && isWordChar(text.charCodeAt(at - 1))) return null; // \b before "frame"
+  let i = at + 5;
+  const afterSpace = skipJsSpace(text, i);
+  if (asciiWordAt(text, afterSpace, "index")) i = afterSpace + 5;
+  i = skipJsSpace(text, i);
+  const c = text.charCodeAt(i);
+  if (c === 0x3a || c === 0x23 || c === 0x3d) i++;
+  else if (asciiWordAt(text, i, "number")) i += 6;
+  else if (asciiWordAt(text, i, "no")) i += text.charCodeAt(i + 2) === 0x2e ? 3 : 2;
+  return labelNumberAt(text, skipJsSpace(text, i));
+}
+
 function frameLabel(text: string): string | null {
   const word = /frame/gi;
   for (let m = word.exec(text); m; m = word.exec(text)) {
     const number = labelAt(text, m.index);
     if (number !== null) return number;
     word.lastIndex = m.index + 1;
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Rule 3: an answer label. Every part after the word is optional and read greedily; spaces and
+// asterisks are skipped in runs that end at the next other character, so no character is read by
+// two labels' scans and the whole search stays linear.
+// ------------------------------------------------------------------------------------------------
+
+/** The first index at or after `from` that is neither `\s` nor "*" (markdown emphasis). */
+function skipSpaceAndStars(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && (text.charCodeAt(i) === 0x2a || isJsSpace(text.charCodeAt(i)))) i++;
+  return i;
+}
+
+/** The number of an answer label whose word (of `length` letters) starts at `at`, else null. */
+function answerLabelAt(text: string, at: number, length: number): string | null {
+  if (at > 0 && isWordChar(text.charCodeAt(at - 1))) return null;
+  let i = skipSpaceAndStars(text, at + length);
+  if (asciiWordAt(text, i, "is") && !isWordChar(text.charCodeAt(i + 2))) i = skipSpaceAndStars(text, i + 2);
+  const c = text.charCodeAt(i);
+  if (c === 0x3a || c === 0x3d) i = skipSpaceAndStars(text, i + 1);
+  if (text.charCodeAt(i) === 0x23) i++;
+  return labelNumberAt(text, i);
+}
+
+function answerLabel(text: string): string | null {
+  const word = /answer|choose|chose/gi;
+  for (let m = word.exec(text); m; m = word.exec(text)) {
+    const number = answerLabelAt(text, m.index, m[0].length);
+    if (number !== null) return number;
+  }
+  return null;
+}
+
+/** Rule 4's count test: the number ending at `end` is followed by the word "frame" or "frames". */
+function countsFrames(text: string, end: number): boolean {
+  const i = skipJsSpace(text, end);
+  if (!asciiWordAt(text, i, "frame")) return false;
+  const after = text.charCodeAt(i + 5) === 0x73 || text.charCodeAt(i + 5) === 0x53 ? i + 6 : i + 5;
+  return !isWordChar(text.charCodeAt(after));
+}
+
+/** Rule 4: the first number that is not a count of frames (null: none). */
+function firstNonCountNumber(text: string): string | null {
+  const number = /-?\d+(?:\.\d+)?/g;
+  for (let m = number.exec(text); m; m = number.exec(text)) {
+    if (!countsFrames(text, m.index + m[0].length)) return m[0];
   }
   return null;
 }
@@ -105,9 +168,11 @@ export function readFrameIndex(text: string): FrameReading {
   }
   const label = frameLabel(clean);
   if (label !== null) return { ok: true, index: Number(label), rule: "frame-label" };
-  const number = /-?\d+(?:\.\d+)?/.exec(clean);
-  if (!number) return { ok: false, reason: "no frame index in the reply" };
-  const value = Number(number[0]);
-  if (!Number.isInteger(value)) return { ok: false, reason: `the first number (${number[0]}) is not an integer` };
+  const answer = answerLabel(clean);
+  if (answer !== null) return { ok: true, index: Number(answer), rule: "answer-label" };
+  const number = firstNonCountNumber(clean);
+  if (number === null) return { ok: false, reason: "no frame index in the reply" };
+  const value = Number(number);
+  if (!Number.isInteger(value)) return { ok: false, reason: `the first number (${number}) is not an integer` };
   return { ok: true, index: value, rule: "first-integer" };
 }

@@ -47,13 +47,22 @@ export const DEFAULT_TEMPLATE_FILE = path.resolve(path.dirname(fileURLToPath(imp
 
 const TEXT_KEYS = ["system", "intro", "intro_shuffled", "thinned", "thinned_shuffled", "frame_label", "views_intro", "view_label", "question"] as const;
 
-export function loadTemplates(file = DEFAULT_TEMPLATE_FILE): VcnTemplates {
+/**
+ * A VCN template file with every text key given (goal identification's and navigation's): its
+ * fields, the frame pixel budget `max_pixels` (default 384 x 384), its name and hash.
+ */
+export function readVcnTemplateFile(file: string, keys: readonly string[]): { data: Record<string, unknown>; max_pixels: number; name: string; hash: string } {
   const { data, hash } = readTemplateFile(file);
-  const missing = TEXT_KEYS.filter((k) => typeof data[k] !== "string");
+  const missing = keys.filter((k) => typeof data[k] !== "string");
   if (missing.length > 0) throw new UsageError(`template file ${file} lacks: ${missing.join(", ")}`);
   const maxPixels = data["max_pixels"] === undefined ? 147456 : Number(data["max_pixels"]);
   if (!Number.isFinite(maxPixels) || maxPixels < 1) throw new UsageError(`template file ${file}: max_pixels must be a positive number`);
-  return { ...(data as unknown as VcnTemplates), max_pixels: maxPixels, name: String(data["name"] ?? path.basename(file)), hash };
+  return { data, max_pixels: maxPixels, name: String(data["name"] ?? path.basename(file)), hash };
+}
+
+export function loadTemplates(file = DEFAULT_TEMPLATE_FILE): VcnTemplates {
+  const { data, ...facts } = readVcnTemplateFile(file, TEXT_KEYS);
+  return { ...(data as unknown as VcnTemplates), ...facts };
 }
 
 export function fill(template: string, fields: Record<string, string | number>): string {

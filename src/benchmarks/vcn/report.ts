@@ -110,7 +110,8 @@ export function navigationMarkdown(report: NavigationReport, heading = "## VCN-B
   const parts = [
     heading,
     "",
-    `Success: STOP and distance < ${mdText(String(o.success_distance))} m (${mdText(String(o.distance))} distances${o.ignore_height ? ", floor plane" : ""}); SSR: < ${mdText(String(o.ssr_distance))} m; metrics in %.`,
+    `Metric variant ${mdText(report.metric_variant)}: ${mdText(report.metric_variant_note)} Success radius ${mdText(String(o.success_distance))} m (${mdText(String(o.distance))} distances${o.ignore_height ? ", floor plane" : ""}); SSR: < ${mdText(String(o.ssr_distance))} m; metrics in %.`,
+    ...(report.imported ? ["", `Imported ${report.imported.logs} released logs; their own logged SR ${pct(report.imported.logged_SR)}, SPL ${pct(report.imported.logged_SPL)}.`] : []),
     "",
     table(NAV_HEADER, [navRow("all", report.summary), ...Object.entries(report.by_task).map(([task, s]) => navRow(task, s))]),
   ];

@@ -5,7 +5,9 @@
   "use strict";
   const boot = JSON.parse(document.getElementById("sp-data").textContent);
   const PAGE_SIZE = 48;
-  const state = { runs: boot.runs || [], items: boot.items || [], page: 0, version: boot.version || "" };
+  const state = { runs: boot.runs || [], items: boot.items || [], episodes: boot.episodes || [], page: 0, episodePage: 0, version: boot.version || "" };
+  const EPISODE_PAGE = 50;
+  const STEP_PAGE = 24;
 
   const $ = (id) => document.getElementById(id);
   function el(tag, props, children) {
@@ -20,11 +22,12 @@
     return node;
   }
   // Runs are told apart by their label (name, or model and what differs from the defaults) and index, never by model alone.
-  const runLabel = (run) => `${run.label || run.model} · ${run.benchmark}${run.complete === false ? ` · ${run.scored}/${run.total} scored` : ""}`;
+  const runLabel = (run) => `${run.label || run.model} · ${run.benchmark}${run.kind === "navigation" ? " navigation" : ""}${run.complete === false ? ` · ${run.scored}/${run.total} ${run.kind === "navigation" ? "episodes" : "scored"}` : ""}`;
   // The filters show every identity field: name, model, prompt variant, control, benchmark options.
   const runDescription = (run) => `${runLabel(run)} — ${run.identity || `model ${run.model}${run.variant ? ` · prompt ${run.variant}` : ""}`}`;
   // Only our own URLs: data: pictures from the report file, or /overlay/ paths from the server.
-  const safeImage = (src) => typeof src === "string" && (src.startsWith("data:image/jpeg;base64,") || src.startsWith("data:image/png;base64,") || src.startsWith("/overlay/"));
+  // Served run files (/files/<run>/...) are pictures the server checked lie inside the run folder.
+  const safeImage = (src) => typeof src === "string" && (src.startsWith("data:image/jpeg;base64,") || src.startsWith("data:image/png;base64,") || src.startsWith("/overlay/") || src.startsWith("/files/"));
 
   function option(value, text) {
     return el("option", { value, text });
@@ -156,6 +159,169 @@
     out.replaceChildren(...rows);
   }
 
+  // ---------------------------------------------------------------- navigation episodes
+
+  function refreshEpisodeFilters() {
+    const navRuns = state.runs.filter((run) => run.kind === "navigation");
+    $("episodes-section").hidden = navRuns.length === 0;
+    // A page of navigation runs only: the item gallery and comparison have nothing to show.
+    const onlyNavigation = navRuns.length > 0 && navRuns.length === state.runs.length;
+    $("gallery-section").hidden = onlyNavigation;
+    $("compare-section").hidden = onlyNavigation;
+    fillSelect($("e-run"), navRuns.map((run) => [String(run.index), runDescription(run)]), "all runs");
+    fillSelect($("e-task"), [...new Set(state.episodes.map((e) => e.task))].sort().map((t) => [t, t]), "all tasks");
+    fillSelect($("e-outcome"), [...new Set(state.episodes.map((e) => e.outcome))].sort().map((o) => [o, o]), "all outcomes");
+  }
+
+  function filteredEpisodes() {
+    const run = $("e-run").value;
+    const task = $("e-task").value;
+    const outcome = $("e-outcome").value;
+    const query = $("e-query").value.trim().toLowerCase();
+    return state.episodes.filter((e) =>
+      (run === "" || String(e.run) === run) && (task === "" || e.task === task) && (outcome === "" || e.outcome === outcome) &&
+      (query === "" || e.id.toLowerCase().includes(query)));
+  }
+
+  const fixed = (value, digits) => (typeof value === "number" ? value.toFixed(digits) : "–");
+
+  function renderEpisodes() {
+    const list = filteredEpisodes();
+    const pages = Math.max(1, Math.ceil(list.length / EPISODE_PAGE));
+    state.episodePage = Math.min(state.episodePage, pages - 1);
+    const shown = list.slice(state.episodePage * EPISODE_PAGE, (state.episodePage + 1) * EPISODE_PAGE);
+    $("episodes").tBodies[0].replaceChildren(...shown.map((e) => {
+      const run = state.runs[e.run];
+      const open = el("button", { type: "button", className: "link", text: e.id, dataset: { run: String(e.run), index: String(e.index) } });
+      open.addEventListener("click", () => openEpisode(e));
+      return el("tr", { dataset: { run: String(e.run), id: e.id } }, [
+        el("td", { text: run ? run.label || run.model : "" }),
+        el("td", {}, [open]),
+        el("td", { text: e.task }),
+        el("td", {}, [el("span", { className: `badge ${e.outcome === "failure" ? "wrong" : e.outcome}`, text: e.outcome })]),
+        el("td", { className: "spl", text: fixed(e.spl, 3) }),
+        el("td", { className: "steps", text: String(e.steps) }),
+        el("td", { className: "collisions", text: String(e.collisions) }),
+        el("td", { className: "end", text: e.end }),
+      ]);
+    }));
+    $("e-page-info").textContent = `page ${state.episodePage + 1} of ${pages} · ${list.length} episodes`;
+    $("e-prev").disabled = state.episodePage === 0;
+    $("e-next").disabled = state.episodePage >= pages - 1;
+  }
+
+  function showDialog() {
+    const dialog = $("detail");
+    if (typeof dialog.showModal === "function") { if (!dialog.open) dialog.showModal(); } else dialog.setAttribute("open", "");
+  }
+
+  // The episode's head: instruction, outcome, metrics and the top-down picture.
+  function episodeHead(e, detail) {
+    const run = state.runs[e.run];
+    const facts = [run ? runLabel(run) : "", `task ${e.task}`, `outcome ${e.outcome}`, `end ${detail ? detail.end : e.end}`];
+    if (detail) facts.push(`agent ${detail.agent}`, `intervention ${detail.intervention}`);
+    return [
+      el("h3", { text: e.id }),
+      el("p", { text: facts.join(" · ") }),
+      el("p", { className: "instruction", text: `Instruction: ${detail ? detail.instruction : e.instruction}` }),
+      el("ul", { id: "episode-metrics" }, (detail ? detail.metrics : [`SPL ${fixed(e.spl, 3)}`, plural(e.steps, "step", "steps"), plural(e.collisions, "collision", "collisions")]).map((line) => el("li", { text: line }))),
+      ...(detail && detail.prior ? [el("p", { text: detail.prior })] : []),
+      picture(detail ? detail.topdown : e.topdown, `top-down plan of ${e.id}`),
+    ];
+  }
+
+  function stepFigure(step) {
+    const words = [`t ${step.t ?? "?"}`, step.action, ...(step.collided ? ["collided"] : []), `at (${step.position})`, `heading ${step.heading_deg ?? "?"}°`];
+    return el("figure", { className: `step${step.collided ? " collided" : ""}`, dataset: { t: String(step.t) } }, [
+      step.image ? picture(step.image, `views after action ${step.t}`) : el("div", { className: "noimg", text: "no views saved" }),
+      el("figcaption", { text: words.join(" · ") }),
+    ]);
+  }
+
+  // Decisions (each with the reply and how it was read) and the actions that carried them out.
+  function decisionGroups(detail) {
+    const groups = detail.decisions.map((d) => ({ decision: d, steps: [] }));
+    const byIndex = new Map(groups.map((g) => [g.decision.index, g]));
+    const loose = { decision: null, steps: [] };
+    for (const step of detail.steps) (byIndex.get(step.decision) || loose).steps.push(step);
+    return loose.steps.length > 0 ? [...groups, loose] : groups;
+  }
+
+  // Pages of at most STEP_PAGE actions; a decision whose actions run on is headed again, "continued".
+  function stepPages(groups) {
+    const pages = [[]];
+    let count = 0;
+    for (const g of groups) {
+      if (count === STEP_PAGE && g.steps.length > 0) { pages.push([]); count = 0; }
+      let part = { decision: g.decision, steps: [], continued: false };
+      pages[pages.length - 1].push(part);
+      for (const step of g.steps) {
+        if (count === STEP_PAGE) {
+          pages.push([]);
+          count = 0;
+          part = { decision: g.decision, steps: [], continued: true };
+          pages[pages.length - 1].push(part);
+        }
+        part.steps.push(step);
+        count++;
+      }
+    }
+    return pages;
+  }
+
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+  function decisionBlock(group) {
+    const d = group.decision;
+    const parts = [];
+    if (d && group.continued) parts.push(el("h5", { text: `Decision ${d.index}, continued` }));
+    else if (d) {
+      parts.push(el("h5", { text: `Decision ${d.index} · at step ${d.at_step ?? "?"} · ${d.asked}${d.cached ? " · from the store" : ""}` }));
+      if (d.goal) parts.push(el("p", { className: "goal", text: d.goal }));
+      if (d.reading) parts.push(el("p", { className: "reading", text: d.reading }));
+      if (d.error) parts.push(el("pre", { className: "error", text: d.error }));
+      if (d.reply !== null) parts.push(el("pre", { className: "reply", text: d.reply }));
+    } else parts.push(el("h5", { text: "Actions without a recorded decision" }));
+    parts.push(el("div", { className: "step-grid" }, group.steps.map(stepFigure)));
+    return el("div", { className: "decision" }, parts);
+  }
+
+  function renderSteps(detail, pageList, pageIndex) {
+    const pages = pageList.length;
+    const at = Math.min(Math.max(0, pageIndex), pages - 1);
+    const prev = el("button", { type: "button", text: "previous" });
+    const next = el("button", { type: "button", text: "next" });
+    prev.disabled = at === 0;
+    next.disabled = at >= pages - 1;
+    prev.addEventListener("click", () => renderSteps(detail, pageList, at - 1));
+    next.addEventListener("click", () => renderSteps(detail, pageList, at + 1));
+    const start = el("figure", { className: "step start" }, [
+      detail.start.image ? picture(detail.start.image, "views at reset") : el("div", { className: "noimg", text: "no views saved" }),
+      el("figcaption", { text: `at reset · at (${detail.start.position}) · heading ${detail.start.heading_deg ?? "?"}°` }),
+    ]);
+    $("episode-steps").replaceChildren(
+      el("div", { className: "pager" }, [prev, el("span", { id: "steps-page-info", text: `page ${at + 1} of ${pages} · ${plural(detail.decisions.length, "decision", "decisions")}, ${plural(detail.steps.length, "action", "actions")}` }), next]),
+      ...(at === 0 ? [el("div", { className: "step-grid" }, [start])] : []),
+      ...pageList[at].map(decisionBlock),
+    );
+  }
+
+  async function openEpisode(e) {
+    const box = $("detail-body");
+    box.replaceChildren(...episodeHead(e, null), el("div", { id: "episode-steps" }, [el("p", { text: boot.mode === "serve" ? "loading the steps…" : "The step-by-step observations are shown by `spatialprobe serve`." })]));
+    showDialog();
+    if (boot.mode !== "serve") return;
+    try {
+      const response = await fetch(`/api/episode/${e.run}/${e.index}`, { cache: "no-store" });
+      if (!response.ok) throw new Error(await response.text());
+      const detail = await response.json();
+      box.replaceChildren(...episodeHead(e, detail), el("h4", { text: "Steps" }), el("div", { id: "episode-steps" }));
+      renderSteps(detail, stepPages(decisionGroups(detail)), 0);
+    } catch (error) {
+      $("episode-steps").replaceChildren(el("p", { text: `steps not loaded (${error.message})` }));
+    }
+  }
+
   async function poll() {
     try {
       const response = await fetch("/api/state", { cache: "no-store" });
@@ -164,12 +330,15 @@
         state.version = next.version;
         state.runs = next.runs;
         state.items = next.items;
+        state.episodes = next.episodes || [];
         const summary = await fetch("/fragment/summary", { cache: "no-store" });
         // Server-rendered with every value escaped (src/report/page.ts).
         $("summary").innerHTML = await summary.text();
         refreshFilters();
         renderGallery();
         renderCompare();
+        refreshEpisodeFilters();
+        renderEpisodes();
       }
     } catch (error) {
       $("live-status").textContent = `connection lost (${error.message}); retrying`;
@@ -187,8 +356,14 @@
   $("next").addEventListener("click", () => { state.page += 1; renderGallery(); });
   for (const id of ["c-a", "c-b", "c-diff"]) $(id).addEventListener("change", renderCompare);
   $("detail-close").addEventListener("click", () => $("detail").close());
+  for (const id of ["e-run", "e-task", "e-outcome"]) $(id).addEventListener("change", () => { state.episodePage = 0; renderEpisodes(); });
+  $("e-query").addEventListener("input", () => { state.episodePage = 0; renderEpisodes(); });
+  $("e-prev").addEventListener("click", () => { state.episodePage -= 1; renderEpisodes(); });
+  $("e-next").addEventListener("click", () => { state.episodePage += 1; renderEpisodes(); });
   refreshFilters();
   renderGallery();
   renderCompare();
+  refreshEpisodeFilters();
+  renderEpisodes();
   if (boot.mode === "serve") setTimeout(poll, boot.pollMs || 2000);
 })();

@@ -75,17 +75,30 @@ test("chance levels by hand: complete and category, over the tour and over shown
   assert.deepEqual(chanceLevels(objectItem, [0, 2, 5, 6]), { complete: 0, category: 0, frames: 4, success_frames: 0, category_frames: 0 });
 });
 
-test("Rid outcomes and the R2O taxonomy per frame", () => {
+test("Rid outcomes and the R2O taxonomy per frame (App. D.1)", () => {
   const expected: Array<[number | null, string | null]> = [
     [4, null], [5, null],
     [3, "position"], // in bedroom B but C is seen through the doorway: position wins over disturbance
     [6, "position"],
-    [2, "disturbance"],
-    [0, "cognition"], [1, "cognition"], [7, "cognition"],
+    [2, "disturbance"], // in bedroom B, a room of the target's category
+    [1, "disturbance"], // in the kitchen, but bedroom B (the distractor) is seen through the door: D.1 files it as disturbance
+    [0, "cognition"], [7, "cognition"],
     [8, "out-of-range"], [-1, "out-of-range"], [1e21, "out-of-range"],
     [null, "no-answer"],
   ];
   for (const [f, category] of expected) assert.equal(classifyFrame(roomItem, roomItem.target, f), category, `frame ${f}`);
+});
+
+test("a visible room's category: the layout's first, else a frame taken inside it; unknown rooms are no distractor", () => {
+  // Frame 0 (kitchen) sees room D, where the camera never goes: D's category is known from the layout only.
+  const seesD = [{ ...annotations[0]!, visible_rooms: ["D"] }, ...annotations.slice(1)];
+  const withLayout = { ...roomItem, annotations: seesD, layout: { rooms: [{ id: "D", category: "bedroom" }], objects: [] } };
+  assert.equal(classifyFrame(withLayout, roomItem.target, 0), "disturbance");
+  assert.equal(classifyFrame({ ...roomItem, annotations: seesD }, roomItem.target, 0), "cognition", "D of unknown category");
+  const otherKind = { ...withLayout, layout: { rooms: [{ id: "D", category: "bathroom" }], objects: [] } };
+  assert.equal(classifyFrame(otherKind, roomItem.target, 0), "cognition");
+  // The layout overrides the frames: B listed as a study makes frame 1 (sees B) a cognition error.
+  assert.equal(classifyFrame({ ...roomItem, layout: { rooms: [{ id: "B", category: "study" }], objects: [] } }, roomItem.target, 1), "cognition");
 });
 
 test("Oid outcomes and the object taxonomy per frame", () => {
@@ -98,7 +111,7 @@ test("Oid outcomes and the object taxonomy per frame", () => {
   for (const [f, category] of expected) assert.equal(classifyFrame(objectItem, objectItem.target, f), category, `frame ${f}`);
 });
 
-test("reading one frame index: JSON, a frame label, the first integer; failures recorded", () => {
+test("reading one frame index: JSON, a frame label, an answer label, the first integer that is no frame count; failures recorded", () => {
   const cases: Array<[string, number | null, string?]> = [
     ['{"frame": 12}', 12, "json"],
     ['Sure. {"frame": "7"} is my answer', 7, "json"],
@@ -107,8 +120,18 @@ test("reading one frame index: JSON, a frame label, the first integer; failures 
     ["Frame 12", 12, "frame-label"],
     ["I pick frame: 4 because frame 9 is a hallway", 4, "frame-label"],
     ["frame #15.", 15, "frame-label"],
-    ["frames 1-5 are kitchens; the answer is 6", 1, "first-integer"],
-    ["The answer is 21", 21, "first-integer"],
+    ["frames 1-5 are kitchens; the answer is 6", 6, "answer-label"],
+    ["The answer is 21", 21, "answer-label"],
+    ["There are 24 frames; the answer is 7", 7, "answer-label"],
+    ["**Answer:** 9", 9, "answer-label"],
+    ["My final answer is: #11.", 11, "answer-label"],
+    ["I choose 3, not 4", 3, "answer-label"],
+    ["answers 5 and 6 both fit; I chose 6", 6, "answer-label"],
+    ["the answer is 3.5 or 2", null], // no label (3.5 is a decimal) and the first number is no integer
+    ["Of the 40 frames, 17 shows the bedroom", 17, "first-integer"],
+    ["1 frame only: 0", 0, "first-integer"],
+    ["24 framework 5", 24, "first-integer"],
+    ["12 frames", null],
     ["<think>maybe 3, maybe frame 4</think> Frame 5", 5, "frame-label"],
     ["frame_idx 14 view front pixel 100 200 stop false", 14, "first-integer"],
     ["-2", -2, "first-integer"],
@@ -121,6 +144,26 @@ test("reading one frame index: JSON, a frame label, the first integer; failures 
     const reading = readFrameIndex(text);
     if (index === null) assert.equal(reading.ok, false, text);
     else assert.deepEqual(reading, { ok: true, index, rule }, text);
+  }
+});
+
+test("the answer label and the frame-count rule stay linear on 1 MB replies", () => {
+  const MB = 1024 * 1024;
+  const cases: Array<[string, number | null]> = [
+    ["answer is ".repeat(MB / 10) + "7", 7], // every "answer is" but the last is followed by another label word
+    ["**answer** ".repeat(MB / 11), null],
+    ["choose ".repeat(MB / 7) + ": 3", 3],
+    ["24 frames ".repeat(MB / 10) + "5", 5],
+    ["answer " + "1.".repeat(MB / 2), null], // "1.1.1...": no label, and the first number is no integer
+    ["answer" + " ".repeat(MB) + "9", 9],
+  ];
+  for (const [text, index] of cases) {
+    const started = performance.now();
+    const reading = readFrameIndex(text);
+    const ms = performance.now() - started;
+    assert.ok(ms < 1000, `${ms.toFixed(0)} ms on ${JSON.stringify(text.slice(0, 20))}...`);
+    if (index === null) assert.equal(reading.ok, false);
+    else assert.deepEqual(reading.ok && reading.index, index);
   }
 });
 

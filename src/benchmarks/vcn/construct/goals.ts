@@ -4,7 +4,11 @@
  * - View points (App. C.1, the reference note): for each goal object, points every 0.1 m on the
  *   lattice that starts 0.6 m below the box's min corner, kept when they lie within 0.6 m of the
  *   object's plan box, inside the goal's room and free at the robot's radius.
- * - dist_to_goal: the geodesic distance on that grid from the start to the nearest view point.
+ * - The nearest view point: by the grid's geodesic distance (8 neighbours); the 3 m rule (§3.3)
+ *   reads that distance.
+ * - dist_to_goal: the length of the shortest path to it pulled straight (the route below), what
+ *   Habitat's geodesic distance and the simulator's shortestPath report; the grid's own distance
+ *   is 3-8% longer (its 45-degree steps).
  * - Room centres for the Distance rule: the free cell of the room nearest its centroid.
  * - The shortest path: the grid path to the nearest view point, pulled straight (smoothPath),
  *   sampled every 0.25 m (one FORWARD step).

@@ -257,7 +257,7 @@ export async function generateVcnRelease(o: GenerateVcnOptions): Promise<string>
           targetCategory: e.plan.targetObject !== undefined ? e.objectCategory : house.rooms.get(e.plan.targetRoom)!.category,
           roomsVisited: visited.length,
           areaM2: visited.reduce((s, r) => s + areaOf.get(r)!, 0),
-          geodesicM: e.nearest.distance,
+          geodesicM: e.route.length,
           steps: e.route.steps,
         });
       }

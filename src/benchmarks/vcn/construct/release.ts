@@ -133,7 +133,7 @@ export function episodeRecord(e: Episode, id: string, region: RegionOf): Record<
       view_points: g.viewPoints.map((p) => ({ agent_state: { position: habitatFloor(p) } })),
       bbox: habitatBox(g.object.bbox),
     })),
-    dist_to_goal: r4(e.nearest.distance),
+    dist_to_goal: r4(e.route.length),
     target_room: region(e.plan.targetRoom),
     prior_video: { tour: e.space.tour.id, first: e.plan.window.first, last: e.plan.window.last },
   };

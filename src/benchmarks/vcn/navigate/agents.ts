@@ -1,0 +1,159 @@
+/**
+ * Navigation agents: what decides the next move. A decision is one primitive action, or a point
+ * the oracle executor drives to (executor.ts), then either STOP or a new decision.
+ *
+ * Built-in agents (no model, no key):
+ *   oracle          drives the geodesic shortest path to the nearest goal view point and stops
+ *                   ORACLE_STOP_M from it (inside the 1 m success radius, §5.1).
+ *   random-walk[:s] a uniformly random move (FORWARD, TURN_LEFT, TURN_RIGHT) each step, STOP with
+ *                   probability RANDOM_STOP_P (so 50 actions on average); seeded per episode.
+ *   forward-only    FORWARD until a FORWARD is blocked by an obstacle, then STOP.
+ *   goal-then-plan:<rule>[:s]  hierarchical (§5.2): a prior-video frame chosen by the rule
+ *                   (oracle: a success frame, the middle one in video order; random: uniform
+ *                   over the frames; first: frame 0), then the executor drives to the place the
+ *                   frame was taken and stops.
+ * Model agents (model-agent.ts) ask a model at every decision.
+ */
+import { createRng, seedFromString, type Rng } from "../../../stats/rng.js";
+import type { Environment, NavAction, Observation, Vec3 } from "../../../sim/types.js";
+import { UsageError } from "../../../core/problems.js";
+import type { Decision, StepRecord } from "./types.js";
+import type { NavTask } from "./tasks.js";
+
+export type Plan =
+  | { kind: "action"; action: NavAction }
+  | { kind: "goto"; targets: Vec3[]; radiusM: number; then: "stop" | "decide"; why: string }
+  /** No move: the episode ends (an unreadable reply, say), with this end. */
+  | { kind: "end"; end: "unreadable-reply" | "no-path" };
+
+/** What an agent returns for one decision: the plan and what to log with it. */
+export interface AgentTurn {
+  plan: Plan | null;
+  /** Logged fields of the decision (reply, reading, key, usage, error, goal frame). */
+  log?: Partial<Decision>;
+  /** A provider error that persisted: the episode stops, status "error". */
+  error?: { kind: string; status?: number; message: string };
+}
+
+export interface AgentState {
+  task: NavTask;
+  env: Environment;
+  observation: Observation;
+  steps: readonly StepRecord[];
+  decisions: readonly Decision[];
+  /** The observation of every decision so far (model agents keep a history window of them). */
+  observations: readonly Observation[];
+  signal: AbortSignal;
+}
+
+export interface NavAgent {
+  /** As given on the command line (recorded in scores.json). */
+  readonly name: string;
+  /** Whether the agent looks at the views (blind agents run without rendering). */
+  readonly needsViews: boolean;
+  decide(state: AgentState): Promise<AgentTurn>;
+}
+
+/** The oracle stops this far (geodesic) from the nearest view point: inside the 1 m success radius with room for the grid's rounding. */
+export const ORACLE_STOP_M = 0.8;
+/** The random walker's STOP probability per step. */
+export const RANDOM_STOP_P = 0.02;
+/** The executor's radius around a frame's place or a waypoint. */
+export const WAYPOINT_RADIUS_M = 0.25;
+
+export const GOAL_FRAME_RULES = ["oracle", "random", "first"] as const;
+export type GoalFrameRule = (typeof GOAL_FRAME_RULES)[number];
+
+/** Every goal view point of the episode (a goal without view points: its position on the floor). */
+export function goalPoints(task: NavTask): Vec3[] {
+  return task.episode.goals.flatMap((g) => (g.view_points.length > 0 ? g.view_points : [g.position]).map((p) => [p[0]!, p.length === 3 ? p[1]! : 0, p[p.length - 1]!] as Vec3));
+}
+
+export function oracleAgent(): NavAgent {
+  return {
+    name: "oracle",
+    needsViews: false,
+    async decide({ task }) {
+      return { plan: { kind: "goto", targets: goalPoints(task), radiusM: ORACLE_STOP_M, then: "stop", why: "nearest goal view point" } };
+    },
+  };
+}
+
+const MOVES: readonly NavAction[] = ["FORWARD", "TURN_LEFT", "TURN_RIGHT"];
+
+/** The random walker's stream for an episode: the same seed and episode, the same walk. */
+function episodeRng(seed: number, episodeId: string): Rng {
+  return createRng(seedFromString(episodeId, seed));
+}
+
+export function randomWalkAgent(seed: number): NavAgent {
+  const streams = new Map<string, Rng>();
+  return {
+    name: seed === 0 ? "random-walk" : `random-walk:${seed}`,
+    needsViews: false,
+    async decide({ task, decisions }) {
+      // A fresh stream at the episode's first decision: a resumed or repeated episode walks the same way.
+      if (decisions.length === 0) streams.set(task.id, episodeRng(seed, task.id));
+      const rng = streams.get(task.id)!;
+      const action: NavAction = rng.next() < RANDOM_STOP_P ? "STOP" : MOVES[rng.int(0, MOVES.length - 1)]!;
+      return { plan: { kind: "action", action } };
+    },
+  };
+}
+
+export function forwardOnlyAgent(): NavAgent {
+  return {
+    name: "forward-only",
+    needsViews: false,
+    async decide({ observation, steps }) {
+      const blocked = steps.length > 0 && observation.collided;
+      return { plan: { kind: "action", action: blocked ? "STOP" : "FORWARD" } };
+    },
+  };
+}
+
+/** The frame a rule picks (annotation index), or null when the rule has none to pick. */
+export function chooseGoalFrame(task: NavTask, rule: GoalFrameRule, seed: number): number | null {
+  const frames = task.framePositions;
+  if (!frames || frames.length === 0) return null;
+  if (rule === "first") return 0;
+  if (rule === "random") return episodeRng(seed, task.id).int(0, frames.length - 1);
+  const success = task.successFrames;
+  return success.length > 0 ? success[Math.floor((success.length - 1) / 2)]! : null;
+}
+
+export function goalThenPlanAgent(rule: GoalFrameRule, seed: number): NavAgent {
+  return {
+    name: `goal-then-plan:${rule}${rule === "random" && seed !== 0 ? `:${seed}` : ""}`,
+    needsViews: false,
+    async decide({ task, decisions }) {
+      if (decisions.length > 0) return { plan: { kind: "action", action: "STOP" } };
+      const frame = chooseGoalFrame(task, rule, seed);
+      const place = frame === null ? null : task.framePositions?.[frame] ?? null;
+      const log: Partial<Decision> = { goal_frame: frame, goal_correct: frame === null ? null : task.successFrames.includes(frame) };
+      if (place === null) return { plan: { kind: "end", end: "no-path" }, log };
+      return { plan: { kind: "goto", targets: [place], radiusM: WAYPOINT_RADIUS_M, then: "stop", why: `the place of prior-video frame ${frame}` }, log };
+    },
+  };
+}
+
+export const BUILTIN_AGENTS = ["oracle", "random-walk[:seed]", "forward-only", "goal-then-plan:oracle", "goal-then-plan:random[:seed]", "goal-then-plan:first"];
+
+/** A built-in agent by name, or null when the spec names none (a model spec). */
+export function builtinAgent(spec: string): NavAgent | null {
+  const [name, arg, extra] = spec.split(":");
+  const seedOf = (text: string | undefined): number => {
+    if (text === undefined) return 0;
+    const seed = Number(text);
+    if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`the seed in "${spec}" must be a non-negative whole number`);
+    return seed;
+  };
+  if (name === "oracle" && arg === undefined) return oracleAgent();
+  if (name === "forward-only" && arg === undefined) return forwardOnlyAgent();
+  if (name === "random-walk" && extra === undefined) return randomWalkAgent(seedOf(arg));
+  if (name === "goal-then-plan") {
+    if (!(GOAL_FRAME_RULES as readonly string[]).includes(arg ?? "")) throw new UsageError(`goal-then-plan needs a frame rule: ${GOAL_FRAME_RULES.map((r) => `goal-then-plan:${r}`).join(", ")}`);
+    return goalThenPlanAgent(arg as GoalFrameRule, seedOf(extra));
+  }
+  return null;
+}

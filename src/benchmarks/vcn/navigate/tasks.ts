@@ -1,0 +1,158 @@
+/**
+ * Navigation tasks from a VCN-Bench-format set (a release or `spatialprobe generate vcn`):
+ * episodes.json.gz gives the start pose, goals and shortest distance of every episode;
+ * items.jsonl gives, per episode (joined by `episode_id`), the instruction's prior video and its
+ * frame annotations (which frames show the goal); generated sets also have the tour poses
+ * (tours/<scene>/<tour>/tour.json: where each frame was taken, for the goal-then-plan agents and
+ * frame waypoints) and the house plans (houses/<scene>/scene.json: room areas, the simulator).
+ * Every file is read inside the data folder (core/dataroot.ts).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { DataRoot } from "../../../core/dataroot.js";
+import { parseJson } from "../../../core/jsonl.js";
+import { DataError, type DataProblem } from "../../../core/problems.js";
+import type { EnvEpisode, Quaternion, Vec3 } from "../../../sim/types.js";
+import { successFrames } from "../chance.js";
+import { parseEpisodes, readEpisodeFileJson, type NavEpisode } from "../episodes.js";
+import { loadVcn } from "../load.js";
+import type { VcnItem } from "../types.js";
+
+export interface PriorAttributes {
+  /** Frames of the prior video. */
+  frames: number;
+  /** Distinct rooms the camera is in over the prior video. */
+  rooms: number;
+  /** Floor area of those rooms, m^2 (null without the house plan). */
+  area_m2: number | null;
+}
+
+export interface NavTask {
+  id: string;
+  env: EnvEpisode;
+  /** The episode as the metrics read it. */
+  episode: NavEpisode;
+  instruction: string;
+  taskType: string | null;
+  /** The goal-identification item of the episode (its prior video and frame annotations), when items.jsonl has one. */
+  item: VcnItem | null;
+  /** Annotation indices of the prior video's success frames (empty without an item). */
+  successFrames: number[];
+  /** Habitat floor position of each prior-video frame (annotation index), when the tour poses are known. */
+  framePositions: Array<Vec3 | null> | null;
+  prior: PriorAttributes | null;
+}
+
+export interface LoadedTasks {
+  tasks: NavTask[];
+  episodesFile: string;
+  itemsFile: string | null;
+}
+
+const EPISODE_FILES = ["episodes.json.gz", "episodes.json"];
+
+const extraSchema = z.looseObject({
+  episode_id: z.union([z.string().min(1), z.number()]),
+  scene_id: z.string().min(1),
+  start_position: z.array(z.number()).length(3),
+  start_rotation: z.array(z.number()).length(4),
+  instruction: z.looseObject({ instruction_text: z.string().min(1) }),
+});
+
+const tourSchema = z.looseObject({
+  frames: z.array(z.looseObject({ index: z.number().int().min(0), position: z.array(z.number()).min(2) })),
+});
+
+const sceneRoomsSchema = z.looseObject({ rooms: z.array(z.looseObject({ id: z.string(), area: z.number().nonnegative() })) });
+
+/** The frame positions of an item's prior video from its tour's tour.json (next to tour.mp4), or null. */
+function framePositionsOf(item: VcnItem, root: DataRoot, problems: DataProblem[]): Array<Vec3 | null> | null {
+  const video = item.tour.source.video ?? item.tour.source.dir;
+  if (!video) return null;
+  const ref = path.join(path.dirname(video), "tour.json");
+  const resolved = root.resolve(path.relative(root.dir, ref), "file");
+  if (!resolved.ok) return null;
+  const parsed = parseJson(readFileSync(resolved.path, "utf8"));
+  const tour = parsed.ok ? tourSchema.safeParse(parsed.value) : null;
+  if (!tour || !tour.success) {
+    problems.push({ file: path.relative(root.dir, ref), message: "not a tour file (frames with index and position)" });
+    return null;
+  }
+  const byIndex = new Map(tour.data.frames.map((f) => [f.index, f.position]));
+  // Plan (x, y) -> Habitat floor [x, 0, -y] (construct/habitat.ts).
+  return item.annotations.map((a) => {
+    const p = byIndex.get(a.source_index ?? a.index);
+    return p ? ([p[0]!, 0, -p[1]!] as Vec3) : null;
+  });
+}
+
+/** Prior-video attributes (§6.3, Fig. 7): frames, rooms covered, their floor area from the house plan. */
+function priorOf(item: VcnItem, root: DataRoot): PriorAttributes {
+  const rooms = [...new Set(item.annotations.map((a) => a.room).filter((r): r is string => r !== null))];
+  let area: number | null = null;
+  const resolved = root.resolve(path.join("houses", item.scene, "scene.json"), "file");
+  if (resolved.ok) {
+    const parsed = parseJson(readFileSync(resolved.path, "utf8"));
+    const scene = parsed.ok ? sceneRoomsSchema.safeParse(parsed.value) : null;
+    if (scene?.success) {
+      // Release region "regionN" is the plan's room "room_N" (construct/release.ts regionMapper).
+      const areaOf = new Map(scene.data.rooms.map((r) => [r.id.replace(/^room_/, "region"), r.area]));
+      const known = rooms.map((r) => areaOf.get(r));
+      if (known.every((a) => a !== undefined)) area = Math.round(known.reduce((s, a) => s + a!, 0) * 100) / 100;
+    }
+  }
+  return { frames: item.annotations.length, rooms: rooms.length, area_m2: area };
+}
+
+/** Every navigation task of a set; throws DataError listing every problem. */
+export function loadNavTasks(data: string, options: { allowOutsideRoot?: boolean } = {}): LoadedTasks {
+  const dir = path.resolve(data);
+  const found = EPISODE_FILES.map((f) => path.join(dir, f)).find((f) => existsSync(f));
+  if (!found) throw new DataError([{ file: dir, message: `no ${EPISODE_FILES.join(" or ")} in the data folder` }]);
+  const root = new DataRoot(dir, options);
+  const episodesFile = path.basename(found);
+  const json = readEpisodeFileJson(found);
+  const { episodes, problems } = parseEpisodes(json, episodesFile);
+  const raw = (json as { episodes?: unknown[] }).episodes ?? [];
+  const extras = new Map<string, z.infer<typeof extraSchema>>();
+  raw.forEach((e, k) => {
+    const checked = extraSchema.safeParse(e);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      problems.push({ file: episodesFile, field: `episodes[${k}].${issue.path.join(".")}`, message: `navigation needs it: ${issue.message}` });
+      return;
+    }
+    extras.set(String(checked.data.episode_id), checked.data);
+  });
+  const itemsPresent = existsSync(path.join(dir, "items.jsonl"));
+  const items = new Map<string, VcnItem>();
+  if (itemsPresent) {
+    const loaded = loadVcn(dir, options);
+    problems.push(...loaded.problems);
+    for (const item of loaded.items) if (item.episodeId !== undefined) items.set(item.episodeId, item);
+  }
+  if (problems.length > 0) throw new DataError(problems);
+  const tasks = episodes.map((episode): NavTask => {
+    const extra = extras.get(episode.episode_id)!;
+    const item = items.get(episode.episode_id) ?? null;
+    return {
+      id: episode.episode_id,
+      env: {
+        episode_id: episode.episode_id,
+        scene_id: extra.scene_id,
+        start_position: extra.start_position as Vec3,
+        start_rotation: extra.start_rotation as Quaternion,
+      },
+      episode,
+      instruction: item?.instruction ?? extra.instruction.instruction_text,
+      taskType: episode.task_type ?? null,
+      item,
+      successFrames: item ? successFrames(item) : [],
+      framePositions: item ? framePositionsOf(item, root, problems) : null,
+      prior: item ? priorOf(item, root) : null,
+    };
+  });
+  if (problems.length > 0) throw new DataError(problems);
+  return { tasks, episodesFile, itemsFile: itemsPresent ? "items.jsonl" : null };
+}

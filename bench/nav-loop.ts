@@ -48,6 +48,7 @@ function timed(env: Environment, clock: { ms: number }): Environment {
     reset: (e, o) => time(() => env.reset(e, o)),
     step: (a, o) => time(() => env.step(a, o)),
     shortestPath: (f, t) => time(() => env.shortestPath(f, t)),
+    observe: (o) => time(() => env.observe(o)),
     close: () => env.close(),
   };
 }

@@ -4,7 +4,8 @@
  * in (RSR, §5.1), and the plan itself for the top-down picture. A set without plans (a release
  * run through the bridge) gives null everywhere.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { DataRoot, type DataRootOptions } from "../../../core/dataroot.js";
 import path from "node:path";
 import { parseJson } from "../../../core/jsonl.js";
 import { sceneFromJson } from "../../../world/house/scene-from-json.js";
@@ -15,15 +16,19 @@ import { safeName } from "./files.js";
 
 export class HousePlans {
   private readonly scenes = new Map<string, Scene | null>();
+  private readonly root: DataRoot;
 
-  constructor(private readonly data: string) {}
+  constructor(data: string, options: DataRootOptions = {}) {
+    this.root = new DataRoot(data, options);
+  }
 
-  /** The plan of a scene, or null when the set has none (or it does not read). */
+  /** The plan of a scene, or null when the set has none, it does not read, or it lies outside the data folder. */
   scene(sceneId: string): Scene | null {
     if (this.scenes.has(sceneId)) return this.scenes.get(sceneId)!;
-    const file = path.join(this.data, "houses", safeName(sceneId), "scene.json");
+    const resolved = this.root.resolve(path.posix.join("houses", safeName(sceneId), "scene.json"), "file");
+    const file = resolved.ok ? resolved.path : null;
     let scene: Scene | null = null;
-    if (existsSync(file)) {
+    if (file) {
       const parsed = parseJson(readFileSync(file, "utf8"));
       if (parsed.ok) {
         try {

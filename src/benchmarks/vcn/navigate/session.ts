@@ -151,7 +151,7 @@ export async function executeNavigation(o: NavigationRunOptions): Promise<Naviga
   };
   try {
     const result = await navigate({ identity, tasks, agent, environments, out: o.out, saveViews: Boolean(o.saveViews) || !builtin, renderSteps: Boolean(o.saveViews), signal: o.signal ?? new AbortController().signal, quiet: Boolean(o.quiet) });
-    const plans = new HousePlans(data);
+    const plans = new HousePlans(data, { allowOutsideRoot: Boolean(o.allowOutsideRoot) });
     const scores = navigationScores(identity, environments[0]!.info, tasks, result.records, {
       ...(name ? { name } : {}),
       ...(skipped ? { skipped } : {}),

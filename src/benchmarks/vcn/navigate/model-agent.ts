@@ -70,7 +70,7 @@ export function modelAgent(o: ModelAgentOptions): NavAgent {
         { task, instruction: task.instruction, mode: o.mode, intervention: o.intervention, prior, tour, info: state.env.info, initial: state.observations[0]!, current: state.observation, history },
         o.templates,
       );
-      const asked = await askModel(o.model, { ...o.settings, jsonOutput: o.settings.jsonOutput }, messages, `${task.id}#${state.decisions.length}`, {
+      const asked = await askModel(o.model, o.settings, messages, `${task.id}#${state.decisions.length}`, {
         ...(o.store ? { store: o.store } : {}),
         retryErrors: o.retryErrors,
         signal: state.signal,

@@ -12,6 +12,11 @@
  * 0.8999999999999999, so `1 - θ` is 0.10000000000000009 and 1.1 against 1.0 passes at "0.9"
  * (abs(1.1 - 1.0) is also 0.10000000000000009). The mean of ten booleans is k / 10 in float64.
  *
+ * The EgoTL paper's Eq. 4 writes the comparison strictly (|pred - gt| / gt < 1 - θ); the
+ * `comparison` argument "below" computes that, where VSI-Bench's code (the default, "at-most")
+ * uses <=. They differ only where the relative error equals a tolerance as float64 computes it:
+ * 1.5 against 1.0 is 0.1 at-most and 0 below; 1.1 against 1.0 is 0.9 and 0.8.
+ *
  * Ground truth 0: the official code raises ZeroDivisionError. Ours (documented in scores.json):
  * 1 when the prediction is exactly 0 (no movement, as EgoTL's "0 if no movement" contract asks),
  * else 0. A NaN prediction scores 0 (every comparison with NaN is false, as in numpy).
@@ -44,14 +49,18 @@ export const MRA_THRESHOLDS: readonly number[] = Object.freeze(linspace(MRA_STAR
 /** `1 - conf_intervs` as numpy computes it, once. */
 const TOLERANCES: readonly number[] = Object.freeze(MRA_THRESHOLDS.map((t) => 1 - t));
 
+/** How the relative error meets each tolerance: VSI-Bench's code (<=) or the EgoTL paper's Eq. 4 (<). */
+export type MraComparison = "at-most" | "below";
+
 /**
  * MRA of one numeric prediction against the truth: the fraction of the ten thresholds θ for which
- * |pred - gt| / gt <= 1 - θ. `truth` 0 follows the rule above (the official code divides by zero).
+ * |pred - gt| / gt <= 1 - θ (or < with "below"). `truth` 0 follows the rule above (the official
+ * code divides by zero).
  */
-export function mra(prediction: number, truth: number): number {
+export function mra(prediction: number, truth: number, comparison: MraComparison = "at-most"): number {
   if (truth === 0) return prediction === 0 ? 1 : 0;
   const relative = Math.abs(prediction - truth) / truth;
   let k = 0;
-  for (const tolerance of TOLERANCES) if (relative <= tolerance) k++;
+  for (const tolerance of TOLERANCES) if (comparison === "below" ? relative < tolerance : relative <= tolerance) k++;
   return k / TOLERANCES.length;
 }

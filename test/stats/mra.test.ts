@@ -147,3 +147,22 @@ test("260 cases: equal to the official float computation", () => {
   const naive = (p: number, g: number) => decimal.filter((t) => Math.abs(p - g) / g <= 1 - t).length / 10;
   assert.ok(OFFICIAL.some(([p, g, e]) => naive(p, g) !== e));
 });
+
+test("the EgoTL paper's strict comparison (Eq. 4): a relative error equal to a tolerance no longer passes it", () => {
+  // Tolerances 1 - θ in float64: 0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.10000000000000009, 0.05.
+  // 1.1 vs 1.0: relative 0.10000000000000009 equals the ninth, so 9 of 10 at most, 8 of 10 strictly below.
+  assert.equal(mra(1.1, 1.0, "at-most"), 0.9);
+  assert.equal(mra(1.1, 1.0, "below"), 0.8);
+  // 1.5 vs 1.0: relative 0.5 equals the first tolerance only.
+  assert.equal(mra(1.5, 1.0), 0.1);
+  assert.equal(mra(1.5, 1.0, "below"), 0);
+  // 2.2 vs 2.0: relative 0.10000000000000009 again (|2.2 - 2| = 0.20000000000000018).
+  assert.equal(mra(2.2, 2.0, "below"), 0.8);
+  // Away from the tolerances both agree: exact, 4.5 vs 4 (0.125: 8 of 10), far off.
+  for (const [pred, gt, expected] of [[3, 3, 1], [4.5, 4, 0.8], [10, 1, 0]] as const) {
+    assert.equal(mra(pred, gt, "below"), expected);
+    assert.equal(mra(pred, gt), expected);
+  }
+  assert.equal(mra(0, 0, "below"), 1);
+  assert.equal(mra(0.5, 0, "below"), 0);
+});

@@ -23,6 +23,7 @@ export interface Unit {
   excluded: boolean;
   unreadable: boolean;
   mra: number | null;
+  mraStrict: number | null;
   zeroTruth: boolean;
 }
 
@@ -43,6 +44,8 @@ export interface ChoiceTaskSummary {
 export interface DistanceSummary {
   n: number;
   MRA: number | null;
+  /** The same with the EgoTL paper's strict comparison (Eq. 4: < where VSI-Bench's code has <=). */
+  MRA_strict: number | null;
   unreadable: number;
   /** Items whose truth is 0 m (scored by our rule: 1 when the reply says 0, else 0). */
   zero_truth: number;
@@ -85,6 +88,7 @@ export function toUnits(items: EgoTLItem[], results: ItemResult[]): { units: Uni
       excluded: allExcluded,
       unreadable: os.some((o) => o.unreadable),
       mra: first.task === "distance" ? os.reduce((s, o) => s + (o.mra ?? 0), 0) / os.length : null,
+      mraStrict: first.task === "distance" ? os.reduce((s, o) => s + (o.mra_strict ?? 0), 0) / os.length : null,
       zeroTruth: first.truth.kind === "distance" && first.truth.metres === 0,
     });
   }
@@ -112,6 +116,7 @@ export function summarizeDistance(units: Unit[]): Omit<DistanceSummary, "ci"> {
   return {
     n: units.length,
     MRA: ratio(units.reduce((s, u) => s + (u.mra ?? 0), 0), units.length),
+    MRA_strict: ratio(units.reduce((s, u) => s + (u.mraStrict ?? 0), 0), units.length),
     unreadable: units.filter((u) => u.unreadable).length,
     zero_truth: units.filter((u) => u.zeroTruth).length,
   };

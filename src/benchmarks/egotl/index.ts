@@ -92,6 +92,7 @@ function makeSummarize(settings: Settings) {
         accuracy_counted: "right answers / all questions: unreadable action-recognition letters counted as wrong",
         "Avg.": "mean of the multiple-choice accuracies in avg_tasks (the paper's Avg. when all five are present); distance is reported apart",
         MRA: `mean over the ${MRA_THRESHOLDS.length} VSI-Bench thresholds (numpy linspace 0.5..0.95) of |pred - gt| / gt <= 1 - threshold, as the official code computes it; pred = the first number in the reply (VSI-Bench itself reads the first space-separated token); unreadable = 0; gt = 0: 1 when pred == 0 else 0 (the official code divides by zero)`,
+        MRA_strict: "the same with the paper's strict comparison (Eq. 4: |pred - gt| / gt < 1 - threshold); they differ where a relative error equals a threshold's tolerance in float64, e.g. 1.1 m against 1.0 m: MRA 0.9, MRA_strict 0.8",
         ...(circular ? { circular: "each multiple-choice question asked once per rotation of its options; right only when every rotation is right" } : {}),
       },
     };

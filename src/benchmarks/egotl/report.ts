@@ -58,7 +58,10 @@ export function egotlMarkdown(runs: ScoresDocument[]): string {
       }),
       ...(run.tasks["distance"] ? (() => {
         const d = run.tasks["distance"] as unknown as DistanceSummary;
-        return [[label(run), "Distance (MRA)", String(d.n), pct(d.MRA), ci(d.ci.MRA), "", String(d.unreadable), ""]];
+        const rows = [[label(run), "Distance (MRA)", String(d.n), pct(d.MRA), ci(d.ci.MRA), "", String(d.unreadable), ""]];
+        // The paper's Eq. 4 compares strictly (<); the official VSI-Bench code (the MRA above) uses <=.
+        if (d.MRA_strict !== undefined) rows.push([label(run), "Distance (MRA, Eq. 4 <)", String(d.n), pct(d.MRA_strict), "", "", String(d.unreadable), ""]);
+        return rows;
       })() : []),
       ...(present.length > 0 ? [[label(run), "Avg.", "", overallCell(run, pct(run["Avg."]), CHOICE_TASKS), overallCell(run, ci(run["score_ci"]), CHOICE_TASKS), overallCell(run, pct(run["avg_counted"]), CHOICE_TASKS), "", ""]] : []),
     ]),
@@ -76,7 +79,7 @@ export function egotlTerminal(run: ScoresDocument): string {
     lines.push(`${t.padEnd(18)} n ${String(s.n).padStart(4)}  accuracy ${pct(s.accuracy).padStart(5)} ${ci(s.ci.accuracy)}${extra}  unreadable ${s.unreadable}`);
   }
   const d = run.tasks["distance"] as DistanceSummary | undefined;
-  if (d) lines.push(`${"distance".padEnd(18)} n ${String(d.n).padStart(4)}  MRA ${pct(d.MRA).padStart(5)} ${ci(d.ci.MRA)}  unreadable ${d.unreadable}`);
+  if (d) lines.push(`${"distance".padEnd(18)} n ${String(d.n).padStart(4)}  MRA ${pct(d.MRA).padStart(5)} ${ci(d.ci.MRA)}  (Eq. 4 strict ${pct(d.MRA_strict)})  unreadable ${d.unreadable}`);
   const avg = overallTerminal(run, `${pct(run["Avg."])} ${ci(run["score_ci"])}`.trim(), typeof run["Avg."] === "number");
   lines.push(`Avg. ${avg}${run["circular"] ? "  (circular)" : ""}  ·  errors ${run.counts.errors}  ·  missing ${run.counts.missing}`);
   lines.push(...terminalStatusLines(run));

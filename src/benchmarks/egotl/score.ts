@@ -19,8 +19,9 @@ export interface ItemOutcome {
   excluded: boolean;
   unreadable: boolean;
   missing: boolean;
-  /** Distance only: MRA in [0, 1]. */
+  /** Distance only: MRA in [0, 1] as VSI-Bench's code computes it (<=), and with the paper's strict < (Eq. 4). */
   mra: number | null;
+  mra_strict: number | null;
   /** What was read: a letter, a direction label, metres; null when nothing was. */
   predicted: string | number | null;
   truth: string | number;
@@ -37,22 +38,22 @@ export function scoreAnswer(item: EgoTLItem, answer: Answer | undefined): ItemOu
   const readable = answer?.status === "ok" && answer.value !== null;
   const base = { task: item.task, missing, unreadable: !missing && !readable, truth };
   if (!readable) {
-    return { ...base, correct: false, excluded: item.task === "action_recognition" && !missing, mra: item.task === "distance" ? 0 : null, predicted: null };
+    return { ...base, correct: false, excluded: item.task === "action_recognition" && !missing, mra: item.task === "distance" ? 0 : null, mra_strict: item.task === "distance" ? 0 : null, predicted: null };
   }
   const value = answer.value as Record<string, unknown>;
   switch (item.truth.kind) {
     case "option": {
       const index = value["index"] as number;
-      return { ...base, correct: index === item.truth.index, excluded: false, mra: null, predicted: LETTERS[index] ?? null };
+      return { ...base, correct: index === item.truth.index, excluded: false, mra: null, mra_strict: null, predicted: LETTERS[index] ?? null };
     }
     case "direction": {
       const label = value["label"] as string;
-      return { ...base, correct: label === item.truth.label, excluded: false, mra: null, predicted: label };
+      return { ...base, correct: label === item.truth.label, excluded: false, mra: null, mra_strict: null, predicted: label };
     }
     case "distance": {
       const metres = value["metres"] as number;
       const score = mra(metres, item.truth.metres);
-      return { ...base, correct: score === 1, excluded: false, mra: score, predicted: metres };
+      return { ...base, correct: score === 1, excluded: false, mra: score, mra_strict: mra(metres, item.truth.metres, "below"), predicted: metres };
     }
   }
 }

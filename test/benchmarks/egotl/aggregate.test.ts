@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { egotl, rotateItems } from "../../../src/benchmarks/egotl/index.js";
+import { egotl, egotlMarkdown, rotateItems } from "../../../src/benchmarks/egotl/index.js";
 import type { EgoTLItem } from "../../../src/benchmarks/egotl/load.js";
 import { readAnswer } from "../../../src/benchmarks/egotl/parse.js";
 import { frequencyReply, frequencyTable } from "../../../src/benchmarks/egotl/baselines.js";
@@ -46,7 +46,7 @@ test("per-task accuracy with and without the excluded letters, Avg. over the fiv
   assert.equal(s.tasks.planning.accuracy, 1);
   assert.equal(s.tasks.scene_action.accuracy, 0);
   assert.equal(s.tasks.next_action.accuracy, 1);
-  assert.deepEqual(s.tasks.distance, { n: 2, MRA: 0.5, unreadable: 0, zero_truth: 1, ci: {} });
+  assert.deepEqual(s.tasks.distance, { n: 2, MRA: 0.5, MRA_strict: 0.5, unreadable: 0, zero_truth: 1, ci: {} });
   assert.equal(s["Avg."], (1 + 0 + 1 + 2 / 3 + 0.5) / 5);
   assert.equal(s.avg_counted, (1 + 0 + 1 + 0.5 + 0.5) / 5);
   assert.equal(s.score, s["Avg."]);
@@ -68,6 +68,9 @@ test("only distance: the score is the MRA", () => {
   const items = [item("m1", "distance", "v1", { kind: "distance", metres: 2 })];
   const s = egotl.summarize(items, [result(items[0]!, "2.2")], ["distance"], noBootstrap) as Record<string, any>;
   assert.equal(s.score, 0.9); // |2.2 - 2| / 2 = 0.10000000000000009 <= 1 - 0.8999999999999999: 9 of 10 thresholds
+  // The paper's Eq. 4 (strict <): that ninth threshold no longer passes, 8 of 10; reported beside, not the score.
+  assert.equal(s.tasks.distance.MRA_strict, 0.8);
+  assert.match(egotlMarkdown([{ ...s, benchmark: "egotl", model: "m" }] as never), /\| m \| Distance \(MRA, Eq\. 4 \\<\) \| 1 \| 80\.0 \|/);
   assert.equal(s.score_name, "MRA");
   assert.equal(s["Avg."], null);
 });

@@ -147,7 +147,7 @@ test("one reply per task: answers, unreadable replies, exclusion and scoring", (
   assert.equal(scoreAnswer(planning, readAnswer(planning, '{"best":"C"}')).correct, true);
   const unread = readAnswer(planning, "C");
   assert.equal(unread.status, "unparseable");
-  assert.deepEqual(scoreAnswer(planning, unread), { task: "planning", missing: false, unreadable: true, truth: "C", correct: false, excluded: false, mra: null, predicted: null });
+  assert.deepEqual(scoreAnswer(planning, unread), { task: "planning", missing: false, unreadable: true, truth: "C", correct: false, excluded: false, mra: null, mra_strict: null, predicted: null });
 
   const recog = item("action_recognition", { kind: "option", index: 1 }, ["w", "x", "y", "z"]);
   assert.equal(scoreAnswer(recog, readAnswer(recog, "B")).correct, true);

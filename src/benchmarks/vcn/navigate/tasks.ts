@@ -87,21 +87,20 @@ function framePositionsOf(item: VcnItem, root: DataRoot, problems: DataProblem[]
   });
 }
 
+/** Floor area of each release region ("regionN" is the plan's room "room_N", construct/release.ts regionMapper) of a house plan; null without a readable plan. */
+function regionAreas(scene: string, root: DataRoot): Map<string, number> | null {
+  const resolved = root.resolve(path.join("houses", scene, "scene.json"), "file");
+  if (!resolved.ok) return null;
+  const parsed = parseJson(readFileSync(resolved.path, "utf8"));
+  const plan = parsed.ok ? sceneRoomsSchema.safeParse(parsed.value) : null;
+  return plan?.success ? new Map(plan.data.rooms.map((r) => [r.id.replace(/^room_/, "region"), r.area])) : null;
+}
+
 /** Prior-video attributes (§6.3, Fig. 7): frames, rooms covered, their floor area from the house plan. */
-function priorOf(item: VcnItem, root: DataRoot): PriorAttributes {
+function priorOf(item: VcnItem, areaOf: Map<string, number> | null): PriorAttributes {
   const rooms = [...new Set(item.annotations.map((a) => a.room).filter((r): r is string => r !== null))];
-  let area: number | null = null;
-  const resolved = root.resolve(path.join("houses", item.scene, "scene.json"), "file");
-  if (resolved.ok) {
-    const parsed = parseJson(readFileSync(resolved.path, "utf8"));
-    const scene = parsed.ok ? sceneRoomsSchema.safeParse(parsed.value) : null;
-    if (scene?.success) {
-      // Release region "regionN" is the plan's room "room_N" (construct/release.ts regionMapper).
-      const areaOf = new Map(scene.data.rooms.map((r) => [r.id.replace(/^room_/, "region"), r.area]));
-      const known = rooms.map((r) => areaOf.get(r));
-      if (known.every((a) => a !== undefined)) area = Math.round(known.reduce((s, a) => s + a!, 0) * 100) / 100;
-    }
-  }
+  const known = areaOf ? rooms.map((r) => areaOf.get(r)) : [undefined];
+  const area = known.every((a) => a !== undefined) ? Math.round(known.reduce((s, a) => s + a!, 0) * 100) / 100 : null;
   return { frames: item.annotations.length, rooms: rooms.length, area_m2: area };
 }
 
@@ -133,6 +132,12 @@ export function loadNavTasks(data: string, options: { allowOutsideRoot?: boolean
     for (const item of loaded.items) if (item.episodeId !== undefined) items.set(item.episodeId, item);
   }
   if (problems.length > 0) throw new DataError(problems);
+  // Each house plan is read once, whatever the number of its episodes.
+  const areas = new Map<string, Map<string, number> | null>();
+  const areasOf = (scene: string) => {
+    if (!areas.has(scene)) areas.set(scene, regionAreas(scene, root));
+    return areas.get(scene)!;
+  };
   const tasks = episodes.map((episode): NavTask => {
     const extra = extras.get(episode.episode_id)!;
     const item = items.get(episode.episode_id) ?? null;
@@ -150,7 +155,7 @@ export function loadNavTasks(data: string, options: { allowOutsideRoot?: boolean
       item,
       successFrames: item ? successFrames(item) : [],
       framePositions: item ? framePositionsOf(item, root, problems) : null,
-      prior: item ? priorOf(item, root) : null,
+      prior: item ? priorOf(item, areasOf(item.scene)) : null,
     };
   });
   if (problems.length > 0) throw new DataError(problems);

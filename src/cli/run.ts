@@ -6,7 +6,7 @@ import { integer, positiveInteger } from "./main.js";
 import { readConfigFile } from "../core/config.js";
 import { addModelFlags, modelSettingsFlags, positiveUsd } from "./model-flags.js";
 import { usageLine } from "../report/run-facts.js";
-import { addScoringFlags, benchmarkOptions, defaultOut, reportCompleteness } from "./shared.js";
+import { addScoringFlags, benchmarkOptions, checkFlagReaders, defaultOut, reportCompleteness } from "./shared.js";
 
 export function registerRun(program: Command): void {
   const command = program
@@ -26,6 +26,7 @@ export function registerRun(program: Command): void {
     .option("--store <file>", "response store (default: <out>/responses.sqlite)")
     .action(async (benchmarkId: string, opts) => {
       const benchmark = getBenchmark(benchmarkId);
+      checkFlagReaders(benchmarkId, opts);
       // --name, else the config's `name:` (executeRun reads it the same way); it also names the default folder.
       const name: string | undefined = opts.name ?? (opts.config ? readConfigFile(opts.config).name : undefined);
       const out = opts.out ?? defaultOut(benchmarkId, opts.model, name);

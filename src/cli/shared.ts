@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { BenchmarkOptions, ScoresDocument } from "../core/benchmark.js";
 import { incompleteReason } from "../report/run-facts.js";
+import { UsageError } from "../core/problems.js";
 import { integer, list, positiveInteger } from "./main.js";
 
 /** Flags shared by `run` and `score`. */
@@ -16,10 +17,25 @@ export function addScoringFlags(command: Command): Command {
     .option("--strict", "epic: an unreadable reply scores 0 (the official code lets it count as an empty answer)")
     .option("--train <file>", "egotl: training items for the frequency baseline")
     .option("--circular", "egotl: circular evaluation (every rotation of the options must be answered right)")
+    .option("--split <name>", "which split of the release to load (egopath: test (default) | val | train)")
+    .option("--rules <set>", "epic: where the paper's text and the official code differ, follow: official (default) | paper", rulesSet)
+    .option("--frames <n>", "egotl: frames taken from every video (overrides the frame specs)", positiveInteger)
+    .option("--fps <x>", "egotl: frames per second taken from every video (overrides the frame specs)", positiveNumber)
     .option("--allow-outside-root", "let the dataset name files outside its root (media kept elsewhere on purpose); recorded in scores.json")
     .option("--name <label>", "a label for the run, shown in every report table, chart and viewer filter (default: the model and what differs from the defaults)", runName)
     .option("--allow-incomplete", "exit 0 even when items ended in errors or have no prediction (default: exit 3 after a one-line reason)")
     .option("--quiet", "no progress on stderr");
+}
+
+function rulesSet(text: string): "official" | "paper" {
+  if (text !== "official" && text !== "paper") throw new InvalidArgumentError("must be official or paper");
+  return text;
+}
+
+function positiveNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError("must be a positive number");
+  return value;
 }
 
 /** A run's label: trimmed, not empty. */
@@ -47,9 +63,28 @@ export function reportCompleteness(scores: ScoresDocument, allowIncomplete: bool
 /** Some items ended in an error or have no prediction. */
 export const EXIT_INCOMPLETE = 3;
 
+/** The benchmarks that read each of these flags; giving one to another benchmark is a usage error, not silently ignored. */
+const FLAG_READERS: Record<"split" | "rules" | "frames" | "fps", string[]> = {
+  split: ["egopath"],
+  rules: ["epic"],
+  frames: ["egotl"],
+  fps: ["egotl"],
+};
+
+/** Refuse a flag the benchmark does not read (`--rules` on egopath, say). */
+export function checkFlagReaders(benchmarkId: string, opts: Record<string, unknown>): void {
+  for (const [flag, readers] of Object.entries(FLAG_READERS)) {
+    if (opts[flag] !== undefined && !readers.includes(benchmarkId)) throw new UsageError(`--${flag} is read by ${readers.join(", ")} only, not ${benchmarkId}`);
+  }
+}
+
 /** The benchmark options of `run` and `score` (only set flags are passed). */
-export function benchmarkOptions(opts: { coords?: string; strict?: boolean; train?: string; circular?: boolean; allowOutsideRoot?: boolean }): BenchmarkOptions {
+export function benchmarkOptions(opts: { coords?: string; strict?: boolean; train?: string; circular?: boolean; allowOutsideRoot?: boolean; split?: string; rules?: "official" | "paper"; frames?: number; fps?: number }): BenchmarkOptions {
   return {
+    ...(opts.split ? { split: opts.split } : {}),
+    ...(opts.rules ? { rules: opts.rules } : {}),
+    ...(opts.frames !== undefined ? { frames: opts.frames } : {}),
+    ...(opts.fps !== undefined ? { fps: opts.fps } : {}),
     ...(opts.allowOutsideRoot ? { allowOutsideRoot: true } : {}),
     ...(opts.coords ? { coords: opts.coords } : {}),
     ...(opts.strict ? { strict: true } : {}),

@@ -34,6 +34,14 @@ export interface BenchmarkOptions {
   model?: string;
   /** Data paths may point outside the dataset root (`--allow-outside-root`). */
   allowOutsideRoot?: boolean;
+  /** Which split of the release to load (`--split`, e.g. EgoPathBench's test | val | train). */
+  split?: string;
+  /** Where a paper's text and its official code differ: follow the code (default) or the paper (`--rules`). */
+  rules?: "official" | "paper";
+  /** Frames taken from every video, overriding the item's or task's frame spec (`--frames`). */
+  frames?: number;
+  /** Frames per second taken from every video, overriding the frame spec (`--fps`). */
+  fps?: number;
 }
 
 /** Everything one question's score came from; one line of items.jsonl. */

@@ -136,23 +136,34 @@ function rawIdMap(items: BenchItem[]): Map<string, unknown> {
 }
 
 /** `score`: stored predictions through the official evaluator's rules. */
-export async function executeScore(options: CommonOptions & { predictions: string[]; promptSource?: string }): Promise<RunSummary> {
+export interface ScoreCommandOptions extends CommonOptions {
+  predictions: string[];
+  promptSource?: string;
+  /** Score only the items a prediction row answers (official EgoPathBench `--restrict-to-predictions`). */
+  restrictToPredictions?: boolean;
+}
+
+export async function executeScore(options: ScoreCommandOptions): Promise<RunSummary> {
   const loaded = loadForScoring(options);
   // One writer per folder (core/lock.ts): a second command on this --out stops here.
   return withFolderLock(options.out, () => scoreLoaded(options, loaded));
 }
 
-async function scoreLoaded(options: CommonOptions & { predictions: string[]; promptSource?: string }, loaded: Loaded): Promise<RunSummary> {
+async function scoreLoaded(options: ScoreCommandOptions, loaded: Loaded): Promise<RunSummary> {
   // Derived items (rotated options, counterfactual copies) are scored as the run asked them.
   if (loaded.benchmark.deriveItems) {
     const source = options.promptSource ?? loaded.benchmark.promptSources[0]!;
     loaded.items = loaded.benchmark.deriveItems(loaded.items, { source, control: loaded.benchmark.promptControls[0]!, seed: 0 });
   }
   const lookup = predictionLookup(loaded.benchmark, options.predictions, path.resolve(options.data));
+  const inData = loaded.items.length;
+  if (options.restrictToPredictions) loaded.items = loaded.items.filter((item) => lookup(item) !== undefined);
   const results = scorePredictions(loaded.benchmark, loaded.items, lookup);
   const label = options.predictions.length === 1 ? `replay:${options.predictions[0]}` : `replay:${options.predictions.join(",")}`;
   const scores = scoresDocument(loaded.benchmark, label, loaded, results, options, { ...(options.name ? { name: options.name } : {}), predictions: true }, {
     predictions: options.predictions.map((p) => path.resolve(p.replace(/^[a-z0-9_]+=/i, ""))),
+    // A subset was scored on purpose: say so, and how many questions the data holds.
+    ...(options.restrictToPredictions ? { restricted_to_predictions: { n_scored_items: loaded.items.length, n_in_data: inData } } : {}),
     run_options: runOptions(options, options.promptSource ?? loaded.benchmark.promptSources[0]!),
   });
   await writeRunOutputs(options.out, loaded.benchmark, scores, results, { writePredictions: false });

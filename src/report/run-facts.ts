@@ -156,11 +156,19 @@ export function missingByTaskText(run: ScoresDocument): string | undefined {
   return parts.length > 0 ? parts.join(", ") : undefined;
 }
 
-/** What a table's status cell leaves out: missing predictions per task, failed requests and the first error. */
+/** `score --restrict-to-predictions`: "restricted to the 2 of 6 questions the predictions answer"; undefined otherwise. */
+export function restrictionNote(run: ScoresDocument): string | undefined {
+  const r = record(run["restricted_to_predictions"]);
+  if (!r || typeof r["n_scored_items"] !== "number" || typeof r["n_in_data"] !== "number") return undefined;
+  return `restricted to the ${r["n_scored_items"]} of ${r["n_in_data"]} questions the predictions answer (--restrict-to-predictions)`;
+}
+
+/** What a table's status cell leaves out: a restriction to the predictions, missing predictions per task, failed requests and the first error. */
 export function runNotes(run: ScoresDocument): string[] {
+  const restricted = restrictionNote(run);
   const missing = missingByTaskText(run);
   const note = errorNote(run);
-  return [...(missing ? [`no prediction for ${missing}`] : []), ...(note && !(missing && !firstErrorOf(run)) ? [note] : [])];
+  return [...(restricted ? [restricted] : []), ...(missing ? [`no prediction for ${missing}`] : []), ...(note && !(missing && !firstErrorOf(run)) ? [note] : [])];
 }
 
 /** Lines each benchmark's terminal table ends with: N scored / N total, the status, then runNotes. */

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { executeRun } from "../core/session.js";
+import { executeRepeatedRun } from "../core/repeats.js";
 import { CostLimitReached } from "../core/cost.js";
 import { getBenchmark } from "../registry.js";
 import { integer, positiveInteger } from "./main.js";
@@ -24,6 +25,7 @@ export function registerRun(program: Command): void {
     .option("--max-cost <usd>", "stop before a run whose projected cost exceeds this many US dollars (exit status 4; needs price: for the model in the config)", positiveUsd)
     .option("--retry-errors", "ask again for items whose stored reply is an error")
     .option("--store <file>", "response store (default: <out>/responses.sqlite)")
+    .option("--repeats <k>", "ask every question K times (repeat k in <out>/repeat-<k>/, its own store keys; built-ins move their seed on by k-1); <out>/repeats.json and report.md give each repeat's scores, their mean and SD", positiveInteger)
     .action(async (benchmarkId: string, opts) => {
       const benchmark = getBenchmark(benchmarkId);
       checkFlagReaders(benchmarkId, opts);
@@ -35,7 +37,7 @@ export function registerRun(program: Command): void {
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
       try {
-        const { scores, results } = await executeRun({
+        const runOptions = {
           benchmark: benchmarkId,
           benchmarkOptions: benchmarkOptions(opts),
           data: opts.data,
@@ -57,7 +59,17 @@ export function registerRun(program: Command): void {
           retryErrors: Boolean(opts.retryErrors),
           storeFile: opts.store,
           signal: controller.signal,
-        });
+        };
+        if (opts.repeats !== undefined) {
+          const { runs, summary } = await executeRepeatedRun(runOptions, opts.repeats);
+          const overall = summary.metrics.find((m) => m.metric === "score");
+          const cell = (v: number | null | undefined) => (typeof v === "number" ? v.toFixed(4) : "–");
+          console.log(`${benchmark.title}: ${summary.repeats} repeats, overall score ${overall?.values.map(cell).join(", ")}; mean ${cell(overall?.mean)}, SD ${cell(overall?.sd)}`);
+          console.log(`wrote ${out}/repeat-1 ... repeat-${opts.repeats}/ (each a run folder), ${out}/repeats.json, ${out}/report.md`);
+          for (const run of runs) reportCompleteness(run.scores, Boolean(opts.allowIncomplete));
+          return;
+        }
+        const { scores, results } = await executeRun(runOptions);
         console.log(benchmark.terminal(scores));
         if (scores.counts.errors > 0) {
           // A prompt that cannot be built, or a request that cannot fit the provider's limits, fails again if asked again.

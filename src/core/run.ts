@@ -38,6 +38,8 @@ export interface RunOptions<I extends BenchItem> {
    * the item gets no result. --max-cost sizes a run's requests this way before asking anything.
    */
   beforeSend?: (item: I, request: ModelRequest) => boolean | Promise<boolean>;
+  /** `run --repeats`: the repeat this is (1 = the plain run); repeats after the first have their own store keys. */
+  repeat?: number;
 }
 
 export class RunInterrupted extends Error {
@@ -52,10 +54,12 @@ export class RunInterrupted extends Error {
  * machine (other absolute paths, same files) resumes from its stored replies. Its `kind` is left
  * out too (not sent either); the image budgets, when given, are in.
  */
-export function requestKey(model: Model, settings: GenerationSettings, messages: Message[], imageBudget?: ImageBudgets): string {
+export function requestKey(model: Model, settings: GenerationSettings, messages: Message[], imageBudget?: ImageBudgets, repeat?: number): string {
   // Without a budget the key is what it always was, so stores written before shaping still resume.
   const budget = imageBudget ? { image_budget: imageBudget } : {};
-  return sha256(canonicalJson({ identity: model.identity, settings, messages: messages.map(withoutSources), ...budget }));
+  // Repeat 1 is the plain run (its replies are the ones a run without --repeats stored); later repeats ask afresh.
+  const namespace = repeat !== undefined && repeat > 1 ? { repeat } : {};
+  return sha256(canonicalJson({ identity: model.identity, settings, messages: messages.map(withoutSources), ...budget, ...namespace }));
 }
 
 function withoutSources(message: Message): Message {
@@ -145,6 +149,7 @@ async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>):
     signal: options.signal,
     ...(options.imageBudget ? { imageBudget: options.imageBudget } : {}),
     ...(options.beforeSend ? { beforeSend: (request: ModelRequest) => options.beforeSend!(item, request) } : {}),
+    ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
   });
   if (asked.kind === "aborted") return undefined;
   if (asked.kind === "not-sent") return NOT_SENT;
@@ -167,6 +172,8 @@ export interface AskOptions {
   imageBudget?: ImageBudgets;
   /** Called with a request about to be sent (never for stored replies); false: it is not sent. */
   beforeSend?: (request: ModelRequest) => boolean | Promise<boolean>;
+  /** `run --repeats`: repeats after the first are stored under keys of their own (requestKey). */
+  repeat?: number;
 }
 
 export type Asked =
@@ -190,7 +197,7 @@ export async function askModel(model: Model, settings: GenerationSettings, origi
     messages = shaped.messages;
     images = shaped.images;
   }
-  const key = requestKey(model, settings, messages, options.imageBudget);
+  const key = requestKey(model, settings, messages, options.imageBudget, options.repeat);
   let response = options.store?.get(key);
   const cached = response !== undefined && !(response.outcome === "error" && options.retryErrors);
   if (!cached) {

@@ -50,6 +50,8 @@ export interface RunCommandOptions extends CommonOptions {
   storeFile?: string;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** `run --repeats K` (core/repeats.ts): this run is repeat `index` of `of`, one of the runs grouped under `group`. */
+  repeat?: { index: number; of: number; group: string };
 }
 
 export interface RunSummary {
@@ -194,6 +196,19 @@ export function predictionLookup(benchmark: Benchmark<BenchItem>, specs: string[
   };
 }
 
+/**
+ * A built-in's spec for repeat k: its seed moved on by k-1 (`random` -> `random:1` for repeat 2), so
+ * repeats of a seeded built-in differ as a sampled model's do; a real model's spec is unchanged (its
+ * repeats differ by store key instead, core/run.ts requestKey).
+ */
+export function repeatedBuiltinSpec(spec: string, benchmark: Benchmark<BenchItem>, repeat: number | undefined): string {
+  if (repeat === undefined || repeat <= 1) return spec;
+  const [name, seedText] = spec.split(":", 2) as [string, string | undefined];
+  if (!benchmark.baselines[name]) return spec;
+  const seed = seedText === undefined ? 0 : Number(seedText);
+  return Number.isInteger(seed) ? `${name}:${seed + repeat - 1}` : spec;
+}
+
 /** `run`: ask a model (or a built-in), store every reply, score, write outputs. */
 export async function executeRun(options: RunCommandOptions): Promise<RunSummary> {
   const config = options.configFile ? readConfigFile(options.configFile) : undefined;
@@ -204,7 +219,7 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   if (settings.coords && !options.benchmarkOptions?.coords) options = { ...options, benchmarkOptions: { ...options.benchmarkOptions, coords: settings.coords } };
   const requests: RequestOptions = { source: options.promptSource, control: options.control, ...(options.templateFile ? { templateFile: options.templateFile } : {}) };
   const loaded = loadForScoring(options, options.model, options.model.startsWith("replay:") ? undefined : requests);
-  const choice = resolveModel(options.model, loaded.benchmark, settings, options.env);
+  const choice = resolveModel(repeatedBuiltinSpec(options.model, loaded.benchmark, options.repeat?.index), loaded.benchmark, settings, options.env);
   if (choice.kind === "replay") {
     return executeScore({ ...options, ...(name ? { name } : {}), predictions: [choice.file] });
   }
@@ -259,6 +274,7 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
         signal: options.signal ?? new AbortController().signal,
         progress: new Progress(`${loaded.benchmark.id} ${options.model}`, loaded.items.length, process.stderr, options.quiet),
         onResult: (result) => live?.append(result),
+        ...(options.repeat ? { repeat: options.repeat.index } : {}),
       });
       const identity = choice.responder.kind === "model" ? choice.responder.model.identity : { provider: "builtin", endpoint: "", model: choice.responder.name };
       const scores = scoresDocument(loaded.benchmark, options.model, loaded, results, options, { ...(name ? { name } : {}), control: options.control, predictions: false }, {
@@ -270,6 +286,7 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
         endpoint: identity.endpoint || undefined,
         json_output: model ? { mode: settings.json_output === undefined ? "per-task" : settings.json_output ? "forced-on" : "forced-off", tasks: jsonModeByTask(results) } : undefined,
         usage: model ? usageSummary(results, loaded.items.length, settings.price) : undefined,
+        ...(options.repeat ? { repeat: options.repeat } : {}),
         // The budgets per kind; the provider's own limits (models/limits.ts) follow from the model spec.
         image_budget: imageBudget,
       });

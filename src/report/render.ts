@@ -6,6 +6,10 @@ import { getBenchmark } from "../registry.js";
 import { finishedResults, readJsonFile, RunFolderError } from "./run-folder.js";
 import { isNavigationScores, navigationRunsMarkdown, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
 import { NAV_EPISODES, readEpisodeLines } from "./navigation-folder.js";
+import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
+
+/** A repeated run's label: its repeats' name without " · repeat k/K". */
+const repeatLabel = (run: ScoresDocument) => String(run["name"] ?? run.model).replace(/ · repeat \d+\/\d+$/, "");
 
 /**
  * Read scores.json from run folders or direct paths. A scores.json inside a run folder is read
@@ -33,7 +37,12 @@ export function markdownReport(runs: ScoresDocument[]): string {
   const byBenchmark = new Map<string, ScoresDocument[]>();
   for (const run of runs) if (!isNavigationScores(run)) byBenchmark.set(run.benchmark, [...(byBenchmark.get(run.benchmark) ?? []), run]);
   const navigation = runs.filter((run) => isNavigationScores(run)) as unknown as NavigationRunScores[];
-  return [...[...byBenchmark].map(([id, group]) => getBenchmark(id).markdown(group)), ...(navigation.length > 0 ? [navigationRunsMarkdown(navigation)] : [])].join("\n");
+  // Repeats of one run (`run --repeats`) also get their mean and SD, under the benchmark's own tables.
+  const withRepeats = ([id, group]: [string, ScoresDocument[]]) => [
+    getBenchmark(id).markdown(group),
+    ...repeatGroups(group).map((repeats) => `\n${repeatsMarkdown(summarizeRepeats(repeats), repeatLabel(repeats[0]!))}\n`),
+  ].join("");
+  return [...[...byBenchmark].map(withRepeats), ...(navigation.length > 0 ? [navigationRunsMarkdown(navigation)] : [])].join("\n");
 }
 
 export function jsonReport(runs: ScoresDocument[]): string {

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
@@ -8,6 +10,18 @@ const DEFAULT_COUNT: Record<string, number> = { egopath: 6, patheval: 40, vcn: 1
 
 /** The generators that build furnished houses from furniture libraries (and so read --assets). */
 const WORLD_GENERATORS = ["egopath", "vcn", "egotl", "epic"];
+
+/**
+ * A generator writes a whole release layout, so --out must be new, empty, or a set spatialprobe made
+ * before (its README.md's first line says so; the generator then replaces it, core/outputs.ts).
+ */
+export function usableGenerateOut(out: string): boolean {
+  if (!existsSync(out)) return true;
+  if (!statSync(out).isDirectory()) return false;
+  if (readdirSync(out).length === 0) return true;
+  const readme = path.join(out, "README.md");
+  return existsSync(readme) && /spatialprobe/.test(readFileSync(readme, "utf8").split("\n", 1)[0]!);
+}
 
 export function registerGenerate(program: Command): void {
   program
@@ -21,6 +35,8 @@ export function registerGenerate(program: Command): void {
     .action(async (benchmarkId: string, opts) => {
       const benchmark = getBenchmark(benchmarkId);
       if (!benchmark.generate) throw new UsageError(`${benchmarkId} has no generator`);
+      // Refused before any work (the generators check again when they write, after minutes of it).
+      if (!usableGenerateOut(opts.out)) throw new UsageError(`--out ${opts.out} is not a new or empty folder, nor a set spatialprobe generated: choose another, or empty it first`);
       if (opts.assets !== undefined && !WORLD_GENERATORS.includes(benchmarkId)) throw new UsageError(`--assets is read by ${WORLD_GENERATORS.join(", ")} (their generators build houses from furniture models)`);
       const extra: Record<string, string> = {};
       for (const pair of (opts.set as string[] | undefined) ?? []) {

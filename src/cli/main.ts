@@ -14,6 +14,7 @@ import { registerServe } from "./serve.js";
 import { registerOverlay } from "./overlay.js";
 import { registerValidate } from "./validate.js";
 import { AssetsNotFoundError } from "../world/assets/catalog.js";
+import { unexpectedErrorLine } from "./errors.js";
 
 export function integer(text: string): number {
   const value = Number(text);
@@ -66,7 +67,8 @@ export async function main(argv: string[]): Promise<void> {
       console.error(`\n${error.message}`);
       process.exitCode = 130;
     } else {
-      throw error;
+      console.error(unexpectedErrorLine(error, process.env["SPATIALPROBE_DEBUG"] === "1"));
+      process.exitCode = 1;
     }
   }
 }

@@ -41,7 +41,7 @@ export function registerNavigate(program: Command): void {
     .option("--mode <mode>", `model agents: ${NAV_MODES.join(" | ")} (the reply is one action, or a point of a view that the executor walks to, §5.2)`, oneOf(NAV_MODES), "action")
     .option("--intervention <name>", `§6.3: ${INTERVENTIONS.join(" | ")}`, oneOf(INTERVENTIONS), "none")
     .option("--history <n>", "model agents: earlier decisions shown with their front view (default 8, DualVLN's history)", integer, 8)
-    .option("--prior-frames <n>", "model agents: most prior-video frames per prompt, thinned evenly (default 50, §4.1)", positiveInteger, 50)
+    .option("--prior-frames <n>", "model agents: most prior-video frames per prompt, thinned evenly (§4.1)", positiveInteger, 50)
     .option("--seed <n>", "seed of the shuffled prior video and of random agents", integer, 20260717)
     .option("--tasks <list>", "instruction types (count, order, distance, orientation, instance; default all)", list)
     .option("--limit <n>", "only the first N episodes", positiveInteger)

@@ -17,7 +17,7 @@ export function registerOverlay(program: Command): void {
     .description("draw the overlay picture of each item of a run folder (PNG, and the caption as text)")
     .option("--items <ids>", "only these item ids (comma-separated)", list)
     .option("--out <dir>", "output folder (default: <run>/overlays)")
-    .option("--max-side <px>", "longest side of each picture (default 1024)", positiveInteger, 1024)
+    .option("--max-side <px>", "longest side of each picture", positiveInteger, 1024)
     .action(async (input: string, opts) => {
       const run = readRunFolder(input);
       assertIntact([run]);

@@ -10,7 +10,7 @@ export function addScoringFlags(command: Command): Command {
     .requiredOption("--data <path>", "dataset root (for EgoPathBench: the folder holding benchmark_evalfix/ and assets/)")
     .option("--tasks <list>", "comma-separated task codes or names (default: every task present)", list)
     .option("--limit <n>", "only the first N questions of each task", positiveInteger)
-    .option("--out <dir>", "output folder for scores.json, items.jsonl, report.md")
+    .option("--out <dir>", "output folder for scores.json, items.jsonl, report.md (run: default runs/<benchmark>/<model>, or runs/<benchmark>/<model>--<name> with --name; score: required)")
     .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (0 = none)", integer, 10000)
     .option("--bootstrap-seed <n>", "seed of the bootstrap", integer, 20260717)
     .option("--coords <mode>", "epic: coordinate system of replies: auto | absolute | 0-1 | 0-1000 (default: the official per-model-family choice for run, auto for score)")

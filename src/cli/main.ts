@@ -15,6 +15,7 @@ import { registerOverlay } from "./overlay.js";
 import { registerValidate } from "./validate.js";
 import { AssetsNotFoundError } from "../world/assets/catalog.js";
 import { unexpectedErrorLine } from "./errors.js";
+import { addExamples } from "./examples.js";
 
 export function integer(text: string): number {
   const value = Number(text);
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerExport, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerDemo]) {
     register(program);
   }
+  addExamples(program);
   return program;
 }
 

@@ -34,6 +34,8 @@ export * from "./episodes.js";
 export * from "./navigation.js";
 export * from "./released-logs.js";
 export { loadVcn, loadLine, itemsFileOf } from "./load.js";
+export { compareCodePoints, pickPriorFrames, releaseListing, releaseStride, PRIOR_SAMPLINGS, RELEASE_VIDEO_MAX_FRAME, type PriorPick, type PriorSampling, type PriorWindow } from "./prior.js";
+export { importRelease, sceneName, VIEW_FILES, VIEW_LAYOUTS, type ImportOptions, type ImportSummary, type ViewLayout } from "./import-release.js";
 export { buildMessages, checkTour, fill, loadTemplates, planShown, promptInfo, shownLabels, tourSampler, VARIANTS, VIEW_IMAGES, DEFAULT_TEMPLATE_FILE, type Variant, type VcnTemplates } from "./prompt.js";
 export { vcnBaselines } from "./baselines.js";
 export { goalIdFromRun, navigationFromFiles, type NavigationFiles } from "./navigation-files.js";
@@ -148,7 +150,7 @@ function preparePrompts(items: VcnItem[], setup: PromptSetup) {
     if (mismatch) return { error: mismatch };
     const messages = buildMessages(item, shown, tour, templates);
     // Both tasks answer one frame index; our template asks for it as a JSON object ({"frame": n}): JSON mode wherever the prompt says "JSON".
-    return { messages, info: promptInfo(shown, tour), json: messagesMentionJson(messages) };
+    return { messages, info: promptInfo(shown, tour, item), json: messagesMentionJson(messages) };
   };
   const derivation = items.find((i) => i.derivation)?.derivation;
   return {

@@ -8,8 +8,9 @@
  * matches the task (a room for R2O, an object for Instance) and is reached by at least one tour
  * frame; the query (if any) resolves to the target and its template fills to the instruction;
  * `answers` (if given) equals the success frames; media files and folders exist, and a frame
- * folder or frame list read whole (`all`) has as many frames as there are annotations. With
- * `requests` (validate, run) also what a request needs (check.ts): video tours are probed.
+ * folder or frame list read whole (`all`) has as many frames as there are annotations; a release
+ * prior (`tour.prior`, prior-load.ts) lies inside its folder and picks one frame per annotation.
+ * With `requests` (validate, run) also what a request needs (check.ts): video tours are probed.
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
@@ -23,6 +24,7 @@ import { vcnRequestProblems } from "./check.js";
 import { categoryFrames, successFrames } from "./chance.js";
 import { fillRelation, RELATION_KIND, roomIds } from "./relations.js";
 import { issueList, itemSchema, R2O_TASKS, TASK_CODES, type Annotation, type RawItem, type TaskCode } from "./schema.js";
+import { resolvePrior } from "./prior-load.js";
 import { checkQuery } from "./score.js";
 import type { GoalTarget, TourSource, VcnItem } from "./types.js";
 
@@ -156,8 +158,8 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
   // Tour source.
   const beforeTour = problems.length;
   let folderFrames: number | null = null;
-  const sources = (["video", "frames", "dir"] as const).filter((k) => raw.tour[k] !== undefined);
-  if (sources.length !== 1) add("tour", `give exactly one of video, frames, dir (found ${sources.length === 0 ? "none" : sources.join(", ")})`);
+  const sources = (["video", "frames", "dir", "prior"] as const).filter((k) => raw.tour[k] !== undefined);
+  if (sources.length !== 1) add("tour", `give exactly one of video, frames, dir, prior (found ${sources.length === 0 ? "none" : sources.join(", ")})`);
   // Every media path resolves inside the dataset root and is the media it claims (core/dataroot.ts).
   const media = (ref: string, expect: "image" | "video", what: string, field: string): string => {
     const resolved = ctx.root.resolve(ref, expect, { what });
@@ -188,9 +190,27 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
     }
   }
   if (spec.mode === "indices" && spec.indices.length !== n) add("tour.spec.indices", `${spec.indices.length} indices but ${n} annotated tour frames`);
+  // A release prior becomes the list of its picked frames; its source_index values are folder
+  // positions, checked here, so the sampler's list positions are not compared with them again.
+  let requestRaw = raw;
+  let itemAnnotations = annotations;
+  let display = raw.tour.video ?? raw.tour.dir ?? raw.tour.frames?.[0] ?? "";
+  let priorPositions: number[] | undefined;
+  if (raw.tour.prior !== undefined) {
+    if (raw.tour.spec !== undefined) add("tour.spec", "a prior tour picks its frames as the release does; give no spec");
+    const prior = resolvePrior(raw.tour.prior, raw.scene, raw.annotations, ctx.root, add);
+    if (prior) {
+      source.frames = prior.frames;
+      display = prior.folder;
+      priorPositions = prior.positions;
+      const stripped = raw.annotations.map(({ source_index: _, ...a }) => a);
+      requestRaw = { ...raw, annotations: stripped };
+      itemAnnotations = [...stripped].sort((a, b) => a.index - b.index);
+    }
+  }
   const checks = ctx.requests;
   if (checks && (!checks.tasks || checks.tasks.includes(raw.task))) {
-    vcnRequestProblems(raw, source, folderFrames, problems.length === beforeTour, checks.videos, add);
+    vcnRequestProblems(requestRaw, source, folderFrames, problems.length === beforeTour, checks.videos, add);
   }
 
   const views = {} as VcnItem["views"];
@@ -238,8 +258,8 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
     scene: raw.scene,
     ...(raw.episode_id !== undefined ? { episodeId: String(raw.episode_id) } : {}),
     instruction: raw.instruction,
-    tour: { source, spec, display: raw.tour.video ?? raw.tour.dir ?? raw.tour.frames?.[0] ?? "" },
-    annotations,
+    tour: { source, spec, display, ...(priorPositions ? { prior: { positions: priorPositions } } : {}) },
+    annotations: itemAnnotations,
     target,
     views,
     ...(layout ? { layout } : {}),

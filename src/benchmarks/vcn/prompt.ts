@@ -163,9 +163,12 @@ export function checkTour(item: VcnItem, tour: Tour): string | null {
 }
 
 /** The prompt info of a built prompt. */
-export function promptInfo(shown: ShownFrames, tour: Tour | null): Record<string, unknown> {
+export function promptInfo(shown: ShownFrames, tour: Tour | null, item?: Pick<VcnItem, "tour">): Record<string, unknown> {
+  const prior = item?.tour.prior;
   return {
     ...shown,
+    // A release prior: where each shown frame sits in the tour folder's sorted listing.
+    ...(prior ? { prior_positions: shown.shown.map((i) => prior.positions[i]!) } : {}),
     ...(tour
       ? {
           source_indices: shown.shown.map((i) => tour.frames[i]!.index),

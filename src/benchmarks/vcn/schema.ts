@@ -4,8 +4,10 @@
  * (`vcnItemJsonSchema()`), and a test keeps the two in step.
  *
  * One line = one question: an instruction, the prior tour (a frame folder, a list of frames or a
- * video, with the frame spec that turns it into the tour), what each tour frame shows (the
- * annotations: the camera's room, the object instances in view, the rooms seen from outside),
+ * video, with the frame spec that turns it into the tour; or the release's prior video, a window
+ * hkey/start_idx/end_idx of a tour folder, picked as the release does: prior.ts), what each tour
+ * frame shows (the annotations: the camera's room, the object instances in view, the rooms seen
+ * from outside),
  * the target (a room for the R2O tasks, an object instance for Instance), the four views at the
  * start, and optionally the house layout and the instruction's structure (relation, anchor,
  * candidates) from which the target can be recomputed, e.g. for the counterfactual intervention.
@@ -13,6 +15,7 @@
  * Coordinates in `layout` are plan coordinates in metres: [east, north].
  */
 import { z } from "zod";
+import { PRIOR_SAMPLINGS } from "./prior.js";
 import { RELATIONS } from "./relations.js";
 
 export const TASK_CODES = ["count", "order", "distance", "orientation", "instance"] as const;
@@ -31,12 +34,30 @@ export const frameSpecSchema = z.discriminatedUnion("mode", [
   z.strictObject({ mode: z.literal("all") }),
 ]);
 
-/** Exactly one of video, frames, dir (checked by the loader). Paths are relative to the JSONL file. */
+/** A path segment: a scene or tour folder name (no separators, not "." or ".."). */
+const segment = id.regex(/^(?!\.\.?$)[^/\\]+$/, "must be a single folder name (no / or \\, not . or ..)");
+
+/**
+ * The prior video as the release names it (prior.ts): frames [start_idx, end_idx) of the tour
+ * folder `<root>/<scene>/<hkey>` (scene: the item's scene), listed and thinned as the released
+ * evaluation does.
+ */
+export const priorSchema = z.strictObject({
+  hkey: segment.describe("the tour folder's name under <root>/<scene>/"),
+  start_idx: z.number().int().min(0).describe("first frame of the window (a position in the folder's sorted listing)"),
+  end_idx: z.number().int().min(1).describe("end of the window, exclusive"),
+  root: id.optional().describe("the folder holding <scene>/<hkey>, relative to the JSONL file; default \"tours\""),
+  video_max_frame: z.number().int().min(1).optional().describe("the release's cap: fewer than this many frames are kept; default 50"),
+  sampling: z.enum(PRIOR_SAMPLINGS).optional().describe("\"release\" (default): every stride-th frame as the official code; \"uniform\": exactly video_max_frame frames spread evenly (the paper's wording)"),
+});
+
+/** Exactly one of video, frames, dir, prior (checked by the loader). Paths are relative to the JSONL file. */
 export const tourSchema = z.strictObject({
   video: id.optional().describe("a video file; needs `spec`"),
   frames: z.array(id).min(1).optional().describe("frame image files, in tour order"),
   dir: id.optional().describe("a folder of frame images (.png, .jpg, .jpeg, .webp), read in natural file-name order"),
   spec: frameSpecSchema.optional().describe("which frames form the tour; default {\"mode\":\"all\"} for frames and dir"),
+  prior: priorSchema.optional().describe("the release's prior video (hkey, start_idx, end_idx); no spec"),
 });
 
 export const objectRefSchema = z.strictObject({ id, category: id });
@@ -47,7 +68,7 @@ export const annotationSchema = z.strictObject({
   room_category: id.nullable(),
   objects: z.array(objectRefSchema).default([]).describe("object instances visible in the frame (the benchmark's visibility rule)"),
   visible_rooms: z.array(id).default([]).describe("other rooms seen from outside, e.g. through a doorway (position errors)"),
-  source_index: z.number().int().min(0).optional().describe("the frame index in the video or folder, checked against the sampler"),
+  source_index: z.number().int().min(0).optional().describe("the frame index in the video or folder (for a prior: the position in the folder's sorted listing), checked against the sampler"),
 });
 
 export const layoutSchema = z.strictObject({
@@ -99,6 +120,7 @@ export function issueList(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKe
   return out;
 }
 export type FrameSpecData = z.infer<typeof frameSpecSchema>;
+export type PriorData = z.infer<typeof priorSchema>;
 export type Annotation = z.infer<typeof annotationSchema>;
 export type Layout = z.infer<typeof layoutSchema>;
 export type Query = z.infer<typeof querySchema>;

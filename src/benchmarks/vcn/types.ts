@@ -35,7 +35,8 @@ export interface VcnItem extends BenchItem {
   scene: string;
   episodeId?: string;
   instruction: string;
-  tour: { source: TourSource; spec: FrameSpecData; display: string };
+  /** `prior`: a release prior (prior.ts): the folder positions of the frames shown, in order. */
+  tour: { source: TourSource; spec: FrameSpecData; display: string; prior?: { positions: number[] } };
   /** One per tour frame, sorted by index (0..N-1). */
   annotations: Annotation[];
   target: GoalTarget;

@@ -26,3 +26,18 @@ export class DataError extends Error {
 
 /** A user mistake on the command line or in a config file (printed without a stack trace). */
 export class UsageError extends Error {}
+
+/** zod issues as (field, message) pairs, the first issue per field only (zod 4 may add follow-on checks of a wrongly typed value). */
+export function issueList(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: string[] }>): Array<{ field: string; message: string }> {
+  const seen = new Set<string>();
+  const out: Array<{ field: string; message: string }> = [];
+  for (const issue of issues) {
+    // An unknown key is reported at the key itself.
+    const path = issue.code === "unrecognized_keys" && issue.keys?.length ? [...issue.path, issue.keys[0]!] : issue.path;
+    const field = path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i > 0 ? "." : ""}${String(k)}`)).join("");
+    if (seen.has(field)) continue;
+    seen.add(field);
+    out.push({ field, message: issue.message });
+  }
+  return out;
+}

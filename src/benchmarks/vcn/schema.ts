@@ -105,20 +105,7 @@ export const itemSchema = z.strictObject({
 
 export type RawItem = z.infer<typeof itemSchema>;
 
-/** zod issues as (field, message) pairs, the first issue per field only (zod 4 may add follow-on checks of a wrongly typed value). */
-export function issueList(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: string[] }>): Array<{ field: string; message: string }> {
-  const seen = new Set<string>();
-  const out: Array<{ field: string; message: string }> = [];
-  for (const issue of issues) {
-    // An unknown key is reported at the key itself.
-    const path = issue.code === "unrecognized_keys" && issue.keys?.length ? [...issue.path, issue.keys[0]!] : issue.path;
-    const field = path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i > 0 ? "." : ""}${String(k)}`)).join("");
-    if (seen.has(field)) continue;
-    seen.add(field);
-    out.push({ field, message: issue.message });
-  }
-  return out;
-}
+export { issueList } from "../../core/problems.js";
 export type FrameSpecData = z.infer<typeof frameSpecSchema>;
 export type PriorData = z.infer<typeof priorSchema>;
 export type Annotation = z.infer<typeof annotationSchema>;

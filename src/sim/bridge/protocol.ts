@@ -7,7 +7,7 @@
  * server sends.
  */
 import { z } from "zod";
-import { issueList } from "../../benchmarks/vcn/schema.js";
+import { issueList } from "../../core/problems.js";
 import { bufferImageDimensions } from "../../media/dimensions.js";
 import { sniffMedia } from "../../media/sniff.js";
 import { headingOf, NAV_ACTIONS, VIEW_NAMES, wrapAngle, type EnvInfo, type NavAction, type Observation, type ViewImage, type ViewName } from "../types.js";

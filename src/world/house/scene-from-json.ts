@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { CATEGORIES, type Category } from "../assets/catalog.js";
 import { DataError, type DataProblem } from "../../core/problems.js";
-import { issueList } from "../../benchmarks/vcn/schema.js";
+import { issueList } from "../../core/problems.js";
 import { ROOM_TYPES, type Opening, type Scene, type SceneObject, type Vec2, type Vec3 } from "../types.js";
 
 const vec2 = z.tuple([z.number(), z.number()]);

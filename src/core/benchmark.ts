@@ -188,6 +188,12 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
   /** Predictions file key and shape: the id field and the value written by `run --export`. */
   predictionIdField: string;
   /**
+   * The field of a predictions row that holds the model's text, as the benchmark's official files
+   * name it: "output" (EgoPathBench's runner; the default) or "response" (EPIC-Bench's raw
+   * responses, PathEval's). `run` writes predictions.jsonl with it, so `score` reads them back.
+   */
+  predictionTextField?: "output" | "response";
+  /**
    * Default image budgets for real models, per kind (video frames vs everything else); user flags
    * (--max-pixels, --image-format, --jpeg-quality) override them. Absent: images are sent as read,
    * within the provider's limits (models/shape.ts).

@@ -121,7 +121,7 @@ export async function writeRunOutputs<I extends BenchItem>(
   if (options.writePredictions) {
     const rows = results.map((r) => ({
       [benchmark.predictionIdField]: options.rawIds?.get(r.id) ?? r.id,
-      output: r.status === "scored" ? r.answer?.stored ?? "" : "",
+      [benchmark.predictionTextField ?? "output"]: r.status === "scored" ? r.answer?.stored ?? "" : "",
       success: r.status === "scored" && r.answer?.status === "ok",
       ...(r.status === "error" ? { error: r.response?.error?.message ?? "error" } : {}),
       ...(r.status === "scored" && r.answer?.status !== "ok" ? { error: `benchmark output: ${r.answer?.reason ?? "unreadable"}` } : {}),

@@ -6,6 +6,7 @@ import type { Progress } from "./progress.js";
 import type { GenerationSettings, Message, Model, ModelRequest, ModelResponse, SentImage } from "./types.js";
 import type { ResponseStore } from "../store/store.js";
 import { shapeMessages, type ImageBudgets } from "../models/shape.js";
+import { capConcurrency, modelEndpoints } from "../models/traffic.js";
 
 /** Who answers: a real model (through the store), or a built-in that replies from the item. */
 export type Responder<I> =
@@ -49,17 +50,33 @@ export class RunInterrupted extends Error {
 }
 
 /**
- * The store key: provider, endpoint, model, settings and what is sent (text and image bytes).
+ * The store key: provider, model, settings and what is sent (text and image bytes). The endpoint
+ * is left out: the same model behind two base URLs (a fleet, a moved server) shares its replies.
  * An image's `source` path is left out, since it is not sent: a run folder moved to another
  * machine (other absolute paths, same files) resumes from its stored replies. Its `kind` is left
  * out too (not sent either); the image budgets, when given, are in.
  */
 export function requestKey(model: Model, settings: GenerationSettings, messages: Message[], imageBudget?: ImageBudgets, repeat?: number): string {
+  const { provider, model: name } = model.identity;
+  return keyFor({ provider, model: name }, settings, messages, imageBudget, repeat);
+}
+
+/**
+ * The keys replies were stored under before the endpoint left the key (one per endpoint the model
+ * may use): askModel reads them when the key finds nothing, so stores written then still resume.
+ */
+export function endpointRequestKeys(model: Model, settings: GenerationSettings, messages: Message[], imageBudget?: ImageBudgets, repeat?: number): string[] {
+  const { provider, model: name } = model.identity;
+  const endpoints = modelEndpoints(model) ?? [model.identity.endpoint];
+  return endpoints.map((endpoint) => keyFor({ provider, endpoint, model: name }, settings, messages, imageBudget, repeat));
+}
+
+function keyFor(identity: Record<string, string>, settings: GenerationSettings, messages: Message[], imageBudget?: ImageBudgets, repeat?: number): string {
   // Without a budget the key is what it always was, so stores written before shaping still resume.
   const budget = imageBudget ? { image_budget: imageBudget } : {};
   // Repeat 1 is the plain run (its replies are the ones a run without --repeats stored); later repeats ask afresh.
   const namespace = repeat !== undefined && repeat > 1 ? { repeat } : {};
-  return sha256(canonicalJson({ identity: model.identity, settings, messages: messages.map(withoutSources), ...budget, ...namespace }));
+  return sha256(canonicalJson({ identity, settings, messages: messages.map(withoutSources), ...budget, ...namespace }));
 }
 
 function withoutSources(message: Message): Message {
@@ -74,6 +91,8 @@ export async function runItems<I extends BenchItem>(options: RunOptions<I>): Pro
   const { items, signal } = options;
   // Every in-flight request listens to the run's signal; more than 10 at once is expected.
   setMaxListeners(0, signal);
+  // The workers are the cap; a provider model's adaptive limiter decides how many send at once.
+  if (options.responder.kind === "model") capConcurrency(options.responder.model, Math.max(1, Math.floor(options.concurrency)));
   const results: Array<ItemResult | undefined> = new Array(items.length);
   let next = 0;
   let completed = 0;
@@ -198,7 +217,7 @@ export async function askModel(model: Model, settings: GenerationSettings, origi
     images = shaped.images;
   }
   const key = requestKey(model, settings, messages, options.imageBudget, options.repeat);
-  let response = options.store?.get(key);
+  let response = options.store?.get(key) ?? storedUnderEndpoint(model, settings, messages, options);
   const cached = response !== undefined && !(response.outcome === "error" && options.retryErrors);
   if (!cached) {
     const request: ModelRequest = { itemId, messages, settings };
@@ -212,6 +231,16 @@ export async function askModel(model: Model, settings: GenerationSettings, origi
     options.store?.put(key, itemId, model.spec, response);
   }
   return { kind: "answered", response: response!, cached, key, ...(images ? { images } : {}) };
+}
+
+/** A reply stored before the endpoint left the key (endpointRequestKeys), if any. */
+function storedUnderEndpoint(model: Model, settings: GenerationSettings, messages: Message[], options: AskOptions): ModelResponse | undefined {
+  if (!options.store) return undefined;
+  for (const key of endpointRequestKeys(model, settings, messages, options.imageBudget, options.repeat)) {
+    const found = options.store.get(key);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**
@@ -252,14 +281,19 @@ function finish<I extends BenchItem>(
   return { ...base, status: "scored", answer, detail: benchmark.scoreItem(item, answer, prompt), reply, response, ...(prompt ? { prompt } : {}) };
 }
 
-/** Score stored predictions (`score` and `replay:`): no model call, the official reading of each row. */
+/**
+ * Score stored predictions (`score` and `replay:`): no model call, the official reading of each row.
+ * `prompt` (`score --prompt <variant>`: `{variant}`) tells scoring which variant the predictions
+ * answered where that changes the weights (EPIC-Bench's count-only prompt scores the count alone).
+ */
 export function scorePredictions<I extends BenchItem>(
   benchmark: Benchmark<I>,
   items: I[],
   lookup: (item: I) => import("./pycompat/json.js").PyDict | undefined,
+  prompt?: Record<string, unknown>,
 ): ItemResult[] {
   return items.map((item) => {
     const answer = benchmark.readPrediction(item, lookup(item));
-    return { id: item.id, task: item.task, cluster: item.cluster, status: "scored", answer, detail: benchmark.scoreItem(item, answer) };
+    return { id: item.id, task: item.task, cluster: item.cluster, status: "scored", answer, detail: benchmark.scoreItem(item, answer, prompt), ...(prompt ? { prompt } : {}) };
   });
 }

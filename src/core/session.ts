@@ -160,12 +160,15 @@ async function scoreLoaded(options: ScoreCommandOptions, loaded: Loaded): Promis
   const lookup = predictionLookup(loaded.benchmark, options.predictions, path.resolve(options.data));
   const inData = loaded.items.length;
   if (options.restrictToPredictions) loaded.items = loaded.items.filter((item) => lookup(item) !== undefined);
-  const results = scorePredictions(loaded.benchmark, loaded.items, lookup);
+  // The variant the predictions answered, when told (`score --prompt`); scores.json records it as a run's `prompt` does.
+  const variant = options.promptSource ? { variant: options.promptSource } : undefined;
+  const results = scorePredictions(loaded.benchmark, loaded.items, lookup, variant);
   const label = options.predictions.length === 1 ? `replay:${options.predictions[0]}` : `replay:${options.predictions.join(",")}`;
   const scores = scoresDocument(loaded.benchmark, label, loaded, results, options, { ...(options.name ? { name: options.name } : {}), predictions: true }, {
     predictions: options.predictions.map((p) => path.resolve(p.replace(/^[a-z0-9_]+=/i, ""))),
     // A subset was scored on purpose: say so, and how many questions the data holds.
     ...(options.restrictToPredictions ? { restricted_to_predictions: { n_scored_items: loaded.items.length, n_in_data: inData } } : {}),
+    ...(variant ? { prompt: variant } : {}),
     run_options: runOptions(options, options.promptSource ?? loaded.benchmark.promptSources[0]!),
   });
   await writeRunOutputs(options.out, loaded.benchmark, scores, results, { writePredictions: false });

@@ -35,7 +35,7 @@ export interface RepeatsSummary {
 }
 
 /** Keys of a task's block that count things rather than measure them. */
-const COUNT_KEY = /^(n|n_.*|.*_n|tp|fp|fn|tn|invalid|count.*|.*_count|code|errors|missing|parse_failures|unreadable|correct|excluded|zero_.*|total|scored)$/;
+const COUNT_KEY = /^(n|n_.*|.*_n|tp|fp|fn|tn|invalid|count.*|.*_count|code|errors|missing|parse_failures|unreadable|correct|excluded|zero_.*|total|total_.*|num_.*|scored)$/;
 
 export function repeatOf(run: ScoresDocument): RepeatInfo | undefined {
   const r = run["repeat"] as Partial<RepeatInfo> | undefined;

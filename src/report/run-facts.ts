@@ -236,6 +236,11 @@ function optionWords(options: Record<string, unknown> | undefined, circular: boo
   if (o["circular"] === true || circular) words.push("circular");
   if (typeof o["train"] === "string") words.push(`train ${String(o["train"]).split(/[\\/]/).pop()}`);
   if (o["allowOutsideRoot"] === true) words.push("outside root allowed");
+  // The options that change what is asked or how it is scored name the run too (two runs differing only there stay apart).
+  if (o["rules"] === "paper") words.push("paper rules");
+  if (typeof o["split"] === "string") words.push(`${o["split"]} split`);
+  if (typeof o["frames"] === "number") words.push(`${o["frames"]} frames`);
+  if (typeof o["fps"] === "number") words.push(`${o["fps"]} fps`);
   return words;
 }
 

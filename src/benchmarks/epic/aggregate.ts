@@ -1,8 +1,11 @@
+import type { ItemResult } from "../../core/benchmark.js";
 import { clusterBootstrap, type Interval } from "../../stats/bootstrap.js";
 import { BY_GROUP_ORDER, CATEGORIES, LEAF_TASKS, type LeafTask } from "./taxonomy.js";
 
 /** What aggregation needs from one scored sample. */
 export interface ScoredSample {
+  /** The sample's id (its ground-truth file path); absent in hand-made samples. */
+  id?: string;
   leaf: LeafTask;
   score: number;
   invalid: boolean;
@@ -11,6 +14,10 @@ export interface ScoredSample {
   gtCount?: number | null;
   /** The count component, when the task has one. */
   countScore?: number;
+  /** The sample's precise_count label (tasks with a count). */
+  preciseCount?: boolean;
+  /** The predicted count equals the ground truth (tasks with a count; an unreadable count is not). */
+  countExact?: boolean;
 }
 
 export interface Bucket {
@@ -94,4 +101,61 @@ export function bootstrapGroups(samples: ScoredSample[], options: { resamples: n
     groups.forEach((g, i) => (out[g] = sum[2 + 2 * i]! > 0 ? sum[3 + 2 * i]! / sum[2 + 2 * i]! : NaN));
     return out;
   }, options);
+}
+
+/** Fig. 4's panels: Target Localization and Contact Relationship. */
+export const COUNT_PANELS = ["TargetLocalization", "ContactRelationship"] as const;
+export type CountPanel = (typeof COUNT_PANELS)[number];
+
+export function countPanelOf(leaf: LeafTask): CountPanel | undefined {
+  return leaf.category === "TargetLocalization" ? "TargetLocalization" : leaf.group === "ContactRelationship" ? "ContactRelationship" : undefined;
+}
+
+/**
+ * Fig. 4 as exact counting accuracy: on the samples whose count must be precise, the share whose
+ * predicted count equals the ground truth, by number of targets (0 .. 4, 5+), TL and CR apart.
+ */
+export function countAccuracyByTargets(samples: ScoredSample[]): Record<CountPanel, Array<{ targets: string; n: number; correct: number; accuracy: number }>> {
+  const labelOf = (k: number) => (k >= 5 ? "5+" : String(k));
+  const out = {} as Record<CountPanel, Array<{ targets: string; n: number; correct: number; accuracy: number }>>;
+  for (const panel of COUNT_PANELS) {
+    const rows = new Map<string, { n: number; correct: number }>();
+    for (const s of samples) {
+      if (countPanelOf(s.leaf) !== panel || !s.preciseCount || s.countExact === undefined || s.gtCount === undefined || s.gtCount === null) continue;
+      const row = rows.get(labelOf(s.gtCount)) ?? { n: 0, correct: 0 };
+      row.n++;
+      if (s.countExact) row.correct++;
+      rows.set(labelOf(s.gtCount), row);
+    }
+    out[panel] = ["0", "1", "2", "3", "4", "5+"].flatMap((targets) => {
+      const row = rows.get(targets);
+      return row ? [{ targets, n: row.n, correct: row.correct, accuracy: row.correct / row.n }] : [];
+    });
+  }
+  return out;
+}
+
+/** Columns of scores.json's per_item table. */
+export const PER_ITEM_COLUMNS = ["id", "group", "status", "score", "count_score", "count_exact", "gt_count", "precise_count"] as const;
+export type PerItemStatus = "ok" | "invalid" | "error" | "missing";
+export type PerItemRow = [id: string, group: number, status: PerItemStatus, score: number | null, countScore: number | null, countExact: boolean | null, gtCount: number | null, preciseCount: boolean | null];
+
+/**
+ * One compact row per sample asked (group = index in BY_GROUP_ORDER), so `report` can compare runs
+ * on the samples every run scored (Tables 4 and 5). Errors and missing predictions keep their row,
+ * without a score; `truthOf` gives their ground-truth count and precise flag (tasks with a count).
+ */
+export function perItemTable(samples: ScoredSample[], results: ItemResult[], truthOf: (id: string) => { gtCount: number | null; preciseCount: boolean | null } = () => ({ gtCount: null, preciseCount: null })): { columns: readonly string[]; rows: PerItemRow[] } {
+  const byId = new Map(samples.filter((s) => s.id !== undefined).map((s) => [s.id!, s]));
+  const groupOf = (task: string) => BY_GROUP_ORDER.indexOf(LEAF_TASKS.find((t) => t.byType === task)?.byGroup ?? "");
+  const rows = results.map((r): PerItemRow => {
+    const s = byId.get(r.id);
+    const group = s ? BY_GROUP_ORDER.indexOf(s.leaf.byGroup) : groupOf(r.task);
+    if (!s) {
+      const truth = truthOf(r.id);
+      return [r.id, group, r.status === "error" ? "error" : "missing", null, null, null, truth.gtCount, truth.preciseCount];
+    }
+    return [r.id, group, s.invalid ? "invalid" : "ok", s.score, s.countScore ?? null, s.countExact ?? null, s.gtCount ?? null, s.preciseCount ?? null];
+  });
+  return { columns: PER_ITEM_COLUMNS, rows };
 }

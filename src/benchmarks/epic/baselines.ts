@@ -9,6 +9,7 @@ import type { EpicItem } from "./types.js";
  * Built-in models, replying in each task's JSON format with absolute pixel coordinates:
  * `oracle` (boxes of the ground-truth mask's components, the true count and feasibility, a path
  * through the feasible area), `full-image` (one box over the whole image), `random[:seed]`.
+ * Asked with the count-only prompt, each replies with its count alone.
  */
 function reply(item: EpicItem, answer: { boxes?: number[][]; count?: number; feasible?: boolean; points?: number[][] }): string {
   const leaf = item.leaf;
@@ -101,8 +102,18 @@ function random(item: EpicItem, seed: number): string {
   return reply(item, { boxes, count: boxes.length, feasible: rng.chance(0.5), points });
 }
 
+/** The count-only prompt's reply: the joint reply's count key alone. */
+function countOnly(item: EpicItem, joint: string): string {
+  const parsed = JSON.parse(joint) as Record<string, unknown>;
+  const key = item.leaf.category === "TargetLocalization" ? "number_of_objects" : "number_of_instances";
+  return JSON.stringify({ [key]: parsed[key] ?? 0 });
+}
+
+const answering = (make: (item: EpicItem, seed: number) => string) => (item: EpicItem, seed: number, prompt: Record<string, unknown>) =>
+  prompt?.["variant"] === "count-only" ? countOnly(item, make(item, seed)) : make(item, seed);
+
 export const epicBaselines: Record<string, { describe: string; reply: (item: EpicItem, seed: number, prompt: Record<string, unknown>) => string }> = {
-  oracle: { describe: "boxes of the ground-truth mask's components, true count and feasibility, a path through the feasible area", reply: (item) => oracle(item) },
-  "full-image": { describe: "one box over the whole image (count 1, feasible, a straight path up the middle)", reply: (item) => fullImage(item) },
-  random: { describe: "0-3 random boxes, a random count and feasibility, 3-6 random path points (seeded)", reply: (item, seed) => random(item, seed) },
+  oracle: { describe: "boxes of the ground-truth mask's components, true count and feasibility, a path through the feasible area", reply: answering((item) => oracle(item)) },
+  "full-image": { describe: "one box over the whole image (count 1, feasible, a straight path up the middle)", reply: answering((item) => fullImage(item)) },
+  random: { describe: "0-3 random boxes, a random count and feasibility, 3-6 random path points (seeded)", reply: answering((item, seed) => random(item, seed)) },
 };

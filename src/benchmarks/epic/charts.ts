@@ -1,10 +1,12 @@
 /**
  * EPIC-Bench charts: mean score by group (Table 2 layout, with intervals), by category and overall,
- * the counting score by number of targets (Fig. 4), and invalid responses per category when any.
+ * the counting score by number of targets, exact counting accuracy on precise-count samples by
+ * number of targets for TL and CR apart (Fig. 4), and invalid responses per category when any.
  */
 import type { ChartFigure, ScoresDocument } from "../../core/benchmark.js";
 import { chartLabels } from "../../report/run-facts.js";
 import { asInterval, asNumber, asRecord, barChart, stackedBars, type BarSeries, type StackedRow } from "../../report/svg.js";
+import { COUNT_PANELS, type CountPanel } from "./aggregate.js";
 import { EPIC_DEFAULTS } from "./report.js";
 import { BY_GROUP_ORDER, CATEGORIES } from "./taxonomy.js";
 
@@ -72,6 +74,29 @@ function counting(runs: Labelled[]): ChartFigure | null {
   return { title, svg: barChart({ title, groups: keys.map((k) => `${k} targets`), series, axisLabel: "count score (%)" }) };
 }
 
+const PANEL_TITLES: Record<CountPanel, string> = { TargetLocalization: "Target Localization", ContactRelationship: "Contact Relationship" };
+
+/** Fig. 4, one panel: exact counting accuracy on precise-count samples by number of targets. */
+function countAccuracy(runs: Labelled[], panel: CountPanel): ChartFigure | null {
+  const rows = runs.map(({ run }) => {
+    const list = asRecord(run["count_accuracy_by_targets"])?.[panel];
+    return new Map((Array.isArray(list) ? list : []).map(asRecord).filter((r) => typeof r?.["targets"] === "string").map((r) => [r!["targets"] as string, r!]));
+  });
+  const keys = ["0", "1", "2", "3", "4", "5+"].filter((k) => rows.some((m) => m.has(k)));
+  if (keys.length === 0) return null;
+  const series = runs.map(({ name }, i) => ({
+    name,
+    values: keys.map((k) => asNumber(rows[i]!.get(k)?.["accuracy"])),
+    notes: keys.map((k) => {
+      const r = rows[i]!.get(k);
+      return r ? `${asNumber(r["correct"])}/${asNumber(r["n"])}` : null;
+    }),
+  }));
+  if (!someValue(series)) return null;
+  const title = `EPIC-Bench: counting accuracy on precise-count samples, ${PANEL_TITLES[panel]} (Fig. 4)`;
+  return { title, svg: barChart({ title, groups: keys.map((k) => `${k} targets`), series, axisLabel: "exact count (%)" }) };
+}
+
 function invalid(runs: Labelled[]): ChartFigure | null {
   const rows: StackedRow[] = runs.flatMap(({ run, name }) =>
     CATEGORIES.flatMap((c) => {
@@ -91,5 +116,5 @@ function invalid(runs: Labelled[]): ChartFigure | null {
 export function epicCharts(runs: ScoresDocument[]): ChartFigure[] {
   const names = chartLabels(runs, EPIC_DEFAULTS);
   const labelled = runs.map((run, i) => ({ run, name: names[i]! }));
-  return [groups(labelled), categories(labelled), counting(labelled), invalid(labelled)].filter((c): c is ChartFigure => c !== null);
+  return [groups(labelled), categories(labelled), counting(labelled), ...COUNT_PANELS.map((p) => countAccuracy(labelled, p)), invalid(labelled)].filter((c): c is ChartFigure => c !== null);
 }

@@ -4,15 +4,16 @@ import { UsageError } from "../../core/problems.js";
 import type { PyDict, PyValue } from "../../core/pycompat/json.js";
 import { pyToPlain } from "../../core/pycompat/json.js";
 import { tallyResults } from "../../core/results.js";
-import { bootstrapGroups, countingByTargets, summarizeSamples, type ScoredSample } from "./aggregate.js";
+import { bootstrapGroups, countAccuracyByTargets, countingByTargets, perItemTable, summarizeSamples, type ScoredSample } from "./aggregate.js";
 import { epicBaselines } from "./baselines.js";
 import { canonicalCoordMode, coordModeForModel, COORD_MODES, type CoordMode } from "./coords.js";
 import { formatReply, NO_VALID_RESPONSE, NOT_REQUIRED, type FormattedReply as Formatted } from "./format.js";
 import { loadEpic } from "./load.js";
 import { epicMarkdown, epicTerminal } from "./report.js";
-import { buildEpicMessages, loadEpicTemplates, OVERLAY_VARIANTS, type OverlayVariant } from "./prompt.js";
-import { scoreSample, type EpicOutcome, type FormattedReply } from "./score.js";
-import { BY_GROUP_ORDER, CATEGORIES, LEAF_TASKS, leafFromPath } from "./taxonomy.js";
+import { buildEpicMessages, COUNT_ONLY, COUNT_ONLY_FAMILIES, countOnlyApplies, loadEpicTemplates, PROMPT_SOURCES, type PromptSource } from "./prompt.js";
+import { groundTruth, scoreSample, type EpicOutcome, type EpicRules, type FormattedReply } from "./score.js";
+import { rulesOption, rulesRecord } from "./rules.js";
+import { BY_GROUP_ORDER, CATEGORIES, gtFields, LEAF_TASKS, leafFromPath } from "./taxonomy.js";
 import type { EpicItem } from "./types.js";
 import { epicCharts } from "./charts.js";
 import { generateCommand } from "../generate-settings.js";
@@ -21,7 +22,9 @@ import { epicOverlay } from "./overlay.js";
 export { loadEpic } from "./load.js";
 export { formatReply } from "./format.js";
 export { scoreSample, localizationScore, countScore, binaryScore, pathScore, filterNearbyPoints, groundTruth } from "./score.js";
-export { summarizeSamples, countingByTargets } from "./aggregate.js";
+export { summarizeSamples, countingByTargets, countAccuracyByTargets } from "./aggregate.js";
+export { RULE_DIFFERENCES } from "./rules.js";
+export { overlayAblation, jointVsCountOnly, repeatMeans } from "./tables.js";
 export { LEAF_TASKS, BY_GROUP_ORDER, CATEGORIES } from "./taxonomy.js";
 export { buildEpicMessages, loadEpicTemplates, OVERLAY_VARIANTS } from "./prompt.js";
 export type { EpicItem } from "./types.js";
@@ -47,7 +50,11 @@ export function stdFields(f: Formatted): FormattedReply {
 interface Settings {
   coords: CoordMode;
   strict: boolean;
+  rules: EpicRules;
 }
+
+/** The count-only prompt (paper Table 4): its reply has only a count, so the count alone is scored. */
+const isCountOnly = (prompt?: Record<string, unknown>) => prompt?.["variant"] === COUNT_ONLY;
 
 function readReply(item: EpicItem, text: string): Answer {
   const formatted = formatReply(item.leaf.leaf, text);
@@ -58,9 +65,10 @@ function readReply(item: EpicItem, text: string): Answer {
 }
 
 function scoreWith(settings: Settings) {
-  return (item: EpicItem, answer: Answer): EpicOutcome => {
+  return (item: EpicItem, answer: Answer, prompt?: Record<string, unknown>): EpicOutcome => {
     const fields = (answer.value as FormattedReply | null) ?? { localization: [NO_VALID_RESPONSE], count: [NO_VALID_RESPONSE], path: [NO_VALID_RESPONSE], binary: [NO_VALID_RESPONSE] };
-    const outcome = scoreSample(item, fields, { coordMode: settings.coords });
+    const scored = scoreSample(item, fields, { coordMode: settings.coords, rules: settings.rules });
+    const outcome: EpicOutcome = isCountOnly(prompt) ? { ...scored, score: scored.components.count, weights: { localization: 0, count: 1, path: 0, binary: 0 } } : scored;
     // --strict: an unreadable reply scores 0 whatever the ground truth.
     if (settings.strict && answer.status !== "ok") return { ...outcome, score: 0, components: { localization: 0, count: 0, path: 0, binary: 0 }, invalid: true };
     return outcome;
@@ -98,8 +106,12 @@ function summarizeWith(settings: Settings) {
       // The official summary covers the samples that have a reply; missing ones are only counted.
       if (result.answer?.status === "missing") continue;
       const item = byId.get(result.id)!;
-      const o = score(item, result.answer!);
-      samples.push({ leaf: item.leaf, score: o.score, invalid: o.invalid, cluster: item.cluster, gtCount: o.gtCount, ...(o.weights.count > 0 ? { countScore: o.components.count } : {}) });
+      const o = score(item, result.answer!, result.prompt);
+      const precise = o.weights.count > 0 && groundTruth(item).preciseCount;
+      samples.push({
+        id: item.id, leaf: item.leaf, score: o.score, invalid: o.invalid, cluster: item.cluster, gtCount: o.gtCount,
+        ...(o.weights.count > 0 ? { countScore: o.components.count, preciseCount: precise, countExact: o.predCount !== null && o.predCount === o.gtCount } : {}),
+      });
     }
     const summary = summarizeSamples(samples);
     const intervals = options.bootstrapResamples > 0 && samples.length > 0 ? bootstrapGroups(samples, { resamples: options.bootstrapResamples, seed: options.bootstrapSeed }) : {};
@@ -112,10 +124,18 @@ function summarizeWith(settings: Settings) {
       tasks,
       summary: { ...summary, by_group_ci: Object.fromEntries(BY_GROUP_ORDER.filter((g) => intervals[g]).map((g) => [g, intervals[g]])) },
       counting_by_targets: countingByTargets(samples),
+      count_accuracy_by_targets: countAccuracyByTargets(samples),
+      per_item: perItemTable(samples, results, (id) => {
+        const item = byId.get(id);
+        if (!item || !gtFields(item.leaf).countField) return { gtCount: null, preciseCount: null };
+        const gt = groundTruth(item);
+        return { gtCount: gt.count, preciseCount: gt.preciseCount };
+      }),
       counts: { ...counts, invalid: summary.overall.num_invalid_response },
       scoring: {
         coordinate_system: settings.coords,
         strict: settings.strict,
+        rules: rulesRecord(settings.rules),
         d_sg: "exact minimum distance between start and goal regions (the official code samples 1,000 pixels of larger regions at random)",
         unreadable_replies: settings.strict ? "score 0" : "as the official code: read as an empty answer (an empty-target sample then scores 1)",
       },
@@ -125,12 +145,15 @@ function summarizeWith(settings: Settings) {
 
 function preparePromptsWith(settings: Settings) {
   return (_items: EpicItem[], setup: PromptSetup) => {
-    const variant = setup.source as OverlayVariant;
-    if (!(OVERLAY_VARIANTS as readonly string[]).includes(variant)) throw new UsageError(`unknown EPIC-Bench prompt "${setup.source}" (choose ${OVERLAY_VARIANTS.join(", ")})`);
+    const variant = setup.source as PromptSource;
+    if (!(PROMPT_SOURCES as readonly string[]).includes(variant)) throw new UsageError(`unknown EPIC-Bench prompt "${setup.source}" (choose ${PROMPT_SOURCES.join(", ")})`);
     if (setup.control !== "none") throw new UsageError("EPIC-Bench has no controls; use --prompt for the overlay variants");
     const templates = loadEpicTemplates(setup.templateFile);
+    const lacking = COUNT_ONLY_FAMILIES.filter((f) => !templates.countOnly[f]);
+    if (variant === COUNT_ONLY && lacking.length > 0) throw new UsageError(`the count-only prompt needs count_only entries in ${templates.file}: it lacks ${lacking.map((f) => `count_only.${f}`).join(", ")}`);
     const coordMode = settings.coords === "normalized_0_1" ? "0-1" : settings.coords === "normalized_0_1000" ? "0-1000" : "absolute";
     const build = async (item: EpicItem) => {
+      if (variant === COUNT_ONLY && !countOnlyApplies(item.leaf)) return { error: `the count-only prompt (paper Table 4) asks Target Localization and Contact Relationship samples only; run it with --tasks TargetLocalization,ContactRelationship (${item.task})` };
       try {
         const messages = await buildEpicMessages(item, { templates, variant, coordMode });
         // Every sub-task's reply is a JSON object (the paper's response formats, Fig. 17): JSON mode wherever the prompt says "JSON".
@@ -159,7 +182,7 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     tasks: LEAF_TASKS.map((l) => ({ code: l.leaf, name: l.byType, title: l.leaf })),
     resolveTasks,
     load: (root, tasks, options) => loadEpic(root, { ...options, ...(tasks ? { tasks } : {}) }),
-    promptSources: [...OVERLAY_VARIANTS],
+    promptSources: [...PROMPT_SOURCES],
     promptControls: ["none"],
     preparePrompts: preparePromptsWith(settings),
     readReply: (item, text) => readReply(item, text),
@@ -168,7 +191,7 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
       const response = row.get("response");
       return typeof response === "string" ? readReply(item, response) : { status: "unparseable", value: null, reason: "\"response\" must be the raw reply text" };
     },
-    scoreItem: (item, answer) => pyToPlain(scoreWith(settings)(item, answer) as unknown as PyValue) as Record<string, unknown>,
+    scoreItem: (item, answer, prompt) => pyToPlain(scoreWith(settings)(item, answer, prompt) as unknown as PyValue) as Record<string, unknown>,
     summarize: summarizeWith(settings),
     baselines: epicBaselines,
     markdown: epicMarkdown,
@@ -176,6 +199,7 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     overlay: epicOverlay,
     terminal: epicTerminal,
     predictionIdField: "id",
+    predictionTextField: "response",
     // Answers are points and boxes, and in "absolute" mode (and "auto" when it resolves there) the
     // official evaluator reads them as pixels of the image as stored (coords.ts scaleFactors and
     // resolveCoordMode take its h and w). A resized picture would put the model's pixels in another
@@ -199,9 +223,9 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     },
     configure(options: BenchmarkOptions) {
       const coords = options.coords ? coordsOption(options.coords) : options.model ? coordModeForModel(options.model) : "auto";
-      return makeEpic({ coords, strict: options.strict ?? false });
+      return makeEpic({ coords, strict: options.strict ?? false, rules: rulesOption(options.rules) });
     },
   };
 }
 
-export const epic = makeEpic({ coords: "auto", strict: false });
+export const epic = makeEpic({ coords: "auto", strict: false, rules: "official" });

@@ -10,6 +10,10 @@
  * Overlay variants (paper Table 5): the release's overlay image (mask-overlay, default); a red
  * 3 px box per reference-mask instance drawn on a copy of the scene (box-overlay); no overlay
  * image at all, the reference given in words only (no-overlay).
+ *
+ * Count-only (paper Table 4, Sec. 5.2): Target Localization and Contact Relationship samples asked
+ * for the count alone, without boxes; the same images as mask-overlay, wording from the template's
+ * `count_only` entries (the release has no such prompt: ours).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -26,6 +30,18 @@ import type { EpicItem, RleJson } from "./types.js";
 
 export const OVERLAY_VARIANTS = ["mask-overlay", "box-overlay", "no-overlay"] as const;
 export type OverlayVariant = (typeof OVERLAY_VARIANTS)[number];
+export const COUNT_ONLY = "count-only";
+/** The --prompt sources: the overlay variants (Table 5) and the count-only prompt (Table 4). */
+export const PROMPT_SOURCES = [...OVERLAY_VARIANTS, COUNT_ONLY] as const;
+export type PromptSource = (typeof PROMPT_SOURCES)[number];
+
+/** The families with a count-only prompt. */
+export const COUNT_ONLY_FAMILIES = ["target_localization", "contact_relationship.type_one", "contact_relationship.type_two", "contact_relationship.type_three"] as const;
+
+/** Whether the count-only prompt applies to a task (TL and CR: the paper's Table 4 samples). */
+export function countOnlyApplies(leaf: LeafTask): boolean {
+  return leaf.category === "TargetLocalization" || leaf.group === "ContactRelationship";
+}
 
 export const COORD_MODES = ["absolute", "0-1", "0-1000"] as const;
 export type CoordMode = (typeof COORD_MODES)[number];
@@ -59,6 +75,8 @@ export interface EpicTemplates {
   hash: string;
   coordinate_instructions: Record<CoordMode, string>;
   families: Record<FamilyKey, FamilyTemplate>;
+  /** Count-only wording (Table 4) per family, when the file has a `count_only` section. */
+  countOnly: Partial<Record<FamilyKey, FamilyTemplate>>;
 }
 
 export const DEFAULT_TEMPLATE_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../templates/epic.yaml");
@@ -74,7 +92,14 @@ export function loadEpicTemplates(file = DEFAULT_TEMPLATE_FILE): EpicTemplates {
   if (!isRecord(coords)) problems.push("coordinate_instructions (a mapping with keys absolute, 0-1, 0-1000)");
   else for (const mode of COORD_MODES) if (typeof coords[mode] !== "string") problems.push(`coordinate_instructions.${mode}`);
   const families = {} as Record<FamilyKey, FamilyTemplate>;
-  for (const key of FAMILY_KEYS) {
+  const countOnly: Partial<Record<FamilyKey, FamilyTemplate>> = {};
+  const countOnlySection = data["count_only"];
+  if (countOnlySection !== undefined && !isRecord(countOnlySection)) problems.push("count_only (a mapping by family)");
+  const wanted: Array<[FamilyKey, string, boolean]> = [
+    ...FAMILY_KEYS.map((key) => [key, key, true] as [FamilyKey, string, boolean]),
+    ...(isRecord(countOnlySection) ? COUNT_ONLY_FAMILIES.map((key) => [key, `count_only.${key}`, false] as [FamilyKey, string, boolean]) : []),
+  ];
+  for (const [family, key, main] of wanted) {
     const entry = key.split(".").reduce<unknown>((node, part) => (isRecord(node) ? node[part] : undefined), data);
     if (!isRecord(entry)) {
       problems.push(`${key} (a mapping with system and user)`);
@@ -90,7 +115,7 @@ export function loadEpicTemplates(file = DEFAULT_TEMPLATE_FILE): EpicTemplates {
           else if (typeof text !== "string") problems.push(`${key}.reference_hint.${variant} (text)`);
         }
     }
-    families[key] = { system: entry["system"] as string, user: entry["user"] as string, reference_hint: hint as FamilyTemplate["reference_hint"] };
+    (main ? families : countOnly)[family] = { system: entry["system"] as string, user: entry["user"] as string, reference_hint: hint as FamilyTemplate["reference_hint"] };
   }
   if (problems.length > 0) throw new UsageError(`template file ${file} lacks or misstates: ${problems.join(", ")}`);
   return {
@@ -99,6 +124,7 @@ export function loadEpicTemplates(file = DEFAULT_TEMPLATE_FILE): EpicTemplates {
     hash,
     coordinate_instructions: coords as Record<CoordMode, string>,
     families,
+    countOnly,
   };
 }
 
@@ -374,7 +400,7 @@ const defaultDecodeMask: MaskDecoder = (rle) => decodeRle(rle);
 
 export interface EpicPromptOptions {
   templates: EpicTemplates;
-  variant?: OverlayVariant;
+  variant?: PromptSource;
   coordMode: CoordMode;
   readImage?: (file: string) => Buffer;
   /** RLE -> mask, for box-overlay (default: decodeRle from src/geometry/rle.ts). */
@@ -389,12 +415,15 @@ export interface EpicPromptOptions {
  */
 export async function buildEpicMessages(item: EpicItem, options: EpicPromptOptions): Promise<Message[]> {
   const { templates, coordMode } = options;
-  const variant = options.variant ?? "mask-overlay";
-  if (!(OVERLAY_VARIANTS as readonly string[]).includes(variant)) throw new UsageError(`unknown overlay variant "${variant}" (choose ${OVERLAY_VARIANTS.join(", ")})`);
+  const source = options.variant ?? "mask-overlay";
+  if (!(PROMPT_SOURCES as readonly string[]).includes(source)) throw new UsageError(`unknown prompt variant "${source}" (choose ${PROMPT_SOURCES.join(", ")})`);
+  // Count-only shows what mask-overlay shows.
+  const variant: OverlayVariant = source === COUNT_ONLY ? "mask-overlay" : source;
   if (!(COORD_MODES as readonly string[]).includes(coordMode)) throw new UsageError(`unknown coordinate mode "${coordMode}" (choose ${COORD_MODES.join(", ")})`);
   const readImage = options.readImage ?? readFileSync;
   const family = familyOf(item.leaf);
-  const template = templates.families[family];
+  const template = source === COUNT_ONLY ? templates.countOnly[family] : templates.families[family];
+  if (!template) throw new UsageError(`template file ${templates.file} has no count_only.${family} entry, so ${item.task} cannot be asked for the count alone`);
   const layout = imageLayout(family);
   if (item.images.length !== layout.count) {
     throw new DataError([{ file: item.gtFile || item.id, message: `${item.task} needs ${layout.count} image(s) in the official order, the item has ${item.images.length}` }]);

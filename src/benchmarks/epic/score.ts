@@ -9,7 +9,8 @@ import { first, isNoValidResponse, isNotRequired, readBinary, readBoxes, readCou
 
 /**
  * Scoring one EPIC-Bench sample from its formatted reply, with the official rules (epic.md;
- * paper Appendix D and Table 7 for the path score). The formatted fields are the official
+ * paper Appendix D and Table 7 for the path score), or with the paper's where the two differ
+ * (`rules: "paper"`; rules.ts lists each difference). The formatted fields are the official
  * std_format ones: `localization` (boxes), `count`, `path` (points), `binary` (feasibility).
  */
 export interface FormattedReply {
@@ -19,8 +20,16 @@ export interface FormattedReply {
   binary: unknown;
 }
 
+/**
+ * Where the paper's text and the official code differ (rules.ts lists every difference): follow
+ * the official code (default) or the paper.
+ */
+export type EpicRules = "official" | "paper";
+
 export interface ScoreOptions {
   coordMode: CoordMode;
+  /** Default "official". */
+  rules?: EpicRules;
   /** Opt-in: an unreadable reply scores 0 (the official code lets it count as "no boxes"). */
   strict?: boolean;
 }
@@ -73,11 +82,24 @@ export function groundTruth(item: EpicItem): GroundTruth {
   };
 }
 
-/** Localization/count weights (official: TL and CR by the count flags; VM 0.5/0.5). */
-export function weightsFor(leaf: LeafTask, gt: GroundTruth): { localization: number; count: number } {
+/**
+ * Localization/count weights. Official: TL and CR alike, 0.1 when the description states the
+ * count, else 0.5 when the count must be precise, else 0.3; VM 0.5/0.5. Paper (Table 3): the 0.1
+ * exception is TL's only, so CR is 0.5, or 0.3 when the count need not be precise.
+ */
+export function weightsFor(leaf: LeafTask, gt: GroundTruth, rules: EpicRules = "official"): { localization: number; count: number } {
   if (leaf.leaf === "VisualMatching") return { localization: 0.5, count: 0.5 };
-  const count = gt.countInDescription ? 0.1 : gt.preciseCount ? 0.5 : 0.3;
+  const describedCountApplies = rules === "official" || leaf.category === "TargetLocalization";
+  const count = gt.countInDescription && describedCountApplies ? 0.1 : gt.preciseCount ? 0.5 : 0.3;
   return { localization: 1.0 - count, count };
+}
+
+/**
+ * Whether the count must match exactly. Official: when the count must be precise or the
+ * description states it. Paper (Sec. 4.2, Counting Score): by the precise-count label alone.
+ */
+export function exactCountRequired(gt: GroundTruth, rules: EpicRules = "official"): boolean {
+  return gt.preciseCount || (rules === "official" && gt.countInDescription);
 }
 
 // ------------------------------------------------------------------ components
@@ -103,13 +125,13 @@ export function localizationScore(value: unknown, gtRles: unknown, gtCount: numb
   return { score: iou(BitMask.fromBoxes(boxes, w, h), gtMask), error: null, actual, boxes: raw };
 }
 
-/** Exact when the description has a count or the count must be precise, else 1 − relative error. */
-export function countScore(value: unknown, gt: GroundTruth): Component & { pred: number | null } {
+/** Exact when exactCountRequired (by the rules in force), else 1 − relative error. */
+export function countScore(value: unknown, gt: GroundTruth, rules: EpicRules = "official"): Component & { pred: number | null } {
   if (isNotRequired(value)) return { score: 0, error: null, pred: null };
   if (isNoValidResponse(value)) return { score: 0, error: "No Valid Response", pred: null };
   const pred = readCount(value);
   if (pred === null || gt.count === null) return { score: 0, error: "Missing pred_count or gt_count", pred };
-  if (gt.preciseCount || gt.countInDescription) return { score: pred === gt.count ? 1 : 0, error: null, pred };
+  if (exactCountRequired(gt, rules)) return { score: pred === gt.count ? 1 : 0, error: null, pred };
   if (gt.count <= 0) return { score: pred === 0 ? 1 : 0, error: null, pred };
   const ratio = Math.abs(gt.count - pred) / Math.max(1, gt.count);
   return { score: Math.max(0, 1 - Math.min(1, ratio)), error: null, pred };
@@ -173,6 +195,36 @@ function segmentInMask(p1: readonly number[], p2: readonly number[], mask: BitMa
   return inside / SEGMENT_SAMPLES;
 }
 
+/**
+ * Paper Eq. 3: Length(l ∩ M) / Length(l), exactly, with pixel (c, r) covering the unit square
+ * centred on (c, r) (the cell the official rounding looks up). The segment is cut where it crosses
+ * a cell border; each piece counts when the cell at its middle is in the mask. A zero-length
+ * segment counts as its point's cell.
+ */
+export function segmentInMaskExact(p1: readonly number[], p2: readonly number[], mask: BitMask): number {
+  const [x1, y1, x2, y2] = [p1[0]!, p1[1]!, p2[0]!, p2[1]!];
+  const dx = x2 - x1, dy = y2 - y1;
+  if (dx === 0 && dy === 0) return mask.containsPoint(x1, y1) ? 1 : 0;
+  const cuts = [0, 1];
+  const crossings = (from: number, delta: number) => {
+    if (delta === 0) return;
+    const lo = Math.min(from, from + delta), hi = Math.max(from, from + delta);
+    for (let b = Math.ceil(lo - 0.5) + 0.5; b < hi; b++) if (b > lo) cuts.push((b - from) / delta);
+  };
+  crossings(x1, dx);
+  crossings(y1, dy);
+  cuts.sort((a, b) => a - b);
+  let inside = 0;
+  for (let i = 1; i < cuts.length; i++) {
+    const [a, b] = [cuts[i - 1]!, cuts[i]!];
+    if (b <= a) continue;
+    const t = (a + b) / 2;
+    const x = x1 + dx * t, y = y1 + dy * t;
+    if (mask.get(Math.floor(x + 0.5), Math.floor(y + 0.5))) inside += b - a;
+  }
+  return inside;
+}
+
 /** Centroid (x, y) of a mask's pixels; the image centre for an empty mask. */
 function centroid(mask: BitMask): [number, number] {
   let n = 0, sx = 0, sy = 0;
@@ -210,7 +262,24 @@ export function splitRegions(mask: BitMask): [BitMask, BitMask | null] {
   return [componentMask(labeling, one), componentMask(labeling, two)];
 }
 
-export function pathScore(value: unknown, item: EpicItem, coordMode: CoordMode): Component & { actual: string; points: Array<[number, number]>; detail?: PathDetail } {
+/**
+ * Third-person start and goal candidates. Official: the clusters of splitRegions, or none when the
+ * target area is one connected piece (two areas that touch), so the start falls back to the
+ * bottom centre as in first-person views. Paper (Sec. 3.2.2: a path "between two specified target
+ * regions"): when the pieces do not split and the release holds exactly two area instances, those
+ * two instances are the regions.
+ */
+export function exoRegions(target: BitMask, instances: unknown, rules: EpicRules = "official"): [BitMask, BitMask | null] {
+  const split = splitRegions(target);
+  if (split[1] || rules === "official" || !Array.isArray(instances)) return split;
+  const masks = instances.map((rle) => decodeRleUnion([rle], { strict: false })).filter((m): m is BitMask => m !== null && m.bounds() !== null);
+  return masks.length === 2 ? [masks[0]!, masks[1]!] : split;
+}
+
+/** Paper App. D: "at least three consecutive points" for a valid path (the official code scores two). */
+export const PAPER_MIN_PATH_POINTS = 3;
+
+export function pathScore(value: unknown, item: EpicItem, coordMode: CoordMode, rules: EpicRules = "official"): Component & { actual: string; points: Array<[number, number]>; detail?: PathDetail } {
   const f = gtFields(item.leaf);
   const perspective = item.leaf.leaf === "FeasiblePath_Exo" ? "ThirdPerspective" : "FirstPerspective";
   if (isNotRequired(value)) return { score: 0, error: null, actual: coordMode, points: [] };
@@ -228,13 +297,14 @@ export function pathScore(value: unknown, item: EpicItem, coordMode: CoordMode):
     startEnd: null, feasibility: null, awayStart: null, towardEnd: null, continuity: null, perPoint: [], startEndDistance: NaN,
   };
   if (points.length < 2) return { score: 0, error: null, actual, points: raw, detail: base };
+  if (rules === "paper" && absolute.length < PAPER_MIN_PATH_POINTS) return { score: 0, error: null, actual, points: raw, detail: base };
 
   const target = decodeRleUnion(item.masks[f.targetAreaMask!] ?? [], { strict: false });
   const fallbackStart: [number, number] = [W / 2, H - 1];
   let startMask: BitMask | null = null;
   let endMask: BitMask | null = target;
   if (target && perspective === "ThirdPerspective") {
-    const [r1, r2] = splitRegions(target);
+    const [r1, r2] = exoRegions(target, item.masks[f.targetAreaMask!], rules);
     if (r2) {
       const d1 = pointToRegionDistance(r1, points[0]![0], points[0]![1]);
       const d2 = pointToRegionDistance(r2, points[0]![0], points[0]![1]);
@@ -259,7 +329,9 @@ export function pathScore(value: unknown, item: EpicItem, coordMode: CoordMode):
 
   const seFirst = Math.max(0, 1 - START_END_K * (diag > 0 ? toStart[0]! / diag : 0));
   const seLast = Math.max(0, 1 - START_END_K * (diag > 0 ? toEnd[n - 1]! / diag : 0));
-  const feas = points.map((p, i) => (i === 0 ? 0 : segmentInMask(points[i - 1]!, p, feasible)));
+  // Official: 50 samples along the segment; paper (Eq. 3): the exact length ratio.
+  const traversable = rules === "paper" ? segmentInMaskExact : segmentInMask;
+  const feas = points.map((p, i) => (i === 0 ? 0 : traversable(points[i - 1]!, p, feasible)));
   const away = points.map((_, i) => (i > 0 && toStart[i]! > toStart[i - 1]! ? 1 : 0));
   const toward = points.map((_, i) => (i > 0 && toEnd[i]! < toEnd[i - 1]! ? 1 : 0));
   const stepOk = (i: number) => {
@@ -268,15 +340,18 @@ export function pathScore(value: unknown, item: EpicItem, coordMode: CoordMode):
   };
   const continuity = points.map((_, i) => (i > 0 && i < n - 1 ? stepOk(i) : 0));
 
+  // Official: the end point's continuity counts only when there are 3 or more points; paper
+  // (Table 7): the end point always carries its continuity weight.
+  const lastHasContinuity = n >= 3 || rules === "paper";
   const perPoint = points.map((_, i) => {
     const isLast = i === n - 1;
     const [wSe, wFea, wAway, wToward, wCont] = i === 0 ? WEIGHTS.first : isLast ? WEIGHTS.last : WEIGHTS.middle;
     const se = i === 0 ? seFirst : isLast ? seLast : 0;
-    const cont = i > 0 && !isLast ? continuity[i]! : isLast && n >= 3 ? stepOk(i) : 0;
+    const cont = i > 0 && !isLast ? continuity[i]! : isLast && lastHasContinuity ? stepOk(i) : 0;
     let total = 0, wSum = 0;
     if (i === 0 || isLast) { total += wSe * se; wSum += wSe; }
     if (i > 0) { total += wFea * feas[i]! + wAway * away[i]! + wToward * toward[i]!; wSum += wFea + wAway + wToward; }
-    if ((i > 0 && !isLast) || (isLast && n >= 3)) { total += wCont * cont; wSum += wCont; }
+    if ((i > 0 && !isLast) || (isLast && lastHasContinuity)) { total += wCont * cont; wSum += wCont; }
     return { score: wSum > 0 ? total / wSum : 0, startEnd: se, feasibility: i > 0 ? feas[i]! : 0, awayStart: away[i]!, towardEnd: toward[i]!, continuity: cont, distToStart: toStart[i]!, distToEnd: toEnd[i]! };
   });
   const mean = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / Math.max(1, xs.length);
@@ -308,7 +383,7 @@ export function scoreSample(item: EpicItem, reply: FormattedReply, options: Scor
   let actual = options.coordMode as string;
   const kind = item.leaf.group === "FeasiblePath" ? "path" : item.leaf.leaf === "PlacementRegion" ? "placement" : f.countField ? "counted" : "localization";
   if (kind === "path") {
-    const p = pathScore(reply.path, item, options.coordMode);
+    const p = pathScore(reply.path, item, options.coordMode, options.rules);
     components.path = p.score;
     weights.path = 1;
     actual = p.actual;
@@ -322,10 +397,10 @@ export function scoreSample(item: EpicItem, reply: FormattedReply, options: Scor
     out.boxes = loc.boxes;
     if (loc.error) errors.push(loc.error);
     if (kind === "counted") {
-      const c = countScore(reply.count, gt);
+      const c = countScore(reply.count, gt, options.rules);
       components.count = c.score;
       out.predCount = c.pred;
-      Object.assign(weights, weightsFor(item.leaf, gt));
+      Object.assign(weights, weightsFor(item.leaf, gt, options.rules));
       if (c.error) errors.push(c.error);
     } else if (kind === "placement") {
       const b = binaryScore(reply.binary, gt.feasibility);

@@ -18,6 +18,11 @@
  * - "indices" {indices}: exactly those 0-based frames, in the order given (duplicates kept).
  * - "all": every frame.
  *
+ * - span {first, last} (options.span): the spec applies to frames first..last of the source as if
+ *   they were the whole clip (uniform over the span's frames, fps from the span's first frame,
+ *   indices counted from `first`); the frames returned carry their numbers and timestamps in the
+ *   whole source. A span reaching past the source's last frame is a MediaError.
+ *
  * Video frame numbers are decoded frames in presentation order, counted by ffprobe (which decodes
  * the stream) and selected by ffmpeg's `select` filter on the same count, so `index` is exact (not a
  * seek approximation). `timestamp` is that frame's presentation time in seconds relative to the first
@@ -79,6 +84,8 @@ export interface FrameProvenance {
   fps: number | null;
   /** Output size of the (first) downscaled frame; null when no frame needed downscaling. */
   resizedTo: [number, number] | null;
+  /** The span the spec was applied to, when one was given ([first, last]). */
+  span?: [number, number];
   cached: boolean;
 }
 
@@ -89,6 +96,14 @@ export interface FrameSampleOptions {
   cacheDir?: string;
   /** Image sources only: the rate the frames were captured at (gives timestamps and enables "fps"). */
   sourceFps?: number;
+  /** Sample only inside these frames of the source (0-based, both included); see the module comment. */
+  span?: FrameSpan;
+}
+
+/** A clip inside a longer source: its first and last frame numbers (0-based, both included). */
+export interface FrameSpan {
+  first: number;
+  last: number;
 }
 
 export class MediaError extends Error {
@@ -392,14 +407,30 @@ export function planFrameIndices(spec: FrameSpec, total: number, timestamps: Arr
   }
 }
 
+/**
+ * planFrameIndices applied to frames span.first..span.last of a clip of `total` frames, as if
+ * they were the whole clip; the picks are numbered in the whole clip. Timestamps are taken
+ * relative to the span's first frame (so fps sampling starts there). `outside`: the span does not
+ * lie inside the clip.
+ */
+export function planSpanIndices(spec: FrameSpec, total: number, timestamps: Array<number | null>, frameDuration: number | null, span: FrameSpan): IndexPlan | { ok: false; why: "outside" } {
+  if (!(Number.isInteger(span.first) && Number.isInteger(span.last) && span.first >= 0 && span.first <= span.last && span.last < total)) return { ok: false, why: "outside" };
+  const start = timestamps[span.first] ?? null;
+  const inside = timestamps.slice(span.first, span.last + 1).map((t) => (t === null || start === null ? null : roundMicro(t - start)));
+  const plan = planFrameIndices(spec, span.last - span.first + 1, inside, frameDuration);
+  return plan.ok ? { ok: true, indices: plan.indices.map((i) => i + span.first) } : plan;
+}
+
 /** planFrameIndices for the sampler: a spec that cannot be sampled is a MediaError naming the source. */
-function planIndices(spec: FrameSpec, total: number, timestamps: Array<number | null>, frameDuration: number | null, where: string): number[] {
-  const plan = planFrameIndices(spec, total, timestamps, frameDuration);
+function planIndices(spec: FrameSpec, total: number, timestamps: Array<number | null>, frameDuration: number | null, where: string, span?: FrameSpan): number[] {
+  const plan = span ? planSpanIndices(spec, total, timestamps, frameDuration, span) : planFrameIndices(spec, total, timestamps, frameDuration);
   if (plan.ok) return plan.indices;
+  if (plan.why === "outside") throw new MediaError(`span of frames ${span!.first}..${span!.last} does not lie inside ${where} (${total} frames: 0..${total - 1})`, { file: where, index: span!.last });
   if (plan.why === "no-timestamps") {
     throw new MediaError(`fps sampling needs frame timestamps, and ${where} has none (for image sources pass options.sourceFps)`, { file: where });
   }
   const i = (spec as { indices: number[] }).indices[plan.positions[0]!]!;
+  if (span) throw new MediaError(`frame index ${i} is out of range for the span ${span.first}..${span.last} of ${where} (${span.last - span.first + 1} frames: 0..${span.last - span.first})`, { file: where, index: i });
   throw new MediaError(`frame index ${i} is out of range for ${where} (${total} frames: 0..${total - 1})`, { file: where, index: i });
 }
 
@@ -536,6 +567,7 @@ export async function sampleFrames(
 ): Promise<{ frames: SampledFrame[]; provenance: FrameProvenance }> {
   const normSpec = normalizeSpec(spec);
   const { maxPixels, sourceFps } = options;
+  const span = options.span ? { first: options.span.first, last: options.span.last } : undefined;
   if (maxPixels !== undefined && !(typeof maxPixels === "number" && maxPixels >= 1 && Number.isFinite(maxPixels))) {
     throw new RangeError(`maxPixels must be a number >= 1 (got ${maxPixels})`);
   }
@@ -555,6 +587,8 @@ export async function sampleFrames(
         spec: normSpec,
         maxPixels: maxPixels ?? null,
         sourceFps: src.kind === "images" ? (sourceFps ?? null) : null,
+        // Only when given, so entries without a span keep their keys.
+        ...(span ? { span: [span.first, span.last] } : {}),
       }),
     )
     .digest("hex");
@@ -575,11 +609,11 @@ export async function sampleFrames(
     if (probe.frameCount === 0) throw new MediaError(`video has no frames (0 frames): ${src.file}`, { file: src.file });
     totalFrames = probe.frameCount;
     fps = probe.fps;
-    const indices = planIndices(normSpec, totalFrames, probe.timestamps, fps ? 1 / fps : null, src.file);
+    const indices = planIndices(normSpec, totalFrames, probe.timestamps, fps ? 1 / fps : null, src.file, span);
     const unique = [...new Set(indices)].sort((a, b) => a - b);
     const work = await mkdtemp(join(tmpdir(), "spatialprobe-ffmpeg-"));
     try {
-      const outcome = await extractVideoFrames(src.file, normSpec.mode === "all" ? null : unique, work);
+      const outcome = await extractVideoFrames(src.file, normSpec.mode === "all" && !span ? null : unique, work);
       if (!outcome.ok) throw new MediaError(`unreadable video: ${src.file}: ffmpeg failed: ${outcome.reason}`, { file: src.file });
       if (outcome.files.length !== unique.length) {
         const missing = unique[Math.min(outcome.files.length, unique.length - 1)];
@@ -605,7 +639,7 @@ export async function sampleFrames(
     totalFrames = src.files.length;
     fps = sourceFps ?? null;
     const timestamps = src.files.map((_, i) => (fps ? roundMicro(i / fps) : null));
-    const indices = planIndices(normSpec, totalFrames, timestamps, fps ? 1 / fps : null, src.where);
+    const indices = planIndices(normSpec, totalFrames, timestamps, fps ? 1 / fps : null, src.where, span);
     const byIndex = new Map<number, EncodedFrame>();
     for (const index of new Set(indices)) {
       const encoded = await toOutputPng(await readImage(src.files[index]!), maxPixels, src.files[index]!);
@@ -626,6 +660,7 @@ export async function sampleFrames(
     totalFrames,
     fps,
     resizedTo,
+    ...(span ? { span: [span.first, span.last] as [number, number] } : {}),
   };
   await writeCache(entryDir, key, provenance, frames);
   return { frames, provenance: { source: src.label, ...provenance, cached: false } };

@@ -7,7 +7,7 @@
  */
 import { UsageError } from "../core/problems.js";
 import { FfmpegNotFoundError, probeVideoSync, roundMicro, type CheckedProbe } from "./ffmpeg.js";
-import { planFrameIndices, type FrameSpec } from "./frames.js";
+import { planFrameIndices, planSpanIndices, type FrameSpan, type FrameSpec } from "./frames.js";
 
 /** A clip as the sampler sees it: its frame count and each frame's timestamp (null when unknown). */
 export interface Clip {
@@ -75,4 +75,18 @@ export function planFrames(spec: FrameSpec, clip: Clip, shown: string): FramePla
   if (plan.why === "no-timestamps") return { ok: false, problems: [{ message: `an fps spec needs frame timestamps, and ${shown} has none` }] };
   const indices = (spec as { indices: number[] }).indices;
   return { ok: false, problems: plan.positions.map((position) => ({ position, message: `frame ${indices[position]} is beyond the ${clip.frames} frames of ${shown}` })) };
+}
+
+/**
+ * planFrames inside a span of the clip (frames.ts: the spec applies to the span as if it were the
+ * whole clip). A span reaching past the clip's last frame is one problem with `span: true`.
+ */
+export function planSpanFrames(spec: FrameSpec, clip: Clip, span: FrameSpan, shown: string): FramePlan | { ok: false; span: true; message: string } {
+  const plan = planSpanIndices(spec, clip.frames, clip.timestamps, clip.fps ? 1 / clip.fps : null, span);
+  if (plan.ok) return plan;
+  if (plan.why === "outside") return { ok: false, span: true, message: `frame ${span.last} is beyond the ${clip.frames} frames of ${shown}` };
+  if (plan.why === "no-timestamps") return { ok: false, problems: [{ message: `an fps spec needs frame timestamps, and ${shown} has none` }] };
+  const indices = (spec as { indices: number[] }).indices;
+  const length = span.last - span.first + 1;
+  return { ok: false, problems: plan.positions.map((position) => ({ position, message: `frame ${indices[position]} is beyond the span's ${length} frames (${span.first}..${span.last} of ${shown})` })) };
 }

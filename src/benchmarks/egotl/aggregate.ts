@@ -12,7 +12,7 @@ import type { ItemResult } from "../../core/benchmark.js";
 import { tallyResults } from "../../core/results.js";
 import { clusterBootstrap, type Interval } from "../../stats/bootstrap.js";
 import type { EgoTLItem } from "./load.js";
-import { CHOICE_TASKS, type EgoTLTask } from "./schema.js";
+import { CHOICE_TASKS, DIRECTION_LABELS, type DirectionLabel, type EgoTLTask } from "./schema.js";
 import { scoreAnswer, type ItemOutcome } from "./score.js";
 
 export interface Unit {
@@ -25,6 +25,9 @@ export interface Unit {
   mra: number | null;
   mraStrict: number | null;
   zeroTruth: boolean;
+  /** Direction and distance (never rotated): what was read (a label, metres; null when unreadable) and the truth. */
+  predicted?: string | number | null;
+  truth?: string | number;
 }
 
 export interface ChoiceTaskSummary {
@@ -41,6 +44,29 @@ export interface ChoiceTaskSummary {
   ci: { accuracy?: Interval; accuracy_counted?: Interval };
 }
 
+/** One direction label's questions (by truth) and how often it was answered (by reading). */
+export interface DirectionLabelSummary {
+  n: number;
+  correct: number;
+  accuracy: number | null;
+  /** Replies read as this label, and their share of all direction questions. */
+  predicted: number;
+  predicted_share: number | null;
+}
+
+/** H.2.5: accuracy per direction, and the share of each predicted label; the rest gave no label (unreadable or missing). */
+export interface DirectionBreakdown {
+  per_direction: Record<DirectionLabel, DirectionLabelSummary>;
+  no_label_share: number | null;
+}
+
+/** Mean and median (numpy's: the middle value, or the mean of the two middle ones) of n values. */
+export interface ErrorStats {
+  n: number;
+  mean: number | null;
+  median: number | null;
+}
+
 export interface DistanceSummary {
   n: number;
   MRA: number | null;
@@ -49,6 +75,10 @@ export interface DistanceSummary {
   unreadable: number;
   /** Items whose truth is 0 m (scored by our rule: 1 when the reply says 0, else 0). */
   zero_truth: number;
+  /** H.2.6: |pred - gt| in metres over the readable replies. */
+  abs_error: ErrorStats;
+  /** H.2.6: |pred - gt| / gt over the readable replies with gt > 0 (gt = 0 has no relative error). */
+  rel_error: ErrorStats;
   ci: { MRA?: Interval };
 }
 
@@ -90,6 +120,7 @@ export function toUnits(items: EgoTLItem[], results: ItemResult[]): { units: Uni
       mra: first.task === "distance" ? os.reduce((s, o) => s + (o.mra ?? 0), 0) / os.length : null,
       mraStrict: first.task === "distance" ? os.reduce((s, o) => s + (o.mra_strict ?? 0), 0) / os.length : null,
       zeroTruth: first.truth.kind === "distance" && first.truth.metres === 0,
+      ...(os.length === 1 && first.truth.kind !== "option" ? { predicted: os[0]!.predicted, truth: os[0]!.truth } : {}),
     });
   }
   return { units, incomplete };
@@ -113,13 +144,35 @@ export function summarizeChoice(units: Unit[]): Omit<ChoiceTaskSummary, "ci"> {
 }
 
 export function summarizeDistance(units: Unit[]): Omit<DistanceSummary, "ci"> {
+  const read = units.flatMap((u) => (typeof u.predicted === "number" && typeof u.truth === "number" ? [{ pred: u.predicted, gt: u.truth }] : []));
   return {
     n: units.length,
     MRA: ratio(units.reduce((s, u) => s + (u.mra ?? 0), 0), units.length),
     MRA_strict: ratio(units.reduce((s, u) => s + (u.mraStrict ?? 0), 0), units.length),
     unreadable: units.filter((u) => u.unreadable).length,
     zero_truth: units.filter((u) => u.zeroTruth).length,
+    abs_error: errorStats(read.map(({ pred, gt }) => Math.abs(pred - gt))),
+    rel_error: errorStats(read.filter(({ gt }) => gt > 0).map(({ pred, gt }) => Math.abs(pred - gt) / gt)),
   };
+}
+
+export function errorStats(values: number[]): ErrorStats {
+  if (values.length === 0) return { n: 0, mean: null, median: null };
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { n: values.length, mean: values.reduce((a, b) => a + b, 0) / values.length, median };
+}
+
+/** Per truth label: questions, right answers, accuracy; per read label: how many replies and their share of all questions. */
+export function summarizeDirection(units: Unit[]): DirectionBreakdown {
+  const per = Object.fromEntries(DIRECTION_LABELS.map((label) => {
+    const asked = units.filter((u) => u.truth === label);
+    const correct = asked.filter((u) => u.correct).length;
+    const predicted = units.filter((u) => u.predicted === label).length;
+    return [label, { n: asked.length, correct, accuracy: ratio(correct, asked.length), predicted, predicted_share: ratio(predicted, units.length) }];
+  })) as Record<DirectionLabel, DirectionLabelSummary>;
+  return { per_direction: per, no_label_share: ratio(units.filter((u) => u.predicted === null || u.predicted === undefined).length, units.length) };
 }
 
 /**
@@ -153,7 +206,7 @@ export function summarizeUnits(units: Unit[], tasks: EgoTLTask[], bootstrap: { r
   const out: Record<string, ChoiceTaskSummary | DistanceSummary> = {};
   for (const task of tasks) {
     const group = units.filter((u) => u.task === task);
-    out[task] = task === "distance" ? { ...summarizeDistance(group), ci: {} } : { ...summarizeChoice(group), ci: {} };
+    out[task] = task === "distance" ? { ...summarizeDistance(group), ci: {} } : { ...summarizeChoice(group), ...(task === "direction" ? summarizeDirection(group) : {}), ci: {} };
   }
   const avgTasks = CHOICE_TASKS.filter((t) => tasks.includes(t));
   const avg = mean(avgTasks.map((t) => (out[t] as ChoiceTaskSummary).accuracy));

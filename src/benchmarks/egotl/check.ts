@@ -5,7 +5,7 @@
  * (media/video-check.ts; frame folders and lists are checked by the loader itself).
  */
 import type { DataProblem } from "../../core/problems.js";
-import { planFrames, VideoChecker } from "../../media/video-check.js";
+import { planFrames, planSpanFrames, VideoChecker } from "../../media/video-check.js";
 import type { RequestOptions } from "../requests.js";
 import type { EgoTLItem } from "./load.js";
 import { loadTemplates } from "./prompt.js";
@@ -36,9 +36,15 @@ export function egotlRequestProblems(items: readonly EgoTLItem[], requests: Requ
     }
     const media = item.media;
     if (!media?.source.video) continue;
-    const reading = videos.read(media.source.video, media.display);
+    const reading = videos.read(media.source.video, media.videoShown ?? media.display);
     if (!reading.ok) {
       at("media.video", reading.message);
+      continue;
+    }
+    if (media.span) {
+      const plan = planSpanFrames(media.spec, reading.clip, { first: media.span.first_frame, last: media.span.last_frame }, media.videoShown ?? media.display);
+      if (!plan.ok && "span" in plan) at("media.span.last_frame", plan.message);
+      else if (!plan.ok) for (const { position, message } of plan.problems) at(position === undefined ? "media.spec" : `media.spec.indices[${position}]`, message);
       continue;
     }
     const plan = planFrames(media.spec, reading.clip, media.display);

@@ -11,7 +11,8 @@ import { tallyResults } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { MRA_THRESHOLDS } from "../../stats/mra.js";
 import { summarizeUnits, toUnits } from "./aggregate.js";
-import { egotlBaselines, FREQUENCY_NEEDS_TRAIN, frequencyTable, type FrequencyTable } from "./baselines.js";
+import { egotlBaselines, FREQUENCY_NEEDS_TRAIN, frequencyReply, frequencyTable, type FrequencyTable } from "./baselines.js";
+import type { FrameSpec } from "../../media/frames.js";
 import { loadEgoTL, type EgoTLItem } from "./load.js";
 import { readAnswer } from "./parse.js";
 import { buildPrompt, loadTemplates } from "./prompt.js";
@@ -23,11 +24,11 @@ import { generateCommand } from "../generate-settings.js";
 import { egotlOverlay } from "./overlay.js";
 
 export * from "./schema.js";
-export { loadEgoTL, findItemFiles, fieldPath, DEFAULT_FRAME_SPECS, type EgoTLItem, type LoadOptions, type LoadResult, type Truth } from "./load.js";
-export { normalizeText, readPlanning, matchOption, firstLetter, readDirection, firstNumber, findJsonObjects, letterFromValue, readAnswer, DIRECTION_KEYWORDS } from "./parse.js";
+export { loadEgoTL, findItemFiles, fieldPath, goldOptionIndex, DEFAULT_FRAME_SPECS, type EgoTLItem, type LoadOptions, type LoadResult, type Truth } from "./load.js";
+export { normalizeText, readPlanning, readPlanningReply, hedgedLetters, matchOption, firstLetter, readDirection, firstNumber, findJsonObjects, letterFromValue, readAnswer, DIRECTION_KEYWORDS } from "./parse.js";
 export { buildPrompt, loadTemplates, formatOptions, questionText, fill, DEFAULT_TEMPLATE_FILE, type EgoTLTemplates } from "./prompt.js";
 export { scoreAnswer, scoreDetail, truthOf, type ItemOutcome } from "./score.js";
-export { toUnits, summarizeUnits, summarizeChoice, summarizeDistance, type Unit, type ChoiceTaskSummary, type DistanceSummary } from "./aggregate.js";
+export { toUnits, summarizeUnits, summarizeChoice, summarizeDistance, summarizeDirection, errorStats, type Unit, type ChoiceTaskSummary, type DistanceSummary, type DirectionBreakdown, type ErrorStats } from "./aggregate.js";
 export { egotlBaselines, frequencyTable, frequencyReply, replyFor, type FrequencyTable } from "./baselines.js";
 export { egotlMarkdown, egotlTerminal } from "./report.js";
 export { mra, MRA_THRESHOLDS } from "../../stats/mra.js";
@@ -54,6 +55,31 @@ export function rotateItems(items: EgoTLItem[]): EgoTLItem[] {
 interface Settings {
   circular: boolean;
   train: FrequencyTable | null;
+  /** --frames N / --fps X: the spec that replaces every frame spec. */
+  frameOverride?: FrameSpec;
+}
+
+/** The frame spec of --frames N (uniform N) or --fps X; both at once is a usage error. */
+export function frameOverrideOf(options: BenchmarkOptions): FrameSpec | undefined {
+  if (options.frames !== undefined && options.fps !== undefined) throw new UsageError("give --frames or --fps, not both");
+  if (options.frames !== undefined) return { mode: "uniform", count: options.frames };
+  if (options.fps !== undefined) return { mode: "fps", fps: options.fps };
+  return undefined;
+}
+
+/**
+ * The frequency baseline (the paper's "Chance level (frequency)", §5) scored on these items, as a
+ * run of the `frequency` model would score: its reply per item, read and scored by the same rules.
+ */
+export function frequencyChance(items: EgoTLItem[], tasks: EgoTLTask[], table: FrequencyTable): Record<string, unknown> {
+  const results: ItemResult[] = items.map((item) => ({ id: item.id, task: item.task, cluster: item.cluster, status: "scored", answer: readAnswer(item, frequencyReply(item, table)) }));
+  const { units } = toUnits(items, results);
+  const s = summarizeUnits(units, tasks, { resamples: 0, seed: 0 });
+  const tasksOut = Object.fromEntries(Object.entries(s.tasks).map(([task, summary]) => {
+    const { ci: _ci, ...rest } = summary as unknown as Record<string, unknown>;
+    return [task, rest];
+  }));
+  return { train: table.source, n_train: table.n, "Avg.": s["Avg."], tasks: tasksOut };
 }
 
 function readPrediction(item: EgoTLItem, row: PyDict | undefined): Answer {
@@ -85,7 +111,8 @@ function makeSummarize(settings: Settings) {
       counts: { ...counts, excluded: summary.excluded, ...(circular ? { circular_incomplete: incomplete } : {}) },
       circular,
       ...(warnings.length > 0 ? { warnings } : {}),
-      ...(settings.train ? { train: { file: settings.train.source, n: settings.train.n } } : {}),
+      ...(settings.train ? { train: { file: settings.train.source, n: settings.train.n }, frequency_chance: frequencyChance(items, tasks as EgoTLTask[], settings.train) } : {}),
+      ...(settings.frameOverride ? { frame_override: settings.frameOverride } : {}),
       bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed, cluster: "source video (video_id)", level: 0.95 },
       definitions: {
         accuracy: "per task, right answers / scored questions; action recognition leaves out replies without a standalone capital A-D (the paper's rule, H.2); other unreadable replies count as wrong",
@@ -93,6 +120,11 @@ function makeSummarize(settings: Settings) {
         "Avg.": "mean of the multiple-choice accuracies in avg_tasks (the paper's Avg. when all five are present); distance is reported apart",
         MRA: `mean over the ${MRA_THRESHOLDS.length} VSI-Bench thresholds (numpy linspace 0.5..0.95) of |pred - gt| / gt <= 1 - threshold, as the official code computes it; pred = the first number in the reply (VSI-Bench itself reads the first space-separated token); unreadable = 0; gt = 0: 1 when pred == 0 else 0 (the official code divides by zero)`,
         MRA_strict: "the same with the paper's strict comparison (Eq. 4: |pred - gt| / gt < 1 - threshold); they differ where a relative error equals a threshold's tolerance in float64, e.g. 1.1 m against 1.0 m: MRA 0.9, MRA_strict 0.8",
+        abs_error: "distance: |pred - gt| in metres over the readable replies (App. H.2.6); mean and median (numpy's)",
+        rel_error: "distance: |pred - gt| / gt over the readable replies with gt > 0 (App. H.2.6); mean and median",
+        per_direction: "direction: accuracy per true label, and how many replies were read as each label (predicted, predicted_share of all direction questions; no_label_share: unreadable or missing) (App. H.2.5)",
+        ...(settings.train ? { frequency_chance: "the frequency baseline (the most frequent training answer per task, §5) on these items, read and scored as a run of the frequency model" } : {}),
+        ...(settings.frameOverride ? { frame_override: "every item's and task's frame spec replaced by --frames (uniform N) or --fps (frames per second); a span still applies" } : {}),
         ...(circular ? { circular: "each multiple-choice question asked once per rotation of its options; right only when every rotation is right" } : {}),
       },
     };
@@ -113,7 +145,7 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
       }))];
     },
     load(root, tasks, options) {
-      return loadEgoTL(root, { ...options, ...(tasks ? { tasks } : {}) });
+      return loadEgoTL(root, { ...options, ...(tasks ? { tasks } : {}), ...(settings.frameOverride ? { frameOverride: settings.frameOverride } : {}) });
     },
     promptSources: [...PROMPT_SOURCES],
     promptControls: ["none"],
@@ -127,7 +159,8 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
       }
       const model = options.model?.split(":")[0];
       if (model === "frequency" && !train) throw new UsageError(FREQUENCY_NEEDS_TRAIN);
-      return makeEgoTL({ circular: options.circular ?? settings.circular, train });
+      const frameOverride = frameOverrideOf(options) ?? settings.frameOverride;
+      return makeEgoTL({ circular: options.circular ?? settings.circular, train, ...(frameOverride ? { frameOverride } : {}) });
     },
     deriveItems(items: EgoTLItem[], _setup: PromptSetup) {
       return settings.circular ? rotateItems(items) : items;

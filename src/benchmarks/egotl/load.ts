@@ -12,7 +12,7 @@ import type { BenchItem } from "../../core/benchmark.js";
 import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
-import { FRAME_IMAGE_EXTENSIONS, fpsIndices, frameFolderNames, uniformIndices, type FrameSource, type FrameSpec } from "../../media/frames.js";
+import { FRAME_IMAGE_EXTENSIONS, fpsIndices, frameFolderNames, uniformIndices, type FrameSource, type FrameSpan, type FrameSpec } from "../../media/frames.js";
 import type { RequestOptions } from "../requests.js";
 import { egotlRequestProblems } from "./check.js";
 import { normalizeText } from "./parse.js";
@@ -38,12 +38,16 @@ export interface EgoTLMedia {
   /** Absolute paths, as sampleFrames takes them. */
   source: FrameSource;
   spec: FrameSpec;
-  /** The path as written in the row (stable across machines; shown in prompt info). */
+  /** The path as written in the row (stable across machines; shown in prompt info), with the span's frames when there is one. */
   display: string;
+  /** The video's path as written in the row, when the source is a video. */
+  videoShown?: string;
   /** Capture rate of image frames (timestamps), when the row gives it. */
   fps: number | null;
-  /** The clip's frames inside a longer video, when the row gives a span; `spec` then already names frames of the whole video. */
+  /** The clip's frames inside a longer video, when the row gives a span; `spec` then applies to the span as if it were the whole clip (the sampler's span option). */
   span?: SpanRow;
+  /** The spec came from --frames / --fps, not from the row or the task default. */
+  overridden?: boolean;
 }
 
 export interface EgoTLItem extends BenchItem {
@@ -71,6 +75,8 @@ export interface LoadOptions extends DataRootOptions {
   checkMedia?: boolean;
   /** Also check what requests with this prompt need (check.ts): the fields the templates fill, videos that open, frames in range. */
   requests?: RequestOptions;
+  /** --frames / --fps: this spec replaces every item's and task's frame spec (a span still applies). */
+  frameOverride?: FrameSpec;
 }
 
 export interface LoadResult {
@@ -108,7 +114,7 @@ export function loadEgoTL(data: string, options: LoadOptions = {}): LoadResult {
     const display = shownName(file);
     const first = problems.length;
     for (const { line, value } of readJsonObjects(file, display, problems)) {
-      const item = readRow(value, path.dirname(path.resolve(file)), display, line, media, problems);
+      const item = readRow(value, path.dirname(path.resolve(file)), display, line, media, problems, options.frameOverride);
       if (!item) continue;
       const previous = seen.get(item.id);
       if (previous) {
@@ -153,7 +159,7 @@ function zodProblems(error: z.ZodError, file: string, line: number, value: Recor
 }
 
 /** `media`: the dataset root that media paths must resolve inside, or null to leave media unchecked. */
-function readRow(value: Record<string, unknown>, baseDir: string, file: string, line: number, media: DataRoot | null, problems: DataProblem[]): EgoTLItem | null {
+function readRow(value: Record<string, unknown>, baseDir: string, file: string, line: number, media: DataRoot | null, problems: DataProblem[], frameOverride?: FrameSpec): EgoTLItem | null {
   const parsed = EgoTLItemSchema.safeParse(value);
   if (!parsed.success) {
     problems.push(...zodProblems(parsed.error, file, line, value));
@@ -164,7 +170,9 @@ function readRow(value: Record<string, unknown>, baseDir: string, file: string, 
   const at = (field: string, message: string) => problems.push({ file, line, field, message });
   if (/#r\d+$/.test(row.id)) at("id", 'must not end in "#r<k>" (reserved for the rotated copies of circular evaluation)');
   const check = mediaCheck(media, baseDir, at);
-  const clip = row.media ? readMedia(row.media, row.task, check) : null;
+  const clip = row.media ? readMedia(row.media, row.task, check, frameOverride) : null;
+  // Scene-aware action shows the current view, a short clip of it (App. H.2.2), or both.
+  if (row.task === "scene_action" && !row.media && !row.current_frame) at("current_frame", "scene_action needs current_frame, media (a clip of the current state), or both");
   let currentFrame: EgoTLItem["currentFrame"] = null;
   if (row.current_frame) currentFrame = { path: check.file(row.current_frame, "image", "current_frame"), display: row.current_frame };
   const options = "options" in row ? row.options : null;
@@ -202,17 +210,27 @@ function readTruth(row: EgoTLRow, options: string[] | null, at: (field: string, 
       return { kind: "distance", metres: row.answer };
     case "planning":
     case "action_recognition":
-      return { kind: "option", index: LETTERS.indexOf(row.answer) };
     case "scene_action":
     case "next_action": {
-      const letterIndex = (LETTERS as readonly string[]).indexOf(row.answer);
-      if (letterIndex >= 0) return { kind: "option", index: letterIndex };
-      const index = options!.indexOf(row.answer);
-      if (index >= 0) return { kind: "option", index };
-      at("answer", "must be a letter A-D or exactly the text of one of the four options");
+      const index = goldOptionIndex(row.answer, options!);
+      if (index !== null) return { kind: "option", index };
+      at("answer", "must be a letter A-D or the text of one of the four options (compared after normalisation: case, spaces, punctuation)");
       return null;
     }
   }
+}
+
+/**
+ * The gold option of an answer: a letter A-D names its option; any other text is mapped as App.
+ * H.2.4 maps the gold action to a letter, by string normalisation (normalizeText) and exact
+ * matching against the options (which the loader has checked differ after normalisation).
+ */
+export function goldOptionIndex(answer: string, options: readonly string[]): number | null {
+  const letterIndex = (LETTERS as readonly string[]).indexOf(answer);
+  if (letterIndex >= 0) return letterIndex;
+  const wanted = normalizeText(answer);
+  const index = wanted ? options.findIndex((o) => normalizeText(o) === wanted) : -1;
+  return index >= 0 ? index : null;
 }
 
 /** Media references of one row, resolved against the row file's folder and checked (or not). */
@@ -244,20 +262,23 @@ function mediaCheck(root: DataRoot | null, baseDir: string, at: (field: string, 
   };
 }
 
-function readMedia(media: MediaRow, task: EgoTLTask, check: MediaCheck): EgoTLMedia | null {
+function readMedia(media: MediaRow, task: EgoTLTask, check: MediaCheck, override?: FrameSpec): EgoTLMedia | null {
   const { at } = check;
   const given = (["video", "frames", "dir"] as const).filter((k) => media[k] !== undefined);
   if (given.length !== 1) {
     at("media", given.length === 0 ? "needs one of video, frames or dir" : `gives ${given.join(" and ")}; give exactly one of video, frames or dir`);
     return null;
   }
-  const spec = (media.spec ?? DEFAULT_FRAME_SPECS[task]) as FrameSpec;
+  const spec = (override ?? media.spec ?? DEFAULT_FRAME_SPECS[task]) as FrameSpec;
+  const overridden = override ? { overridden: true } : {};
+  const written: { videoShown?: string } = {};
   let frameCount: number | null = null;
   let source: FrameSource;
   let display: string;
   if (media.video !== undefined) {
     source = { video: check.file(media.video, "video", "media.video") };
     display = media.video;
+    written.videoShown = media.video;
   } else if (media.frames !== undefined) {
     source = { frames: media.frames.map((f, i) => check.file(f, "image", `media.frames[${i}]`)) };
     display = media.frames.length === 1 ? media.frames[0]! : `${media.frames[0]} .. ${media.frames[media.frames.length - 1]} (${media.frames.length} frames)`;
@@ -269,30 +290,38 @@ function readMedia(media: MediaRow, task: EgoTLTask, check: MediaCheck): EgoTLMe
     frameCount = folder.frames;
   }
   if (media.fps !== undefined && media.video !== undefined) at("media.fps", "applies to frames and dir only (a video file carries its own rate)");
-  if (spec.mode === "fps" && media.video === undefined && media.fps === undefined) at("media.spec", "an fps spec on image frames needs media.fps (the capture rate)");
+  const imageFpsMissing = spec.mode === "fps" && media.video === undefined && media.fps === undefined;
+  if (imageFpsMissing) at(override ? "media.fps" : "media.spec", override ? "--fps on image frames needs media.fps (the capture rate)" : "an fps spec on image frames needs media.fps (the capture rate)");
   if (media.span) {
     const span = media.span;
     if (span.last_frame < span.first_frame) at("media.span", `last_frame ${span.last_frame} is before first_frame ${span.first_frame}`);
     else if (frameCount !== null && span.last_frame >= frameCount) at("media.span.last_frame", `frame ${span.last_frame} is beyond the ${frameCount} frames`);
-    else {
-      const inSpan = spanFrameSpec(spec, span, media.fps ?? null);
-      if ("problem" in inSpan) at(inSpan.field, inSpan.problem);
-      else return { source, spec: inSpan.spec, display: `${display} frames ${span.first_frame}-${span.last_frame}`, fps: media.fps ?? null, span };
+    else if (!imageFpsMissing) {
+      // A video's timestamps come from its probe (check.ts, the sampler); image frames need media.fps.
+      const inSpan = spec.mode === "fps" && media.video !== undefined ? null : spanFrameSpec(spec, span, media.fps ?? null);
+      if (inSpan && "problem" in inSpan) at(inSpan.field, inSpan.problem);
+      else return { source, spec, display: `${display} frames ${span.first_frame}-${span.last_frame}`, fps: media.fps ?? null, span, ...written, ...overridden };
     }
     return null;
   }
   if (spec.mode === "indices" && frameCount !== null && frameCount > 0) {
     spec.indices.forEach((k, i) => k >= frameCount! && at(`media.spec.indices[${i}]`, `frame ${k} is beyond the ${frameCount} frames`));
   }
-  return { source, spec, display, fps: media.fps ?? null };
+  return { source, spec, display, fps: media.fps ?? null, ...written, ...overridden };
+}
+
+/** The sampler's span option for an item's span. */
+export function samplerSpan(span: SpanRow | undefined): { span: FrameSpan } | Record<string, never> {
+  return span ? { span: { first: span.first_frame, last: span.last_frame } } : {};
 }
 
 /**
  * A frame spec applied to a span as if the span were the whole clip, written as the frame indices
- * of the longer video it lies in (so the sampler and the request checks need no span): uniform N
- * picks np.linspace over the span's frames, "all" every frame of the span, indices count from the
- * span's first frame, and fps needs the capture rate (frames and dir give media.fps; a video's
- * rate is not known before probing, so fps on a video span is refused).
+ * of the longer source it lies in (the sampler's span rule, media/frames.ts, for image frames whose
+ * rate is known before sampling): uniform N picks np.linspace over the span's frames, "all" every
+ * frame of the span, indices count from the span's first frame, and fps needs the capture rate
+ * (media.fps). The loader uses it to check image spans; a video span's fps spec is checked against
+ * the video's probed timestamps (check.ts) and sampled by the sampler itself.
  */
 export function spanFrameSpec(spec: FrameSpec, span: SpanRow, fps: number | null): { spec: FrameSpec } | { field: string; problem: string } {
   const first = span.first_frame;

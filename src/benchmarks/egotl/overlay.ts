@@ -23,7 +23,7 @@ import { asRecord } from "../../core/results.js";
 import { blankPicture, cellFor, enlargeToCell, finish, label, MARK, maxSideOf, shrinkToSide, tileGrid, type Picture, type Tile } from "../../media/draw.js";
 import { sampleFrames, thinEvenly, type SampledFrame } from "../../media/frames.js";
 import { mra } from "../../stats/mra.js";
-import type { EgoTLItem } from "./load.js";
+import { samplerSpan, type EgoTLItem } from "./load.js";
 import { formatSeconds } from "./prompt.js";
 import { DIRECTION_LABELS, LETTERS, TASK_TITLES, type DirectionLabel } from "./schema.js";
 
@@ -139,7 +139,7 @@ export interface SeenFrames {
 export async function seenFrames(item: EgoTLItem, result: unknown): Promise<SeenFrames> {
   const current = item.currentFrame ? (await sampleFrames({ frames: [item.currentFrame.path] }, { mode: "all" })).frames[0]! : null;
   if (!item.media) return { frames: [], current, sampled: 0, from: "item", note: null };
-  const { frames } = await sampleFrames(item.media.source, item.media.spec, item.media.fps ? { sourceFps: item.media.fps } : {});
+  const { frames } = await sampleFrames(item.media.source, item.media.spec, { ...(item.media.fps ? { sourceFps: item.media.fps } : {}), ...samplerSpan(item.media.span) });
   const info = asRecord(asRecord(asRecord(result)["prompt"])["frames"]);
   const indices = intListOf(info["indices"]);
   const note = textOf(info["thinning"]);

@@ -7,6 +7,9 @@
  *   whose `best` is a letter A-D wins (reasoning usually comes first). `best` may be "A", "a",
  *   "(A)", "A." or "Option A". When no object parses (trailing commas, single quotes), a
  *   `"best": "X"` pattern is looked for (last one wins) and the answer says `via: "pattern"`.
+ *   A `best` that hedges ("A or B", "either A or B", "A/B": only letters and words such as "or",
+ *   "either", "both", at least two letters; at most 64 characters) is unreadable, not its first
+ *   letter (hedgedLetters).
  *   The scores are auxiliary: recorded, never scored.
  * - scene_action / next_action: the option text. Reply and options are normalised (NFKC, lower
  *   case, punctuation and symbols to spaces, whitespace collapsed). An exact match wins; else the
@@ -22,7 +25,8 @@
  *   of the five labels; else (2) the earliest full label phrase in it ("turn left", "move
  *   forward", ...); else (3) the earliest keyword of DIRECTION_KEYWORDS (whole tokens). So when a
  *   reply names several directions, the verbatim label beats a paraphrase, and among equals the one
- *   named first wins.
+ *   named first wins. Standing up reads as Going up and sitting down as Going down ("stand",
+ *   "standing", "sit", "sat", ...: the paper's vertical primitives, §4, under its labels, H.2.5).
  * - distance: the first number in the reply: optional sign (+, -, U+2212 when not glued to a
  *   letter or digit before it), digits with an optional decimal point, or a leading-dot decimal,
  *   optional exponent ("3 meters" -> 3, "about 2.5m" -> 2.5, "-1" -> -1, ".5" -> 0.5, "1e3" -> 1000).
@@ -132,17 +136,73 @@ function objectSpans(text: string, containers: JsonContainers, maxStarts: number
 const PLANNING_KEYS: ReadonlySet<string> = new Set(["best", "scores"]);
 const LETTER_KEYS: ReadonlySet<string> = new Set(LETTERS);
 
+/** A `best` that names two or more letters ("A or B", "either A or B", "A/B"): the reply hedges. */
+export interface PlanningHedge {
+  hedged: Letter[];
+  via: "json" | "pattern";
+}
+
+/**
+ * The letters of a hedged `best` value, or null: split into ASCII words (runs of letters and
+ * digits; anything else separates), every word is a letter a-d or one of HEDGE_WORDS (any case),
+ * and at least two different letters occur. Values longer than HEDGE_MAX characters, or with a
+ * character outside ASCII, are not read as hedges (one bounded scan, no allocation per character).
+ */
+export function hedgedLetters(value: unknown): Letter[] | null {
+  if (typeof value !== "string" || value.length > HEDGE_MAX) return null;
+  const letters: Letter[] = [];
+  let i = 0;
+  while (i < value.length) {
+    const c = value.charCodeAt(i);
+    if (c > 0x7f) return null;
+    if (!isAsciiAlnum(c)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < value.length && isAsciiAlnum(value.charCodeAt(j))) j++;
+    const word = value.slice(i, j).toLowerCase();
+    const letter = word.length === 1 ? LETTER_OF_CODE.get(word.charCodeAt(0)) : undefined;
+    if (letter !== undefined) {
+      if (!letters.includes(letter)) letters.push(letter);
+    } else if (!HEDGE_WORDS.has(word)) return null;
+    i = j;
+  }
+  return letters.length >= 2 ? letters : null;
+}
+
+/** "either option A or option B" is 27 characters; a hedge is short. */
+const HEDGE_MAX = 64;
+
+const isAsciiAlnum = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+const HEDGE_WORDS: ReadonlySet<string> = new Set(["or", "either", "and", "option", "options", "maybe", "possibly", "perhaps", "both"]);
+
 export function readPlanning(text: string): PlanningReading | null {
+  const r = readPlanningReply(text);
+  return r && "letter" in r ? r : null;
+}
+
+/**
+ * readPlanning, telling a hedge apart: the last JSON object whose `best` is a letter or a hedge
+ * decides (a hedge is unreadable, never its first letter); else the last `"best": ...` pattern,
+ * read the same way.
+ */
+export function readPlanningReply(text: string): PlanningReading | PlanningHedge | null {
   const containers = new JsonContainers(text);
   const objects = objectSpans(text, containers, 200);
   for (let k = objects.length - 1; k >= 0; k--) {
     const members = containers.lastMembers(objects[k]![0], PLANNING_KEYS);
-    const letter = letterFromValue(memberValue(containers, members.get("best")));
+    const value = memberValue(containers, members.get("best"));
+    const hedged = hedgedLetters(value);
+    if (hedged) return { hedged, via: "json" };
+    const letter = letterFromValue(value);
     if (!letter) continue;
     return { letter, index: LETTERS.indexOf(letter), scores: scoresAt(containers, members.get("scores")), via: "json" };
   }
   const last = lastBestPattern(text);
   if (!last) return null;
+  if (typeof last !== "string") return { hedged: last, via: "pattern" };
   const letter = last.toUpperCase() as Letter;
   return { letter, index: LETTERS.indexOf(letter), scores: null, via: "pattern" };
 }
@@ -171,10 +231,15 @@ const BEST_KEY = /["']best["']/giu;
 /** The lookahead's class, with the pattern's flags (under /iu it also holds, e.g., U+0345, which folds to a letter). */
 const BEST_WORD_CHARS = new CodePointSet(/^[\p{L}\p{N}_]$/iu);
 
-function lastBestPattern(text: string): string | null {
-  let last: string | null = null;
+function lastBestPattern(text: string): string | Letter[] | null {
+  let last: string | Letter[] | null = null;
   BEST_KEY.lastIndex = 0;
   for (let m = BEST_KEY.exec(text); m; m = BEST_KEY.exec(text)) {
+    const hedged = hedgedLetters(quotedValueAfter(text, m.index + m[0].length));
+    if (hedged) {
+      last = hedged;
+      continue;
+    }
     const read = bestAfterKey(text, m.index + m[0].length);
     if (read) {
       last = read.letter;
@@ -182,6 +247,19 @@ function lastBestPattern(text: string): string | null {
     } else BEST_KEY.lastIndex = m.index + 1;
   }
   return last;
+}
+
+/** The quoted value after `: ` at `from` (up to the same quote, at most HEDGE_MAX characters), or null. */
+function quotedValueAfter(text: string, from: number): string | null {
+  let i = skipJsSpace(text, from);
+  if (text.charCodeAt(i) !== 0x3a) return null;
+  i = skipJsSpace(text, i + 1);
+  const quote = text[i];
+  if (quote !== '"' && quote !== "'") return null;
+  // A bounded window keeps many unclosed values linear.
+  const window = text.slice(i + 1, i + 2 + HEDGE_MAX);
+  const end = window.indexOf(quote);
+  return end >= 0 ? window.slice(0, end) : null;
 }
 
 function bestAfterKey(text: string, from: number): { letter: string; end: number } | null {
@@ -310,6 +388,10 @@ export const DIRECTION_KEYWORDS: Readonly<Record<string, DirectionLabel>> = Obje
   rise: "Going up", rises: "Going up", rising: "Going up",
   down: "Going down", downward: "Going down", downwards: "Going down", downstairs: "Going down", downhill: "Going down",
   descend: "Going down", descends: "Going down", descending: "Going down", descent: "Going down",
+  // The paper's vertical primitives are standing up and sitting down (§4 clip-wise segmentation,
+  // Fig. 4); its label set (H.2.5) names them Going up and Going down.
+  stand: "Going up", stands: "Going up", standing: "Going up", stood: "Going up",
+  sit: "Going down", sits: "Going down", sitting: "Going down", sat: "Going down",
 });
 
 export interface DirectionReading {
@@ -402,7 +484,8 @@ export function readAnswer(item: EgoTLItem, text: string): Answer {
   const unreadable = (reason: string, extra: Record<string, unknown> = {}): Answer => ({ status: "unparseable", value: Object.keys(extra).length ? extra : null, reason, stored: text });
   switch (item.task) {
     case "planning": {
-      const r = readPlanning(text);
+      const r = readPlanningReply(text);
+      if (r && "hedged" in r) return unreadable(`"best" hedges between ${r.hedged.join(", ")} (a hedge is not an answer)`, { hedged: r.hedged });
       return r ? { status: "ok", value: r, stored: text } : unreadable('no JSON with a "best" letter A-D');
     }
     case "scene_action":

@@ -15,7 +15,7 @@ import { UsageError } from "../../core/problems.js";
 import { readTemplateFile } from "../../core/results.js";
 import type { Message, Part } from "../../core/types.js";
 import { MediaError, sampleFrames, thinEvenly, type SampledFrame } from "../../media/frames.js";
-import type { EgoTLItem } from "./load.js";
+import { samplerSpan, type EgoTLItem } from "./load.js";
 import { EGOTL_TASKS, LETTERS, type EgoTLTask } from "./schema.js";
 
 /**
@@ -86,13 +86,15 @@ export async function buildPrompt(item: EgoTLItem, templates: EgoTLTemplates, op
     if (item.media) {
       const budget = options.maxImages === undefined ? Infinity : options.maxImages - (current ? 1 : 0);
       if (budget < 1) return { error: `an image limit of ${options.maxImages} leaves no room for the video frames next to the current view` };
-      const { frames, provenance } = await sampleFrames(item.media.source, item.media.spec, { ...sampling, ...(item.media.fps ? { sourceFps: item.media.fps } : {}) });
+      const { frames, provenance } = await sampleFrames(item.media.source, item.media.spec, { ...sampling, ...(item.media.fps ? { sourceFps: item.media.fps } : {}), ...samplerSpan(item.media.span) });
       const thinned = Number.isFinite(budget) ? thinEvenly(frames, budget) : { kept: frames, note: null };
       const kept = thinned.kept;
       info["frames"] = {
         source: item.media.display,
         sha256: provenance.sha256,
         spec: provenance.spec,
+        ...(provenance.span ? { span: provenance.span } : {}),
+        ...(item.media.overridden ? { spec_from: "command line (--frames / --fps)" } : {}),
         total_frames: provenance.totalFrames,
         fps: provenance.fps,
         sampled: frames.length,

@@ -67,7 +67,7 @@ export const MediaSchema = z
 
 const options = z.array(z.string().min(1)).length(4).describe("the four candidates (the answer and three distractors), plain text without letters");
 const letter = z.enum(LETTERS);
-const optionAnswer = z.union([letter, z.string().min(1)]).describe("the right option: its letter, or its text exactly as in options");
+const optionAnswer = z.union([letter, z.string().min(1)]).describe("the right option: its letter, or its text (matched to one option after normalisation: case, spaces, punctuation; App. H.2.4)");
 
 const base = {
   id: z.string().min(1).describe("unique within the data set"),
@@ -84,18 +84,18 @@ export const PlanningItemSchema = z.strictObject({
   media: MediaSchema.describe("the memory-bank walkthrough video"),
   abstract_task: z.string().min(1),
   options: options.describe("four candidate chains of thought"),
-  answer: letter.describe("the letter of the best chain of thought"),
+  answer: optionAnswer.describe("the best chain of thought: its letter, or its text (matched to one option after normalisation; App. H.2.4)"),
 });
 
 export const SceneActionItemSchema = z.strictObject({
   ...base,
   task: z.literal("scene_action"),
-  media: MediaSchema.optional(),
-  current_frame: z.string().min(1),
+  media: MediaSchema.optional().describe("a short clip of the current state (App. H.2.2); with or instead of current_frame, never a memory bank"),
+  current_frame: z.string().min(1).optional().describe("an image of the current view (Table 5); scene_action needs current_frame, media, or both"),
   abstract_task: z.string().min(1),
   options: options.describe("four candidate next actions"),
   answer: optionAnswer,
-});
+}).meta({ anyOf: [{ required: ["current_frame"] }, { required: ["media"] }] });
 
 export const NextActionItemSchema = z.strictObject({
   ...base,
@@ -111,7 +111,7 @@ export const ActionRecognitionItemSchema = z.strictObject({
   task: z.literal("action_recognition"),
   media: MediaSchema.describe("the clip"),
   options: options.describe("four candidate actions, shown lettered A-D in this order"),
-  answer: letter,
+  answer: optionAnswer.describe("the action shown: its letter, or its text (matched to one option after normalisation and exact comparison, as App. H.2.4 maps the gold action to a letter)"),
 });
 
 export const DirectionItemSchema = z.strictObject({

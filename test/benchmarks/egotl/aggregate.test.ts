@@ -42,11 +42,28 @@ test("per-task accuracy with and without the excluded letters, Avg. over the fiv
   const tasks = ["planning", "scene_action", "next_action", "action_recognition", "direction", "distance"];
   const s = egotl.summarize(items, results, tasks, noBootstrap) as Record<string, any>;
   assert.deepEqual(s.tasks.action_recognition, { n: 4, n_scored: 3, correct: 2, accuracy: 2 / 3, accuracy_counted: 0.5, unreadable: 1, excluded: 1, ci: {} });
-  assert.deepEqual(s.tasks.direction, { n: 2, n_scored: 2, correct: 1, accuracy: 0.5, accuracy_counted: 0.5, unreadable: 1, excluded: 0, ci: {} });
+  // d1 "up the stairs" -> Going up (right); d2 "hmm" -> no label. Per truth label and per read label:
+  const none = { n: 0, correct: 0, accuracy: null, predicted: 0, predicted_share: 0 };
+  assert.deepEqual(s.tasks.direction, {
+    n: 2, n_scored: 2, correct: 1, accuracy: 0.5, accuracy_counted: 0.5, unreadable: 1, excluded: 0,
+    per_direction: {
+      "Turn left": { n: 1, correct: 0, accuracy: 0, predicted: 0, predicted_share: 0 },
+      "Turn right": none,
+      "Move forward": none,
+      "Going up": { n: 1, correct: 1, accuracy: 1, predicted: 1, predicted_share: 0.5 },
+      "Going down": none,
+    },
+    no_label_share: 0.5,
+    ci: {},
+  });
   assert.equal(s.tasks.planning.accuracy, 1);
   assert.equal(s.tasks.scene_action.accuracy, 0);
   assert.equal(s.tasks.next_action.accuracy, 1);
-  assert.deepEqual(s.tasks.distance, { n: 2, MRA: 0.5, MRA_strict: 0.5, unreadable: 0, zero_truth: 1, ci: {} });
+  // m1 "3 m" for 3: error 0; m2 "0.5" for 0: error 0.5 m, no relative error (gt = 0).
+  assert.deepEqual(s.tasks.distance, {
+    n: 2, MRA: 0.5, MRA_strict: 0.5, unreadable: 0, zero_truth: 1,
+    abs_error: { n: 2, mean: 0.25, median: 0.25 }, rel_error: { n: 1, mean: 0, median: 0 }, ci: {},
+  });
   assert.equal(s["Avg."], (1 + 0 + 1 + 2 / 3 + 0.5) / 5);
   assert.equal(s.avg_counted, (1 + 0 + 1 + 0.5 + 0.5) / 5);
   assert.equal(s.score, s["Avg."]);

@@ -86,8 +86,8 @@ test("every bad line is reported with its file, line and field", () => {
   assert.equal(at(6)[0]!.field, "options");
   assert.deepEqual(at(7), [{ field: "media.frames[1]", message: `file not found: ${path.join(dir, "clip", "missing.png")}` }]);
   assert.deepEqual(at(8), [{ field: "id", message: 'duplicate id "ok" (first at test.jsonl line 1)' }]);
-  assert.deepEqual(at(9), [{ field: "current_frame", message: "required (expected string)" }]);
-  assert.deepEqual(at(10), [{ field: "answer", message: "must be a letter A-D or exactly the text of one of the four options" }]);
+  assert.deepEqual(at(9), [{ field: "current_frame", message: "scene_action needs current_frame, media (a clip of the current state), or both" }]);
+  assert.deepEqual(at(10), [{ field: "answer", message: "must be a letter A-D or the text of one of the four options (compared after normalisation: case, spaces, punctuation)" }]);
   assert.deepEqual(at(11), [{ field: "media", message: "gives video and dir; give exactly one of video, frames or dir" }]);
   assert.deepEqual(at(12), [{ field: "foo", message: 'unknown field (put extra data under "meta")' }]);
   assert.equal(at(13)[0]!.field, "options[1]");

@@ -6,14 +6,17 @@ import { renderMap3D } from "../../media/render3d.js";
 import { parseEnvironment, type Polygon } from "../../geometry/polygon.js";
 import { createRng } from "../../stats/rng.js";
 import { descriptors } from "./descriptors.js";
-import { releaseEnvironmentList } from "./environments/index.js";
+import { parseEnvironmentName, releaseEnvironmentList } from "./environments/index.js";
 import { labelDetail } from "./label.js";
 import { farthestPairs } from "./pairs.js";
 import type { EnvironmentJob, EnvironmentPlans, PlannerName } from "./plan.js";
 import { planAll } from "./pool.js";
-import { DESCRIPTORS, SCENARIOS, type Descriptors } from "./scenarios.js";
+import { DESCRIPTORS, PAPER_THRESHOLDS, SCENARIOS, type Descriptors } from "./scenarios.js";
 import type { Dim, PathEvalRecord, PathName } from "./types.js";
 import { PAPER_TABLE_10, type GenerateOptions } from "./generate-options.js";
+import { readUserEnvironments } from "./user-files.js";
+import { balanceSides, splitByEnvironment, splitByScenario, type Sample } from "./split.js";
+import { writeProbingSet } from "./probing-set.js";
 
 export { PAPER_TABLE_10, type GenerateOptions };
 
@@ -24,15 +27,10 @@ export { PAPER_TABLE_10, type GenerateOptions };
  * and side-by-side 2D/3D pictures of the test pairs. Output: the release's JSON record format in
  * the release's layout (`2D/test_dataset_2D.json`, ...), plus `environments/`, `stats.json`.
  * Choices that differ from the release are listed in README.md of the output.
+ * Options (generate-options.ts): the user's environment files, exact validity, thresholds, the
+ * user's scenario texts, label balance and an environment-disjoint split (split.ts), and the
+ * encoder-probing set (probing-set.ts).
  */
-
-interface Sample {
-  env: EnvironmentPlans;
-  pair: [number, number];
-  scenarioId: number;
-  label: PathName;
-  metrics: Record<PathName, Descriptors>;
-}
 
 export interface GenerateSummary {
   environments: number;
@@ -44,6 +42,12 @@ export interface GenerateSummary {
   meanDifference: Descriptors;
   labelBalance: { test: Record<PathName, number>; train: Record<PathName, number> };
   perScenario: Array<{ id: number; test: number; train: number }>;
+  /** Test pairs whose sides were swapped to balance the labels (balance=true). */
+  swapped: number;
+  /** split=environment: environments per split, and labelled pairs of test environments not drawn (in neither split). */
+  environmentSplit?: { test: number; train: number; unused: number };
+  /** Same/different pairs written for the encoder probe (probing=N). */
+  probingPairs: number;
   seconds: { planning: number; rendering: number };
 }
 
@@ -55,27 +59,41 @@ export function chooseEnvironments(count: number, seed: number) {
   return createRng(seed ^ 0xe57).shuffle(all).slice(0, count);
 }
 
+/** The planning jobs: the user's environment files (environments=DIR) or the generated families. */
+function environmentJobs(options: GenerateOptions): EnvironmentJob[] {
+  const common = {
+    seed: options.seed, runs: options.runsPerEnvironment ?? 30, planner: options.planner ?? "rrt-connect" as PlannerName,
+    simplify: options.simplify ?? true, maxIterations: options.maxIterations ?? 50_000,
+    ...(options.timeLimitMs ? { timeLimitMs: options.timeLimitMs } : {}),
+    ...(options.validity ? { validity: options.validity } : {}),
+  };
+  if (!options.environmentsDir) return chooseEnvironments(options.environments, options.seed).map((e) => ({ ...e, ...common }));
+  const files = readUserEnvironments(options.environmentsDir);
+  const chosen = files.length <= options.environments ? files : createRng(options.seed ^ 0xe57).shuffle(files).slice(0, options.environments).sort((a, b) => (a.fileName < b.fileName ? -1 : 1));
+  // family/parameter/index only name the job in messages when a file is given: the release's when the name is release-style.
+  return chosen.map((environment, index) => ({ ...(parseEnvironmentName(environment.fileName) ?? { family: "random" as const, parameter: 0, index }), ...common, environment }));
+}
+
 export async function generatePathEval(options: GenerateOptions): Promise<GenerateSummary> {
   const log = options.log ?? (() => {});
   const dims = options.dims ?? ["2D", "3D"];
   const out = options.outDir;
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`${out} is not empty: choose a new folder`);
+  // The user's files are checked before anything is written.
+  const jobs = environmentJobs(options);
   mkdirSync(path.join(out, "environments"), { recursive: true });
 
   const started = performance.now();
-  const jobs: EnvironmentJob[] = chooseEnvironments(options.environments, options.seed).map((e) => ({
-    ...e, seed: options.seed, runs: options.runsPerEnvironment ?? 30, planner: options.planner ?? "rrt-connect",
-    simplify: options.simplify ?? true, maxIterations: options.maxIterations ?? 50_000,
-    ...(options.timeLimitMs ? { timeLimitMs: options.timeLimitMs } : {}),
-  }));
   const plans = await planAll(jobs, { ...(options.workers ? { workers: options.workers } : {}), onDone: (n) => { if (n % 25 === 0 || n === jobs.length) log(`planned ${n}/${jobs.length} environments`); } });
   const planningSeconds = (performance.now() - started) / 1000;
 
+  const thresholds = options.thresholds ?? PAPER_THRESHOLDS;
   const samples: Sample[] = [];
   let pairCount = 0;
   const polygonsOf = new Map<string, Polygon[]>();
   for (const env of plans) {
     writeFileSync(path.join(out, "environments", env.fileName), env.text);
+    if (env.paths.length < 2) log(`${env.fileName}: ${env.paths.length} of ${env.runs} plans reached the goal, so it gives no pair`);
     const polygons = parseEnvironment(env.text, env.fileName);
     polygonsOf.set(env.name, polygons);
     const metrics = env.paths.map((p) => descriptors(p.points, polygons));
@@ -85,16 +103,24 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
     for (const pair of pairs) {
       const m = { "Path 1": metrics[pair[0]]!, "Path 2": metrics[pair[1]]! };
       for (const scenario of SCENARIOS) {
-        const { label } = labelDetail(m["Path 1"], m["Path 2"], scenario.directions);
-        if (label !== "Unresolved") samples.push({ env, pair, scenarioId: scenario.id, label, metrics: m });
+        const { label } = labelDetail(m["Path 1"], m["Path 2"], scenario.directions, thresholds);
+        if (label !== "Unresolved") samples.push({ env, pair, scenarioId: scenario.id, label, metrics: m, swapped: false });
       }
     }
   }
 
-  const { test, train } = splitByScenario(samples, options.testPerScenario ?? 70, options.seed);
+  const perScenario = options.testPerScenario ?? 70;
+  const split = options.split === "environment" ? splitByEnvironment(samples, perScenario, options.seed) : { ...splitByScenario(samples, perScenario, options.seed), unused: [] as Sample[] };
+  const balanced = options.balance ? balanceSides(split.test, options.seed) : { samples: split.test, swapped: 0 };
+  const test = balanced.samples;
+  const train = split.train;
+  const texts = options.scenarioTexts?.texts;
   const renderStart = performance.now();
-  const testRecords = await writeRecords(out, "test", test, dims, polygonsOf, true, log);
-  await writeRecords(out, "train", train, dims, polygonsOf, options.trainImages ?? false, log);
+  const testRecords = await writeRecords(out, "test", test, dims, polygonsOf, true, log, texts);
+  await writeRecords(out, "train", train, dims, polygonsOf, options.trainImages ?? false, log, texts);
+  // [patheval-analysis] The fine-grained perception set (App. C.2, Table 8) from all valid paths: finegrained-set.ts.
+  await (await import("./finegrained-set.js")).writeFineGrainedSet(out, plans.map((e) => ({ environment: e.name, polygons: polygonsOf.get(e.name)!, paths: e.paths })), { seed: options.seed, dims, log });
+  const probingPairs = options.probingPairs ? await writeProbingSet(out, plans, polygonsOf, { pairs: options.probingPairs, seed: options.seed, dims, log }) : 0;
   const renderingSeconds = (performance.now() - renderStart) / 1000;
 
   const summary: GenerateSummary = {
@@ -106,32 +132,19 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
     meanDifference: meanDifference(test),
     labelBalance: { test: balance(test), train: balance(train) },
     perScenario: SCENARIOS.map((s) => ({ id: s.id, test: test.filter((x) => x.scenarioId === s.id).length, train: train.filter((x) => x.scenarioId === s.id).length })),
+    swapped: balanced.swapped,
+    ...(options.split === "environment" ? { environmentSplit: { test: new Set(test.map((x) => x.env.name)).size, train: new Set(train.map((x) => x.env.name)).size, unused: split.unused.length } } : {}),
+    probingPairs,
     seconds: { planning: planningSeconds, rendering: renderingSeconds },
   };
   // Timings are printed, not written, so the same seed gives the same files.
   const { seconds: _timings, ...stats } = summary;
-  writeFileSync(path.join(out, "stats.json"), `${JSON.stringify({ ...stats, paper_table_10: PAPER_TABLE_10, test_records: testRecords }, null, 2)}\n`);
-  writeFileSync(path.join(out, "README.md"), readme(options));
+  writeFileSync(path.join(out, "stats.json"), `${JSON.stringify({ ...stats, paper_table_10: PAPER_TABLE_10, test_records: testRecords, settings: settingsOf(options, thresholds) }, null, 2)}\n`);
+  writeFileSync(path.join(out, "README.md"), readme({ ...options, environments: plans.length }));
   return summary;
 }
 
-/** Per scenario, a seeded draw of the test pairs; the rest is training. */
-function splitByScenario(samples: Sample[], perScenario: number | "release", seed: number): { test: Sample[]; train: Sample[] } {
-  const groups = SCENARIOS.map((s) => samples.filter((x) => x.scenarioId === s.id));
-  // The release's rule (prepare_data.py): 34 for the scenarios whose counts are among the five largest, 33 otherwise.
-  const topCounts = groups.map((g) => g.length).sort((a, b) => a - b).slice(-5);
-  const test: Sample[] = [];
-  const train: Sample[] = [];
-  groups.forEach((group, i) => {
-    const n = perScenario === "release" ? (topCounts.includes(group.length) ? 34 : 33) : perScenario;
-    const order = createRng(seed + 101 * (i + 1)).shuffle(group);
-    test.push(...order.slice(0, n));
-    train.push(...order.slice(n));
-  });
-  return { test, train };
-}
-
-async function writeRecords(out: string, split: "test" | "train", samples: Sample[], dims: Dim[], polygonsOf: Map<string, Polygon[]>, render: boolean, log: (line: string) => void): Promise<number> {
+async function writeRecords(out: string, split: "test" | "train", samples: Sample[], dims: Dim[], polygonsOf: Map<string, Polygon[]>, render: boolean, log: (line: string) => void, texts?: Record<number, string>): Promise<number> {
   const single = new Map<string, Buffer>();
   const picture = async (env: EnvironmentPlans, index: number, dim: Dim) => {
     const key = `${env.name}|${index}|${dim}`;
@@ -145,7 +158,7 @@ async function writeRecords(out: string, split: "test" | "train", samples: Sampl
   };
   const prefix = split === "test" ? "" : "train_";
   for (const dim of dims) {
-    const records: PathEvalRecord[] = [];
+    const records: Array<PathEvalRecord & { swapped?: boolean }> = [];
     for (let id = 0; id < samples.length; id++) {
       const s = samples[id]!;
       const image = `combined_images/${prefix}${id}_${dim}.png`;
@@ -154,7 +167,7 @@ async function writeRecords(out: string, split: "test" | "train", samples: Sampl
         writeFileSync(path.join(out, image), await sideBySide(await picture(s.env, s.pair[0], dim), await picture(s.env, s.pair[1], dim)));
         if ((id + 1) % 200 === 0) log(`${split} ${dim}: ${id + 1}/${samples.length} pictures`);
       }
-      const scenario = SCENARIOS[s.scenarioId - 1]!;
+      const scenario = { ...SCENARIOS[s.scenarioId - 1]!, ...(texts?.[s.scenarioId] !== undefined ? { text: texts[s.scenarioId]! } : {}) };
       records.push({
         id,
         image,
@@ -167,6 +180,7 @@ async function writeRecords(out: string, split: "test" | "train", samples: Sampl
         scenario: scenario.text,
         environment: s.env.name,
         paths: { "Path 1": s.env.paths[s.pair[0]]!.points, "Path 2": s.env.paths[s.pair[1]]!.points },
+        ...(s.swapped ? { swapped: true } : {}),
       });
     }
     const file = path.join(out, dim, split === "test" ? `test_dataset_${dim}.json` : `train_set_${dim}.json`);
@@ -174,6 +188,19 @@ async function writeRecords(out: string, split: "test" | "train", samples: Sampl
     writeFileSync(file, `${JSON.stringify(records)}\n`);
   }
   return samples.length;
+}
+
+/** The settings in force, written to stats.json so a set says how it was made. */
+function settingsOf(o: GenerateOptions, thresholds: Descriptors): Record<string, unknown> {
+  return {
+    ...(o.preset ? { preset: o.preset } : {}),
+    environments: o.environmentsDir ? "user files" : "generated (four families)",
+    runs: o.runsPerEnvironment ?? 30, planner: o.planner ?? "rrt-connect", simplify: o.simplify ?? true, validity: o.validity ?? "release",
+    pairs: o.pairsPerEnvironment ?? 5, labelled_pairs: o.labelledPairs ?? "all", thresholds,
+    scenarios: o.scenarioTexts ? { file: path.basename(o.scenarioTexts.file), sha256: o.scenarioTexts.sha256 } : "spatialprobe wording",
+    split: o.split ?? "scenario", test_per_scenario: o.testPerScenario ?? 70, balance: o.balance ?? false,
+    max_iterations: o.maxIterations ?? 50_000, ...(o.timeLimitMs ? { time_limit_ms: o.timeLimitMs } : {}),
+  };
 }
 
 function meanDifference(samples: Sample[]): Descriptors {
@@ -185,6 +212,18 @@ function balance(samples: Sample[]): Record<PathName, number> {
 }
 
 function readme(o: GenerateOptions): string {
+  const notes = [
+    o.preset ? `Preset \`${o.preset}\` (its settings, with any key given beside it), see stats.json "settings".` : "",
+    o.environmentsDir ? "Environments: the user's own files (copied unchanged into `environments/`), not generated ones." : "",
+    o.validity === "exact" ? "State validity: the exact disc check (and exact motion checks), not the release's 20 circle points." : "",
+    o.thresholds ? "Labelling thresholds: the user's (stats.json \"settings\".thresholds), not the paper's." : "",
+    o.balance ? "Test labels balanced per scenario: some pairs are shown with their sides swapped (records carry `\"swapped\": true`)." : "",
+    o.split === "environment" ? "Split by environment: no environment has pairs in both the test and the training files." : "",
+    o.probingPairs ? "Encoder probing (paper §5.2, Table 4): single-path pictures and same/different pairs in `probing/` (docs/patheval-probing.md)." : "",
+  ].filter((line) => line !== "");
+  const scenarios = o.scenarioTexts
+    ? `Scenario texts come from the user's file ${path.basename(o.scenarioTexts.file)} (sha256 ${o.scenarioTexts.sha256.slice(0, 16)}...); the descriptors each scenario weighs are the paper's (Table 7).`
+    : "Scenario texts are spatialprobe's own wording of the paper's fifteen scenarios (same agents and descriptor directions).";
   return `# PathEval-style set made by spatialprobe
 
 Made with \`spatialprobe generate patheval\` (seed ${o.seed}, ${o.environments} environments, ${o.runsPerEnvironment ?? 30} plans each,
@@ -194,10 +233,9 @@ ${o.testPerScenario ?? 70} test pairs per scenario).
 Layout as the PathEval release: \`2D/test_dataset_2D.json\`, \`3D/test_dataset_3D.json\` (and the train files), records
 \`{id, image, conversations, metrics}\` plus our fields \`scenario_id\`, \`scenario\`, \`environment\`, \`paths\`.
 Pictures: \`combined_images/<id>_<dim>.png\` (Path 1 left). Environments: \`environments/*.txt\` in the release's format.
-Scenario texts are spatialprobe's own wording of the paper's fifteen scenarios (same agents and descriptor directions).
-
-Differences from the released generator: every pair is labelled (the release writes only each environment's last pair),
-a path is never paired with itself, and ties between pair distances are broken by index, not by numpy's unstable sort.
-\`stats.json\` holds the average descriptor differences of the test pairs next to the paper's Table 10, and the label balance.
+${scenarios}
+${notes.length > 0 ? `\n${notes.map((n) => `- ${n}`).join("\n")}\n` : ""}
+Differences from the released generator: ${o.labelledPairs === "last" ? "" : "every pair is labelled (the release writes only each environment's last pair),\n"}a path is never paired with itself, and ties between pair distances are broken by index, not by numpy's unstable sort.
+\`stats.json\` holds the average descriptor differences of the test pairs next to the paper's Table 10, the label balance and the settings.
 `;
 }

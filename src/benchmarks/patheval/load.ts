@@ -32,6 +32,19 @@ export interface LoadResult {
   items: PathEvalItem[];
   problems: DataProblem[];
   tasks: Dim[];
+  /**
+   * With `renderMissing`: items whose picture is not on disk but can be drawn from the record's
+   * paths and its environment file (generated training sets): item id -> the environment file.
+   */
+  toRender?: Map<string, string>;
+}
+
+export interface LoadOptions extends DataRootOptions {
+  tasks?: Dim[];
+  split?: "test" | "train";
+  requests?: RequestOptions;
+  /** Keep records whose picture is missing when it can be rendered (see LoadResult.toRender). */
+  renderMissing?: boolean;
 }
 
 /** The test files under a folder (or the file itself), with the dimension each holds. */
@@ -74,19 +87,29 @@ export function pathEvalRoot(data: string): string {
 }
 
 /** `requests`: also check what requests with that variant or probe need (check.ts). */
-export function loadPathEval(data: string, options: DataRootOptions & { tasks?: Dim[]; split?: "test" | "train"; requests?: RequestOptions } = {}): LoadResult {
+export function loadPathEval(data: string, options: LoadOptions = {}): LoadResult {
   const problems: DataProblem[] = [];
   if (!existsSync(data)) return { items: [], problems: [{ file: data, message: "data path does not exist" }], tasks: [] };
   const files = findDataFiles(data, options.split).filter((f) => !options.tasks || options.tasks.includes(f.dim));
   if (files.length === 0) problems.push({ file: data, message: "no PathEval JSON files found (expected 2D/test_dataset_2D.json and/or 3D/test_dataset_3D.json)" });
   const items: PathEvalItem[] = [];
   const root = new DataRoot(pathEvalRoot(data), options);
-  for (const { file, dim } of files) items.push(...loadFile(path.resolve(file), dim, root, problems));
+  const toRender = options.renderMissing ? new Map<string, string>() : undefined;
+  for (const { file, dim } of files) items.push(...loadFile(path.resolve(file), dim, root, problems, toRender));
   if (options.requests) problems.push(...pathevalRequestProblems(items, options.requests));
-  return { items, problems, tasks: files.map((f) => f.dim) };
+  return { items, problems, tasks: files.map((f) => f.dim), ...(toRender ? { toRender } : {}) };
 }
 
-function loadFile(file: string, dim: Dim, root: DataRoot, problems: DataProblem[]): PathEvalItem[] {
+/** The environment file a generated record's picture can be drawn from (environments/<name>Obstacles.txt or <name>.txt). */
+function environmentFileOf(root: DataRoot, environment: string): string | null {
+  for (const ref of [`environments/${environment}Obstacles.txt`, `environments/${environment}.txt`]) {
+    const found = root.resolve(ref, "file");
+    if (found.ok) return found.path;
+  }
+  return null;
+}
+
+function loadFile(file: string, dim: Dim, root: DataRoot, problems: DataProblem[], toRender?: Map<string, string>): PathEvalItem[] {
   const display = path.relative(root.dir, file) || path.basename(file);
   const parsed = parseJson(readFileSync(file, "utf8"));
   if (!parsed.ok) {
@@ -115,12 +138,15 @@ function loadFile(file: string, dim: Dim, root: DataRoot, problems: DataProblem[
     }
     // The release's image search: next to the JSON file, from the root, then from the file's parent folder.
     const image = root.search(record.image, "image", [path.dirname(file), root.dir, path.dirname(path.dirname(file))]);
-    if (!image.ok) {
-      problems.push({ ...where, field: `[${index}].image`, message: image.message });
+    const id = `${dim}/${record.id}`;
+    const environmentFile = !image.ok && image.missing && toRender && record.paths && record.environment ? environmentFileOf(root, record.environment) : null;
+    if (!image.ok && environmentFile === null) {
+      const hint = toRender && image.missing ? (record.paths && record.environment ? " (and no environments/ file to draw it from)" : " (and the record has no paths and environment to draw it from)") : "";
+      problems.push({ ...where, field: `[${index}].image`, message: `${image.message}${hint}` });
       return;
     }
-    const imagePath = image.path;
-    const id = `${dim}/${record.id}`;
+    const imagePath = image.ok ? image.path : path.resolve(root.dir, record.image);
+    if (environmentFile !== null && !seen.has(id)) toRender!.set(id, environmentFile);
     if (seen.has(id)) {
       problems.push({ ...where, field: `[${index}].id`, message: `duplicate id ${record.id}` });
       return;

@@ -4,7 +4,7 @@ import { asRecord, noAnswerLine } from "../../core/results.js";
 import { blankPicture, box, finish, hasFont, label, MARK, pictureOf, type Picture } from "../../media/draw.js";
 import { swapHalves } from "../../media/halves.js";
 import { labelDetail } from "./label.js";
-import { trueStances, type Stance } from "./probes.js";
+import { fineGrainedSetOf, trueStances, type Stance } from "./probes.js";
 import { leftPath, other, type ShownPair, type Variant, VARIANTS } from "./prompt.js";
 import { DESCRIPTORS, scenarioById, type DescriptorName, type Direction } from "./scenarios.js";
 import type { PathEvalItem, PathName } from "./types.js";
@@ -229,11 +229,26 @@ function pairCaption(item: PathEvalItem, record: Record<string, unknown>, shown:
   ];
 }
 
+/**
+ * The question line: the segment study asks which segment is nearer the obstacle (Fig. 2); the
+ * generated set's pairs were sampled for one ε each (Table 8), the test-set variant's fall in nested subsets.
+ */
+function fineGrainedQuestion(item: PathEvalItem, probe: Extract<PathEvalItem["probe"], { kind: "fine-grained" }>): string {
+  const set = fineGrainedSetOf(probe);
+  const difference = formatValue(probe.descriptor, probe.difference);
+  if (set === "segments") {
+    const segment = (probe as { segment?: string }).segment ?? "segment";
+    return `segment study · ${item.id} · which ${segment} is closer to the obstacle? (clearance difference ${difference})`;
+  }
+  const where = probe.level === "below" ? "below ε1" : set === "generated" ? `sampled for ${probe.level}` : `${probe.level} subset`;
+  return `fine-grained probe${set === "test-set" ? " (test-set variant)" : ""} · ${item.id} · which path has the smaller ${probe.descriptor}? · ${where} (difference ${difference})`;
+}
+
 function fineGrainedCaption(item: PathEvalItem, record: Record<string, unknown>, shown: ShownPair, choice: PathName | null): string[] {
   const probe = item.probe as Extract<PathEvalItem["probe"], { kind: "fine-grained" }>;
   const [a, b] = [item.metrics["Path 1"][probe.descriptor], item.metrics["Path 2"][probe.descriptor]];
   return [
-    `fine-grained probe · ${item.id} · which path has the smaller ${probe.descriptor}? · ${probe.level === "below" ? "below ε1" : `${probe.level} subset`} (difference ${formatValue(probe.descriptor, probe.difference)})`,
+    fineGrainedQuestion(item, probe),
     answerLine(record, shown, choice),
     `truth: ${probe.smaller} (${probe.descriptor} ${formatValue(probe.descriptor, a)} vs ${formatValue(probe.descriptor, b)})`,
     outcomeLine(record, choice, probe.smaller),

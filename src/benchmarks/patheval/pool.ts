@@ -3,6 +3,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { EnvironmentJob, EnvironmentPlans } from "./plan.js";
 
+const jobName = (job: EnvironmentJob) => job.environment?.fileName ?? `${job.family} ${job.parameter}/${job.index}`;
+
 /**
  * Plan environments on all cores with worker threads. Results come back in job order whatever
  * the scheduling, and each job is deterministic, so the output does not depend on the pool size.
@@ -35,7 +37,7 @@ export async function planAll(jobs: EnvironmentJob[], options: { workers?: numbe
       worker.on("message", (message: { ok: boolean; result?: EnvironmentPlans; error?: string }) => {
         if (!message.ok) {
           void worker.terminate();
-          reject(new Error(`planning ${jobs[current]!.family} ${jobs[current]!.parameter}/${jobs[current]!.index}: ${message.error}`));
+          reject(new Error(`planning ${jobName(jobs[current]!)}: ${message.error}`));
           return;
         }
         results[current] = message.result!;

@@ -6,7 +6,7 @@ import { readTemplateFile } from "../../core/results.js";
 import type { Message, Part } from "../../core/types.js";
 import { swapHalves } from "../../media/halves.js";
 import { createRng, seedFromString } from "../../stats/rng.js";
-import { DESCRIPTOR_MEANINGS } from "./probes.js";
+import { abstractionFormatOf, DESCRIPTOR_MEANINGS, fineGrainedSetOf } from "./probes.js";
 import { DESCRIPTORS, type DescriptorName, type Descriptors } from "./scenarios.js";
 import type { PathEvalItem, PathName } from "./types.js";
 import { imagePart } from "../../media/sniff.js";
@@ -24,6 +24,10 @@ export interface PathEvalTemplates {
   descriptors_only: string;
   attribute_abstraction: string;
   fine_grained: string;
+  /** The paper-format abstraction question (a list of descriptors; optional, needed by `--prompt attribute-abstraction-list`). */
+  attribute_abstraction_list?: string;
+  /** The segment study's question (optional in a custom file; needed only by `--prompt segments`). */
+  segments?: string;
 }
 
 export const DEFAULT_TEMPLATE_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../templates/patheval.yaml");
@@ -33,6 +37,9 @@ export function loadTemplates(file = DEFAULT_TEMPLATE_FILE): PathEvalTemplates {
   const keys = ["system", "plain", "with_descriptors", "descriptors_only", "attribute_abstraction", "fine_grained"];
   const missing = keys.filter((k) => typeof data[k] !== "string");
   if (missing.length > 0) throw new UsageError(`template file ${file} lacks: ${missing.join(", ")}`);
+  for (const key of ["segments", "attribute_abstraction_list"]) {
+    if (data[key] !== undefined && typeof data[key] !== "string") throw new UsageError(`template file ${file}: ${key} must be text`);
+  }
   return { ...(data as unknown as PathEvalTemplates), name: String(data["name"] ?? path.basename(file)), hash };
 }
 
@@ -99,14 +106,50 @@ export async function buildMessages(item: PathEvalItem, shown: ShownPair, templa
   ];
 }
 
+/** The text a descriptors-only prompt shows for an item (plain names, not flipped: the variant has no picture). */
+export function descriptorsOnlyText(item: PathEvalItem, templates: PathEvalTemplates): string {
+  return fill(templates.descriptors_only, {
+    scenario: item.question, left: "Path 1", right: "Path 2",
+    descriptors_left: formatDescriptors(item.metrics["Path 1"]), descriptors_right: formatDescriptors(item.metrics["Path 2"]),
+  });
+}
+
+/**
+ * `--prompt descriptors-only` asks each distinct text once: items whose prompt text and truth are
+ * the same (e.g. the 2D and 3D record of one pair and scenario) collapse to the first one.
+ * `copies` says how many records each kept item stands for.
+ */
+export function distinctPromptItems(items: PathEvalItem[], templates: PathEvalTemplates): { items: PathEvalItem[]; copies: Map<PathEvalItem, PathEvalItem[]> } {
+  const first = new Map<string, PathEvalItem>();
+  const copies = new Map<PathEvalItem, PathEvalItem[]>();
+  for (const item of items) {
+    const key = `${item.truth}\u0000${descriptorsOnlyText(item, templates)}`;
+    const kept = first.get(key);
+    if (kept) copies.get(kept)!.push(item);
+    else {
+      first.set(key, item);
+      copies.set(item, [item]);
+    }
+  }
+  return { items: [...first.values()], copies };
+}
+
 /** Probe prompts: the scenario alone (abstraction), or the picture and one descriptor (fine-grained). */
 export async function buildProbeMessages(item: PathEvalItem, shown: ShownPair, templates: PathEvalTemplates, readImage: (file: string) => Buffer = readFileSync): Promise<Message[]> {
   const probe = item.probe!;
   const system: Message = { role: "system", content: [{ type: "text", text: templates.system.trim() }] };
+  if (probe.kind === "attribute-abstraction" && abstractionFormatOf(probe) === "list") {
+    if (templates.attribute_abstraction_list === undefined) throw new UsageError(`template ${templates.name} has no "attribute_abstraction_list" text (needed by --prompt attribute-abstraction-list)`);
+    return [system, { role: "user", content: [{ type: "text", text: fill(templates.attribute_abstraction_list, { scenario: item.question }) }] }];
+  }
   if (probe.kind === "attribute-abstraction") {
     return [system, { role: "user", content: [{ type: "text", text: fill(templates.attribute_abstraction, { scenario: item.question }) }] }];
   }
   const image = readImage(item.imagePath);
+  if (fineGrainedSetOf(probe) === "segments") {
+    if (templates.segments === undefined) throw new UsageError(`template ${templates.name} has no "segments" text (needed by --prompt segments)`);
+    return [system, { role: "user", content: [imagePart(image, item.imagePath), { type: "text", text: fill(templates.segments, { left: shown.names[0], right: shown.names[1] }) }] }];
+  }
   const text = fill(templates.fine_grained, { left: shown.names[0], right: shown.names[1], descriptor: probe.descriptor, descriptor_meaning: DESCRIPTOR_MEANINGS[probe.descriptor] });
   return [system, { role: "user", content: [imagePart(image, item.imagePath), { type: "text", text }] }];
 }

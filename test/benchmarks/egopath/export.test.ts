@@ -340,7 +340,7 @@ test("cli: usage errors and data problems are clear, and nothing is written", as
     [["export", "egopath", "--data", data, "--format", "alpaca", "--out", out("a.json")], 2, 'error: unknown --format "alpaca" (choose llava, sharegpt, swift)\n'],
     [["export", "egopath", "--data", data, "--format", "swift", "--split", "test", "--out", out("a.json")], 2, 'error: unknown --split "test" (choose benchmark, train, val)\n'],
     [["export", "egopath", "--data", data, "--format", "swift", "--image-root", "cwd", "--out", out("a.json")], 2, 'error: unknown --image-root "cwd" (choose relative, absolute)\n'],
-    [["export", "patheval", "--data", data, "--format", "swift", "--out", out("a.json")], 2, 'error: export supports egopath, vcn, egotl, epic (got "patheval")\n'],
+    [["export", "nonesuch", "--data", data, "--format", "swift", "--out", out("a.json")], 2, 'error: export supports egopath, patheval, vcn, egotl, epic (got "nonesuch")\n'],
     [["export", "egopath", "--format", "swift", "--out", out("a.json")], 1, /error: required option '--data <path>' not specified/],
     [["export", "egopath", "--data", data, "--format", "swift", "--split", "val", "--out", out("a.json")], 1, /^error: the data has problems; nothing was run\.\n {2}- release\/val\/vqa\/vqa_next_<task>\.jsonl: no vqa files found for the val split/],
     [["export", "egopath", "--data", path.join(data, "nowhere"), "--format", "swift", "--out", out("a.json")], 1, /dataset root does not exist or is not a folder/],

@@ -161,7 +161,7 @@ test("probes: fine-grained frames the smaller path; attribute abstraction shows 
     assertColour(f.image, 639, 475, WHITE, "Sharp turns not tinted in this probe");
   }
   const fineText = f.overlay.caption.join("\n");
-  assert.match(fineText, /fine-grained probe · 2D\/hand\/Path length · which path has the smaller Path length\? · below ε1/);
+  assert.match(fineText, /fine-grained probe \(test-set variant\) · 2D\/hand\/Path length · which path has the smaller Path length\? · below ε1/);
   assert.match(fineText, /truth: Path 1 \(Path length 200\.00 vs 210\.00\)/);
   assert.match(fineText, /outcome: wrong · score 0/);
 

@@ -1,0 +1,129 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
+import { parseJson } from "../../core/jsonl.js";
+import type { DataProblem } from "../../core/problems.js";
+import { EPSILON_LEVELS, PAPER_TABLE_8, type FineGrainedDetail } from "./probes.js";
+import { DESCRIPTORS, type DescriptorName } from "./scenarios.js";
+import type { Dim, PathEvalItem } from "./types.js";
+
+/**
+ * Loading the fine-grained set that `generate patheval` writes (finegrained-set.ts):
+ * `<root>/fine_grained/<dim>/fine_grained_<dim>.json`, pictures named relative to `fine_grained/`.
+ * Each record is checked against itself: the difference and the smaller path must follow from
+ * its metrics, its ε must be Table 8's for its index and exceeded by the difference.
+ */
+
+export const FINE_GRAINED_FOLDER = "fine_grained";
+
+const descriptorShape = z.object(Object.fromEntries(DESCRIPTORS.map((d) => [d, z.number()])) as Record<DescriptorName, z.ZodNumber>);
+const point = z.tuple([z.number(), z.number()]);
+
+const recordSchema = z.object({
+  id: z.string().min(1).max(200),
+  image: z.string().min(1).max(1000),
+  descriptor: z.enum(DESCRIPTORS as unknown as [DescriptorName, ...DescriptorName[]]),
+  epsilon_index: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  epsilon: z.number(),
+  difference: z.number(),
+  smaller: z.enum(["Path 1", "Path 2"]),
+  environment: z.string().min(1),
+  metrics: z.object({ "Path 1": descriptorShape, "Path 2": descriptorShape }),
+  paths: z.object({ "Path 1": z.array(point), "Path 2": z.array(point) }).optional(),
+});
+
+/** The generated set's files under a data folder, per dimension (none when the set is absent). */
+export function fineGrainedFiles(root: string, tasks?: readonly Dim[]): Array<{ file: string; dim: Dim }> {
+  if (!existsSync(root) || !statSync(root).isDirectory()) return [];
+  return (["2D", "3D"] as const)
+    .filter((dim) => !tasks || tasks.includes(dim))
+    .map((dim) => ({ file: path.join(root, FINE_GRAINED_FOLDER, dim, `fine_grained_${dim}.json`), dim }))
+    .filter((f) => existsSync(f.file));
+}
+
+/** What must hold between a record's fields; a message per violation. */
+function inconsistencies(r: z.infer<typeof recordSchema>): Array<{ field: string; message: string }> {
+  const a = r.metrics["Path 1"][r.descriptor];
+  const b = r.metrics["Path 2"][r.descriptor];
+  const out: Array<{ field: string; message: string }> = [];
+  const tolerance = 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (Math.abs(Math.abs(a - b) - r.difference) > tolerance) out.push({ field: "difference", message: `must be |Path 1 - Path 2| = ${Math.abs(a - b)}` });
+  if (!(a < b) && !(a > b)) out.push({ field: "metrics", message: "the two paths have the same value: no smaller path" });
+  else if ((a < b ? "Path 1" : "Path 2") !== r.smaller) out.push({ field: "smaller", message: `must be ${a < b ? "Path 1" : "Path 2"} by the metrics` });
+  const epsilon = PAPER_TABLE_8[r.descriptor][r.epsilon_index - 1]!;
+  if (r.epsilon !== epsilon) out.push({ field: "epsilon", message: `must be ${epsilon} (Table 8, ε${r.epsilon_index} of ${r.descriptor})` });
+  else if (!(r.difference > epsilon)) out.push({ field: "difference", message: `must exceed ε = ${epsilon}` });
+  return out;
+}
+
+export function loadFineGrainedSet(dataRoot: string, options: DataRootOptions & { tasks?: readonly Dim[] } = {}): { items: PathEvalItem[]; problems: DataProblem[]; tasks: Dim[] } {
+  const files = fineGrainedFiles(dataRoot, options.tasks);
+  const root = new DataRoot(dataRoot, options);
+  const items: PathEvalItem[] = [];
+  const problems: DataProblem[] = [];
+  for (const { file, dim } of files) {
+    const display = path.relative(root.dir, file);
+    const parsed = parseJson(readFileSync(file, "utf8"));
+    if (!parsed.ok || !Array.isArray(parsed.value)) {
+      problems.push({ file: display, message: parsed.ok ? "expected a JSON array of records" : parsed.message });
+      continue;
+    }
+    const seen = new Set<string>();
+    parsed.value.forEach((raw, index) => {
+      const result = recordSchema.safeParse(raw);
+      if (!result.success) {
+        for (const issue of result.error.issues) problems.push({ file: display, field: `[${index}].${issue.path.join(".")}`, message: issue.message });
+        return;
+      }
+      const r = result.data;
+      const bad = inconsistencies(r);
+      if (bad.length > 0) {
+        for (const b of bad) problems.push({ file: display, field: `[${index}].${b.field}`, message: b.message });
+        return;
+      }
+      if (seen.has(r.id)) {
+        problems.push({ file: display, field: `[${index}].id`, message: `duplicate id ${r.id}` });
+        return;
+      }
+      seen.add(r.id);
+      const image = root.resolve(r.image, "image", { from: path.join(root.dir, FINE_GRAINED_FOLDER) });
+      if (!image.ok) {
+        problems.push({ file: display, field: `[${index}].image`, message: image.message });
+        return;
+      }
+      const probe: FineGrainedDetail = {
+        kind: "fine-grained", descriptor: r.descriptor, smaller: r.smaller, difference: r.difference,
+        level: EPSILON_LEVELS[r.epsilon_index - 1]!, set: "generated", epsilon: r.epsilon,
+      };
+      items.push({
+        id: `fine-grained/${dim}/${r.id}`,
+        recordId: r.id,
+        task: dim,
+        cluster: r.environment,
+        imagePath: image.path,
+        question: `Which path has the smaller ${r.descriptor}?`,
+        truth: r.smaller,
+        metrics: r.metrics,
+        ...(r.paths ? { paths: r.paths } : {}),
+        environment: r.environment,
+        source: { file: display, index },
+        probe,
+      });
+    });
+  }
+  return { items, problems, tasks: files.map((f) => f.dim) };
+}
+
+/** What `generate patheval` prints about the fine-grained set it wrote (from fine_grained/stats.json). */
+export function fineGrainedSummaryLines(outDir: string): string[] {
+  const file = path.join(outDir, FINE_GRAINED_FOLDER, "stats.json");
+  if (!existsSync(file)) return [];
+  const stats = JSON.parse(readFileSync(file, "utf8")) as { pairs_per_epsilon: number; drawn: Record<string, number[]> };
+  const cells = Object.values(stats.drawn).flat();
+  const short = cells.filter((n) => n < stats.pairs_per_epsilon).length;
+  return [
+    `fine-grained set (App. C.2, Table 8 ε): ${cells.reduce((s, n) => s + n, 0)} questions per dimension in ${FINE_GRAINED_FOLDER}/` +
+      (short > 0 ? `; ${short} of ${cells.length} descriptor x ε cells have fewer than ${stats.pairs_per_epsilon} qualifying pairs (see ${FINE_GRAINED_FOLDER}/stats.json)` : ""),
+  ];
+}

@@ -3,6 +3,7 @@ import { pyRound } from "../../core/pycompat/round.js";
 import type { RouteOutcome, RouteStage, SetOutcome } from "./score.js";
 import { taskInfo, TASK_CODES, type TaskCode } from "./tasks.js";
 import type { EgoPathItem, RouteItem } from "./types.js";
+import { routeCounts, type RouteCounts, type Tally } from "./diagnostics.js";
 
 /** One scored question (errored items are left out before aggregation). */
 export interface ScoredQuestion {
@@ -103,6 +104,20 @@ export function scoreTasks(_asked: readonly string[]): readonly string[] {
   return TASK_CODES;
 }
 
+/**
+ * The score-sensitivity alternatives of the paper's supplement ("Aggregate-score sensitivity"):
+ * route SR replaced by SPL (spl_all), and family weighting (traversability and routes each averaged
+ * first, the two families weighted equally). Fractions, like `egoPathScore`.
+ */
+export function scoreVariants(sets: { a1: number; b1: number }, routes: { a2: number; b2: number; c: number }, spl: { a2: number; b2: number; c: number }) {
+  const skill = (ba: number) => 2 * ba - 1;
+  return {
+    primary: egoPathScore({ ...sets, ...routes }),
+    spl_based: egoPathScore({ ...sets, ...spl }),
+    family_weighted: 0.5 * ((skill(sets.a1) + skill(sets.b1)) / 2) + 0.5 * ((routes.a2 + routes.b2 + routes.c) / 3),
+  };
+}
+
 function headline(m: SetMetrics | RouteMetrics): number {
   return "BA" in m ? m.BA : m.SR;
 }
@@ -140,74 +155,96 @@ export function taskMetrics(code: TaskCode, questions: ScoredQuestion[]): SetMet
 export interface RouteDiagnostics {
   stages: Record<RouteStage | "success_shortest", number>;
   evaluable: number;
+  /** Paper's endpoint hit (its table script's flag: the last id is an acceptable goal). */
   goal_consistent_endpoint: number;
   legal_first_edge: number;
   full_legality: number;
+  /** Paper's full success (valid ids, right start, every step legal, endpoint hit). */
   joint_success: number;
+  /** Table S7 "Illegal": valid ids and some step not legal, over all questions. */
+  illegal_edge: number;
+  /** Fig. 3's text: of the predictions with a legal first edge, the share with an illegal later edge. */
+  illegal_later_edge_given_legal_first_edge: { n: number; rate: number | null };
+  /** Table S11(a). */
   illegal_later_edge_given_legal_first_edge_and_goal: { n: number; rate: number | null };
+  /** Table S12 (rates within each bucket; `n` = questions). */
   by_reference_edges: Array<{ edges: string; n: number; goal_consistent_endpoint: number; full_legality: number; joint_success: number; illegal_edge: number }>;
-  fewer_waypoints_half: { n: number; max_waypoints: number | null; evaluable: number; goal_consistent_endpoint: number; legal_first_edge: number; full_legality: number; joint_success: number };
+  fewer_waypoints_half: {
+    n: number; max_waypoints: number | null; evaluable: number; goal_consistent_endpoint: number; legal_first_edge: number; full_legality: number; joint_success: number;
+    /** Table S11(b). */
+    illegal_later_edge_given_legal_first_edge_and_goal: { n: number; rate: number | null };
+  };
+  /** Table S7 "Strict" (questions whose rows say how visible the target is; see diagnostics.ts). */
+  strict_visibility: { n: number; questions_unknown: number; rule: string; goal_consistent_endpoint: number; joint_success: number; gap: number; illegal_edge: number };
+  /** The counts all of the above come from, for pooling runs (report.ts). */
+  counts: RouteCounts;
 }
 
 const rate = (k: number, n: number) => (n > 0 ? k / n : 0);
+const conditional = (k: number, n: number) => ({ n, rate: n > 0 ? k / n : null });
 
-export function routeDiagnostics(questions: ScoredQuestion[]): RouteDiagnostics {
-  const outcomes = questions.map((q) => q.outcome as RouteOutcome);
-  const n = outcomes.length;
-  const count = (pred: (o: RouteOutcome) => boolean, list = outcomes) => list.filter(pred).length;
+/** Rates of one tally, as the report shows them. */
+export function tallyRates(t: Tally) {
+  return {
+    evaluable: rate(t.evaluable, t.n),
+    goal_consistent_endpoint: rate(t.endpoint_hit, t.n),
+    legal_first_edge: rate(t.legal_first_edge, t.n),
+    full_legality: rate(t.full_legality, t.n),
+    joint_success: rate(t.full_success, t.n),
+    illegal_edge: rate(t.illegal_edge, t.n),
+    illegal_later_edge_given_legal_first_edge: conditional(t.later_illegal_after_legal_first, t.legal_first_edge),
+    illegal_later_edge_given_legal_first_edge_and_goal: conditional(t.later_illegal_after_legal_first_and_endpoint, t.legal_first_and_endpoint),
+  };
+}
+
+export function routeDiagnostics(questions: ScoredQuestion[], task: TaskCode = (questions[0]?.item.task as TaskCode | undefined) ?? "a2"): RouteDiagnostics {
   const stages = { parse: 0, invalid_id: 0, wrong_start: 0, illegal_edge: 0, wrong_goal: 0, success: 0, success_shortest: 0 };
-  questions.forEach((q, i) => {
-    const o = outcomes[i]!;
+  for (const q of questions) {
+    const o = q.outcome as RouteOutcome;
     stages[o.stage]++;
     // A success no longer than the reference (1 mm tolerance, as the paper's decomposition).
     if (o.success && (o.lengthM ?? Infinity) <= (q.item as RouteItem).optimalLengthM + 1e-3) stages.success_shortest++;
-  });
-  const conditioned = outcomes.filter((o) => o.firstEdgeLegal && o.endpointAcceptable);
-
-  const bucketOf = (q: ScoredQuestion) => {
-    const edges = Math.max((q.item as RouteItem).referenceRoute.length - 1, 0);
-    return edges <= 1 ? "1" : edges === 2 ? "2" : ">=3";
-  };
-  const by_reference_edges = ["1", "2", ">=3"].flatMap((edges) => {
-    const group = outcomes.filter((_, i) => bucketOf(questions[i]!) === edges);
-    if (group.length === 0) return [];
-    return [{
-      edges,
-      n: group.length,
-      goal_consistent_endpoint: rate(count((o) => o.endpointAcceptable, group), group.length),
-      full_legality: rate(count((o) => o.validPath, group), group.length),
-      joint_success: rate(count((o) => o.success, group), group.length),
-      illegal_edge: rate(count((o) => o.stage === "illegal_edge", group), group.length),
-    }];
-  });
-
-  // The half of the questions with the fewest displayed waypoints (ties broken by file order).
-  const order = questions
-    .map((q, i) => ({ i, k: (q.item as RouteItem).displayed.length }))
-    .sort((a, b) => a.k - b.k || a.i - b.i)
-    .slice(0, Math.floor(n / 2));
-  const half = order.map(({ i }) => outcomes[i]!);
+  }
+  const counts = routeCounts(task, questions as Array<{ item: RouteItem; outcome: RouteOutcome }>);
+  const all = tallyRates(counts.all);
+  const half = counts.fewer_waypoints_half;
+  const halfRates = tallyRates(half);
+  const strict = counts.strict_visibility;
+  const strictRates = tallyRates(strict);
   return {
     stages,
-    evaluable: rate(count((o) => o.validIds), n),
-    goal_consistent_endpoint: rate(count((o) => o.endpointAcceptable), n),
-    legal_first_edge: rate(count((o) => o.firstEdgeLegal), n),
-    full_legality: rate(count((o) => o.validPath), n),
-    joint_success: rate(count((o) => o.success), n),
-    illegal_later_edge_given_legal_first_edge_and_goal: {
-      n: conditioned.length,
-      rate: conditioned.length > 0 ? count((o) => o.laterEdgeIllegal, conditioned) / conditioned.length : null,
-    },
-    by_reference_edges,
+    evaluable: all.evaluable,
+    goal_consistent_endpoint: all.goal_consistent_endpoint,
+    legal_first_edge: all.legal_first_edge,
+    full_legality: all.full_legality,
+    joint_success: all.joint_success,
+    illegal_edge: all.illegal_edge,
+    illegal_later_edge_given_legal_first_edge: all.illegal_later_edge_given_legal_first_edge,
+    illegal_later_edge_given_legal_first_edge_and_goal: all.illegal_later_edge_given_legal_first_edge_and_goal,
+    by_reference_edges: counts.by_reference_edges.filter((b) => b.n > 0).map((b) => {
+      const r = tallyRates(b);
+      return { edges: b.edges, n: b.questions, goal_consistent_endpoint: r.goal_consistent_endpoint, full_legality: r.full_legality, joint_success: r.joint_success, illegal_edge: r.illegal_edge };
+    }),
     fewer_waypoints_half: {
-      n: half.length,
-      max_waypoints: order.length > 0 ? order[order.length - 1]!.k : null,
-      evaluable: rate(count((o) => o.validIds, half), half.length),
-      goal_consistent_endpoint: rate(count((o) => o.endpointAcceptable, half), half.length),
-      legal_first_edge: rate(count((o) => o.firstEdgeLegal, half), half.length),
-      full_legality: rate(count((o) => o.validPath, half), half.length),
-      joint_success: rate(count((o) => o.success, half), half.length),
+      n: half.n,
+      max_waypoints: half.max_waypoints,
+      evaluable: halfRates.evaluable,
+      goal_consistent_endpoint: halfRates.goal_consistent_endpoint,
+      legal_first_edge: halfRates.legal_first_edge,
+      full_legality: halfRates.full_legality,
+      joint_success: halfRates.joint_success,
+      illegal_later_edge_given_legal_first_edge_and_goal: halfRates.illegal_later_edge_given_legal_first_edge_and_goal,
     },
+    strict_visibility: {
+      n: strict.n,
+      questions_unknown: strict.questions_unknown,
+      rule: strict.rule,
+      goal_consistent_endpoint: strictRates.goal_consistent_endpoint,
+      joint_success: strictRates.joint_success,
+      gap: strictRates.goal_consistent_endpoint - strictRates.joint_success,
+      illegal_edge: strictRates.illegal_edge,
+    },
+    counts,
   };
 }
 
@@ -223,6 +260,8 @@ export interface EgoPathAggregate {
   score: number | null;
   official_rounding: number | null;
   score_ci: Interval | null;
+  /** scoreVariants from full-precision metrics; null unless all five tasks were scored. */
+  score_variants: { primary: number; spl_based: number; family_weighted: number } | null;
 }
 
 /** Layout of one cluster's statistics vector: 5 slots per task. */
@@ -232,7 +271,7 @@ export function aggregate(questions: ScoredQuestion[], tasks: TaskCode[], option
   const byTask = new Map<TaskCode, ScoredQuestion[]>(tasks.map((t) => [t, []]));
   for (const q of questions) byTask.get(q.item.task)?.push(q);
 
-  const out: EgoPathAggregate = { tasks: {}, score: null, official_rounding: null, score_ci: null };
+  const out: EgoPathAggregate = { tasks: {}, score: null, official_rounding: null, score_ci: null, score_variants: null };
   for (const code of tasks) {
     const group = byTask.get(code)!;
     const metrics = taskMetrics(code, group);
@@ -240,7 +279,7 @@ export function aggregate(questions: ScoredQuestion[], tasks: TaskCode[], option
       metrics,
       official: officialView(metrics),
       ci: {},
-      ...(taskInfo(code).kind === "route" ? { diagnostics: routeDiagnostics(group) } : {}),
+      ...(taskInfo(code).kind === "route" ? { diagnostics: routeDiagnostics(group, code) } : {}),
     };
   }
   const hasAll = TASK_CODES.every((t) => tasks.includes(t) && (byTask.get(t)?.length ?? 0) > 0);
@@ -252,6 +291,8 @@ export function aggregate(questions: ScoredQuestion[], tasks: TaskCode[], option
       return (taskInfo(t).kind === "set" ? o["balanced_accuracy"] : o["success_rate"])!;
     };
     out.official_rounding = egoPathScore({ a1: r("a1"), b1: r("b1"), a2: r("a2"), b2: r("b2"), c: r("c") });
+    const spl = (t: TaskCode) => (out.tasks[t]!.metrics as RouteMetrics).SPL;
+    out.score_variants = scoreVariants({ a1: h("a1"), b1: h("b1") }, { a2: h("a2"), b2: h("b2"), c: h("c") }, { a2: spl("a2"), b2: spl("b2"), c: spl("c") });
   }
   if (options.bootstrapResamples > 0 && questions.length > 0) {
     const intervals = bootstrapIntervals(questions, tasks, options);

@@ -1,4 +1,5 @@
 import { createRng, seedFromString } from "../../stats/rng.js";
+import { stepLength } from "./score.js";
 import type { EgoPathItem, RouteItem } from "./types.js";
 
 /**
@@ -17,11 +18,17 @@ function randomWalk(item: RouteItem, seed: number): bigint[] {
   const route = [item.startId];
   const steps = 1 + rng.below(4);
   for (let i = 0; i < steps; i++) {
-    const next = [...(item.adjacency.get(route[route.length - 1]!)?.keys() ?? [])];
+    const next = legalNext(item, route[route.length - 1]!);
     if (next.length === 0) break;
     route.push(next[rng.below(next.length)]!);
   }
   return route;
+}
+
+/** Where one legal step from `from` leads: the sidecar's listed ids, or (legacy graph rows) the displayed ids one graph edge away. */
+function legalNext(item: RouteItem, from: bigint): bigint[] {
+  if (!item.displayToGraph) return [...(item.adjacency.get(from)?.keys() ?? [])];
+  return item.displayed.filter((to) => stepLength(item, from, to) !== undefined);
 }
 
 function randomSubset(ids: readonly bigint[], id: string, seed: number): bigint[] {

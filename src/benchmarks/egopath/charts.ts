@@ -47,7 +47,9 @@ function taskBars(runs: ScoresDocument[], names: string[]): ChartFigure | null {
 function radar(runs: ScoresDocument[], names: string[]): ChartFigure | null {
   const series = runs.map((run, i) => ({ name: names[i]!, values: HEADLINE.map((t) => headlineValue(run, t.name, t.metric)) }));
   if (series.every((s) => s.values.every((v) => v === null))) return null;
-  const title = "EgoPathBench: the five tasks (Fig. 4 layout)";
+  // The paper prints its human profile's per-task values only in the figure, not as numbers, so
+  // the human reference is the separate same-question chart (Table S9's numbers), not a radar series.
+  const title = "EgoPathBench: the five tasks (Fig. 4 layout; human reference: see the same-question chart)";
   return { title, svg: radarChart({ title, axes: HEADLINE.map((t) => t.axis), series }) };
 }
 
@@ -68,8 +70,40 @@ function stages(runs: ScoresDocument[], names: string[]): ChartFigure | null {
   return { title, svg: stackedBars({ title, categories: STAGES.map(([, name]) => name), rows, colors: STAGE_COLORS }) };
 }
 
+/**
+ * The paper's same-question human reference (supplement, "Same-question human reference" and
+ * Table S9): 50 questions, 10 per task, one volunteer. EgoPath Score 54.2 against 28.6 for the
+ * strongest VLM (GPT-5.5) on the same questions; mean route valid-path rate 70.0% vs 26.7%; mean
+ * route success rate 46.7% vs 13.3%. Fractions.
+ */
+export const PAPER_SAME_QUESTION_REFERENCE = [
+  { name: "Human (paper, 50-question subset)", score: 0.542, vpr: 0.7, sr: 0.467 },
+  { name: "GPT-5.5 (paper, same 50 questions)", score: 0.286, vpr: 0.267, sr: 0.133 },
+] as const;
+
+const ROUTE_CODES = TASKS.filter((t) => t.kind === "route");
+
+/** Mean of a metric over the three route tasks; null unless all three have it. */
+function routeMean(run: ScoresDocument, metric: string): number | null {
+  const values = ROUTE_CODES.map((t) => headlineValue(run, t.name, metric));
+  return values.every((v): v is number => v !== null) ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+
+/** The paper's human and strongest-VLM numbers beside each run scored on all five tasks (runs: its whole split). */
+function humanReference(runs: ScoresDocument[], names: string[]): ChartFigure | null {
+  const allTasks = (run: ScoresDocument) => asNumber(run.score) !== null && HEADLINE.every((t) => headlineValue(run, t.name, t.metric) !== null);
+  const complete = runs.flatMap((run, i) => (allTasks(run) ? [{ run, name: names[i]! }] : []));
+  if (complete.length === 0) return null;
+  const series = [
+    ...PAPER_SAME_QUESTION_REFERENCE.map((r) => ({ name: r.name, values: [r.score, r.vpr, r.sr] })),
+    ...complete.map(({ run, name }) => ({ name: `${name} (this run, all its questions)`, values: [asNumber(run.score), routeMean(run, "VPR"), routeMean(run, "SR")] })),
+  ];
+  const title = "EgoPathBench: same-question human reference (paper Table S9) beside these runs";
+  return { title, svg: barChart({ title, groups: ["EgoPath Score", "Route VPR (mean of 3 tasks)", "Route SR (mean of 3 tasks)"], series, axisLabel: "%" }) };
+}
+
 /** Charts for EgoPathBench runs side by side (named as the report's tables name them); charts without data are left out. */
 export function egopathCharts(runs: ScoresDocument[]): ChartFigure[] {
   const names = chartLabels(runs, EGOPATH_DEFAULTS);
-  return [taskBars(runs, names), radar(runs, names), stages(runs, names)].filter((c): c is ChartFigure => c !== null);
+  return [taskBars(runs, names), radar(runs, names), humanReference(runs, names), stages(runs, names)].filter((c): c is ChartFigure => c !== null);
 }

@@ -5,7 +5,7 @@ import type { PyDict } from "../../core/pycompat/json.js";
 import { pyToPlain } from "../../core/pycompat/json.js";
 import { aggregate, type ScoredQuestion } from "./aggregate.js";
 import { egopathBaselines } from "./baselines.js";
-import { loadRelease, toIdOrNull } from "./load.js";
+import { loadRelease, toIdOrNull, type Split } from "./load.js";
 import { normalizeReply, parseStoredOutput, predictionOutput } from "./parse.js";
 import {
   buildMessages, loadTemplates, planImageSwap, PROMPT_CONTROLS, PROMPT_SOURCES,
@@ -72,6 +72,26 @@ function toPlainDeep(value: unknown): unknown {
   return value;
 }
 
+/** `--split` names: test (the benchmark split the paper reports, the default), val, train. */
+export const SPLIT_NAMES = { test: "benchmark", val: "val", train: "train" } as const satisfies Record<string, Split>;
+export type SplitName = keyof typeof SPLIT_NAMES;
+
+/** A --split value -> its name; "benchmark" and "validation" are accepted as the release calls them. */
+export function splitName(text: string | undefined): SplitName {
+  const value = (text ?? "test").trim().toLowerCase();
+  if (value === "test" || value === "benchmark") return "test";
+  if (value === "val" || value === "validation") return "val";
+  if (value === "train") return "train";
+  throw new UsageError(`unknown EgoPathBench split "${text}" (choose test, val or train)`);
+}
+
+/** How many route questions each legality contract scored (direct-pairs sidecar vs legacy waypoint graph). */
+function routingContracts(items: EgoPathItem[]): Record<string, number> {
+  const out: Record<string, number> = { direct_pairs: 0, waypoint_graph: 0 };
+  for (const item of items) if (item.kind === "route") out[item.graph] = (out[item.graph] ?? 0) + 1;
+  return out;
+}
+
 function summarize(items: EgoPathItem[], results: ItemResult[], tasks: string[], options: SummaryOptions) {
   const byId = new Map(items.map((item) => [item.id, item]));
   const { counts, scored: answered } = tallyResults(results);
@@ -94,9 +114,11 @@ function summarize(items: EgoPathItem[], results: ItemResult[], tasks: string[],
   }
   return {
     n: scored.length,
+    routing_contract: routingContracts(items),
     score: agg.score,
     official_rounding: agg.official_rounding,
     score_ci: agg.score_ci,
+    score_variants: agg.score_variants,
     tasks: taskScores,
     diagnostics,
     counts,
@@ -106,6 +128,10 @@ function summarize(items: EgoPathItem[], results: ItemResult[], tasks: string[],
       official_rounding: "the same formula on metrics rounded to 4 decimals, as the paper's table script computes it",
       SPL: "the evaluator's spl_all: sum of optimal/max(optimal, length) over successes, divided by N",
       parsing: "stored predictions are read with the official evaluator's strict rules; raw replies are first normalised as the official runner does",
+      split: "test = the benchmark split the paper reports (benchmark_evalfix/benchmark); val and train are read from release/<split>/ or benchmark_evalfix/<split>/",
+      score_variants: "the paper's score-sensitivity alternatives: spl_based replaces route SR by SPL (spl_all); family_weighted averages (2·BA − 1) over a1, b1 and SR over a2, b2, c, then weights the two families equally",
+      diagnostics: "route diagnostics follow the paper's table script (build_paper_assets.py): endpoint hit, full success and illegal-edge incidence over all questions; counts are kept so report can pool runs",
+      routing_contract: "route questions scored on a direct-pairs sidecar (eval-fix rows) or, for rows without one, on the scene's legacy waypoint graph (evaluate_next.py's fallback)",
     },
   };
 }
@@ -146,6 +172,17 @@ function preparePrompts(items: EgoPathItem[], setup: PromptSetup) {
   return { build, info };
 }
 
+/** The benchmark reading one split; `configure` picks it from `--split`. */
+function egopathFor(name: SplitName): Benchmark<EgoPathItem> {
+  return {
+    ...egopath,
+    load(root, tasks, options) {
+      return loadRelease(root, { ...options, split: SPLIT_NAMES[name], ...(tasks ? { tasks: tasks as TaskCode[] } : {}) });
+    },
+    summarize: (items, results, tasks, options) => ({ split: name, ...summarize(items, results, tasks, options) }),
+  };
+}
+
 export const egopath: Benchmark<EgoPathItem> = {
   id: "egopath",
   title: "EgoPathBench",
@@ -160,13 +197,14 @@ export const egopath: Benchmark<EgoPathItem> = {
   load(root, tasks, options) {
     return loadRelease(root, { ...options, ...(tasks ? { tasks: tasks as TaskCode[] } : {}) });
   },
+  configure: (options) => egopathFor(splitName(options.split)),
   promptSources: PROMPT_SOURCES,
   promptControls: PROMPT_CONTROLS,
   preparePrompts,
   readReply,
   readPrediction,
   scoreItem: (item, answer) => outcomeDetail(scoreItem(item, (answer.value as bigint[] | null) ?? null)),
-  summarize,
+  summarize: (items, results, tasks, options) => ({ split: "test", ...summarize(items, results, tasks, options) }),
   baselines: egopathBaselines,
   markdown: egopathMarkdown,
   charts: egopathCharts,

@@ -10,6 +10,7 @@ import { releasePaths, TASK_CODES, isRouteTask, type TaskCode } from "./tasks.js
 import type { Adjacency, EgoPathItem, RouteItem, SetItem, Waypoint } from "./types.js";
 import type { RequestOptions } from "../requests.js";
 import { egopathRequestProblems } from "./check.js";
+import { displayToGraph, graphFileCandidates, gridPoint, isEmbodiedRoutingRow, parseWaypointGraph, sceneDirOf, usesDirectPairs, type WaypointGraph } from "./waypoint-graph.js";
 
 /**
  * Ground-truth fields that the official evaluator copies from gt_next_<task>.jsonl into a vqa row
@@ -153,10 +154,12 @@ function loadTask(dataRoot: DataRoot, layout: SplitLayout, task: TaskCode, probl
   const gtRows = loadGtRows(root, layout, task, problems);
   const seen = new Map<string, number>();
   const items: EgoPathItem[] = [];
+  // Legacy-graph rows: the evaluator picks the point or embodied graph from the file's first row.
+  const embodiedGraph = rows.length > 0 && isEmbodiedRoutingRow(mergeGroundTruth(rows[0]!.value, gtRows));
   for (const { line, value } of rows) {
     const merged = mergeGroundTruth(value, gtRows);
     const at = { file: vqaRef, line };
-    const item = checkRow(dataRoot, task, merged, at, problems, cache);
+    const item = checkRow(dataRoot, task, embodiedGraph, merged, at, problems, cache);
     if (!item) continue;
     const previous = seen.get(item.id);
     if (previous !== undefined) {
@@ -203,6 +206,7 @@ interface Where {
 function checkRow(
   dataRoot: DataRoot,
   task: TaskCode,
+  embodiedGraph: boolean,
   row: Record<string, unknown>,
   at: Where,
   problems: DataProblem[],
@@ -255,7 +259,7 @@ function checkRow(
     source: at,
   };
   const item = isRouteTask(task)
-    ? routeItem(dataRoot, row, gt, base, waypointsRef, at, problems, cache)
+    ? routeItem(dataRoot, embodiedGraph, row, gt, base, waypointsRef, at, problems, cache)
     : setItem(gt, base, waypoints, report);
   return problems.length === before ? item : undefined;
 }
@@ -288,6 +292,7 @@ function setItem(gt: Record<string, unknown>, base: Base, waypoints: Waypoint[] 
 
 function routeItem(
   dataRoot: DataRoot,
+  embodiedGraph: boolean,
   row: Record<string, unknown>,
   gt: Record<string, unknown>,
   base: Base,
@@ -298,8 +303,13 @@ function routeItem(
 ): RouteItem | undefined {
   const report: Report = (field, message) => problems.push({ ...at, field, message });
   const startId = intValue(gt["start_id"], "ground_truth.start_id", report);
+  // The evaluator reads `gt.direct_pairs_ref or row.direct_pairs_ref`; a row that names none of the
+  // eval-fix fields is scored on the scene's legacy waypoint graph.
+  const pairsRef = truthy(gt["direct_pairs_ref"]) ? gt["direct_pairs_ref"] : row["direct_pairs_ref"];
+  const legacy = !usesDirectPairs(gt, pairsRef);
   let acceptableGoals: bigint[] | undefined;
-  if (gt["acceptable_goal_ids"] == null) report("ground_truth.acceptable_goal_ids", "missing (needed to judge the route's endpoint)");
+  if (legacy) acceptableGoals = legacyGoalIds(gt, report);
+  else if (gt["acceptable_goal_ids"] == null) report("ground_truth.acceptable_goal_ids", "missing (needed to judge the route's endpoint)");
   else acceptableGoals = intList(gt["acceptable_goal_ids"], "ground_truth.acceptable_goal_ids", report, true);
   const optimal = gt["optimal_length_m"];
   let optimalLengthM: number | undefined;
@@ -310,9 +320,15 @@ function routeItem(
     else optimalLengthM = value;
   }
 
-  const pairsRef = gt["direct_pairs_ref"] ?? row["direct_pairs_ref"];
   let adjacency: Adjacency | undefined;
-  if (typeof pairsRef !== "string" || pairsRef === "") {
+  let mapping: Map<bigint, bigint> | undefined;
+  if (legacy) {
+    const graph = loadSceneGraph(dataRoot, base.imageRef, embodiedGraph, at, problems, cache);
+    if (graph) {
+      adjacency = graph.adjacency;
+      mapping = displayToGraph(base.waypoints, graph);
+    }
+  } else if (typeof pairsRef !== "string" || pairsRef === "") {
     report("ground_truth.direct_pairs_ref", "missing (the sidecar of legal direct steps)");
   } else {
     const anchors = [
@@ -341,8 +357,55 @@ function routeItem(
     acceptableGoals,
     optimalLengthM,
     adjacency,
+    graph: legacy ? "waypoint_graph" : "direct_pairs",
+    ...(mapping ? { displayToGraph: mapping } : {}),
     referenceRoute,
   };
+}
+
+/** Legacy rows: the goals are `goal_ids`, else `[goal_id]`, else none (nulls skipped). */
+function legacyGoalIds(gt: Record<string, unknown>, report: Report): bigint[] | undefined {
+  if (gt["goal_ids"] != null) return intList(gt["goal_ids"], "ground_truth.goal_ids", report, true);
+  if (gt["goal_id"] != null) return intList([gt["goal_id"]], "ground_truth.goal_id", report);
+  return [];
+}
+
+/**
+ * The scene's waypoint graph for a legacy row: assets/<scene>/waypoint_graph_{embodied,pointmass}.json,
+ * else waypoint_graph.json (the scene folder is two levels above the row's image).
+ */
+function loadSceneGraph(
+  dataRoot: DataRoot,
+  imageRef: string,
+  embodied: boolean,
+  at: Where,
+  problems: DataProblem[],
+  cache: FileCache,
+): WaypointGraph | undefined {
+  const [preferred, fallback] = graphFileCandidates(sceneDirOf(imageRef), embodied);
+  const first = dataRoot.resolve(preferred, "file", { what: "waypoint graph" });
+  const chosen = first.ok || !first.missing ? first : dataRoot.resolve(fallback, "file", { what: "waypoint graph" });
+  if (!chosen.ok) {
+    const message = chosen.missing
+      ? `no direct-pairs sidecar and no scene waypoint graph (${preferred} or ${fallback}) for the legacy routing contract`
+      : chosen.message;
+    problems.push({ ...at, field: "image_path", message });
+    return undefined;
+  }
+  const file = chosen.path;
+  const ref = path.relative(dataRoot.dir, file);
+  return cached(cache, `graph:${file}`, problems, (sink) => {
+    const data = readJsonFile(file, ref, sink);
+    return data === undefined ? undefined : parseWaypointGraph(data, ref, toIdOrNull, sink);
+  });
+}
+
+/** Python truthiness of a JSON value. */
+function truthy(value: unknown): boolean {
+  if (value == null || value === false || value === 0 || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.keys(value).length > 0;
+  return true;
 }
 
 /**
@@ -383,6 +446,10 @@ function readWaypoints(file: string, ref: string, problems: DataProblem[]): Wayp
     if (Array.isArray(uv) && uv.length === 2 && uv.every((v) => typeof v === "number")) {
       waypoint.imageXY = uv as [number, number];
     }
+    const waypointId = w["waypoint_id"] == null ? null : toIdOrNull(w["waypoint_id"]);
+    if (waypointId !== null) waypoint.waypointId = waypointId;
+    const grid = gridPoint(w["grid_xy"], toIdOrNull);
+    if (grid) waypoint.gridXY = grid;
     out.push(waypoint);
   });
   return out;

@@ -4,7 +4,7 @@ import type { ItemResult, OverlayImage, OverlayOptions } from "../../core/benchm
 import { asRecord, noAnswerLine } from "../../core/results.js";
 import { cross, finish, MARK, pictureOf, polyline, ring, type Picture } from "../../media/draw.js";
 import type { SKRSContext2D } from "@napi-rs/canvas";
-import { scoreRouteItem, scoreSetItem, type RouteOutcome, type RouteStage, type SetOutcome } from "./score.js";
+import { scoreRouteItem, scoreSetItem, stepLength, type RouteOutcome, type RouteStage, type SetOutcome } from "./score.js";
 import { taskInfo } from "./tasks.js";
 import type { EgoPathItem, RouteItem, SetItem } from "./types.js";
 
@@ -85,6 +85,8 @@ function routeDetail(detail: Record<string, unknown>): RouteOutcome | undefined 
   const outcome: RouteOutcome = {
     kind: "route", parsedIds, stage: stage as RouteStage, validIds: validIds!, validPath: validPath!, success: success!,
     spl: detail["spl"] as number, endpointAcceptable: endpointAcceptable!, firstEdgeLegal: firstEdgeLegal!, laterEdgeIllegal: laterEdgeIllegal!,
+    // Older items.jsonl lines lack it; the picture does not use it.
+    anyEdgeIllegal: detail["anyEdgeIllegal"] === true,
   };
   if (isFiniteNumber(detail["lengthM"])) outcome.lengthM = detail["lengthM"];
   const step = illegalStepOf(detail["illegalStep"]);
@@ -273,7 +275,7 @@ function drawReferenceRoute(view: View, item: RouteItem): void {
 function firstIllegalStep(item: RouteItem, route: bigint[], outcome: RouteOutcome | null): number {
   const recorded = outcome?.stage === "illegal_edge" ? outcome.illegalStep?.index : undefined;
   if (recorded !== undefined && recorded < route.length - 1) return recorded;
-  for (let i = 0; i + 1 < route.length; i++) if (!item.adjacency.get(route[i]!)?.has(route[i + 1]!)) return i;
+  for (let i = 0; i + 1 < route.length; i++) if (stepLength(item, route[i]!, route[i + 1]!) === undefined) return i;
   return Infinity;
 }
 

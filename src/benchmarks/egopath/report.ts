@@ -1,6 +1,7 @@
 import type { ScoresDocument } from "../../core/benchmark.js";
 import { mdText, table } from "../../report/markdown.js";
-import { coverageOf, nScoredCell, overallCell, overallTerminal, runLabels, runsMarkdown, terminalStatusLines, type RunDefaults } from "../../report/run-facts.js";
+import { coverageOf, nScoredCell, overallCell, overallTerminal, restrictionNote, runIdentity, runLabels, runsMarkdown, terminalStatusLines, type RunDefaults } from "../../report/run-facts.js";
+import { countsOf, diagnosticsSection, pooledCounts, sensitivitySection } from "./report-diagnostics.js";
 import { PROMPT_CONTROLS, PROMPT_SOURCES } from "./prompt.js";
 import { TASKS } from "./tasks.js";
 
@@ -90,6 +91,59 @@ function halfTable(run: ScoresDocument): string {
   return table(header, rows);
 }
 
+/** The run's split (scores.json `split`; runs written before it was recorded read the test split). */
+export function splitOf(run: ScoresDocument): string {
+  return typeof run["split"] === "string" ? run["split"] : "test";
+}
+
+const SPLIT_WORDS: Record<string, string> = { test: "test (the benchmark split)", val: "val", train: "train" };
+
+/** What each run scored: split, questions scored of those in the data, and the routes' legality contract. */
+function scoredTable(runs: ScoresDocument[], labels: string[]): string {
+  const header = ["Run", "Split", "Questions scored", "Restriction", "Route legality"];
+  const rows = runs.map((run, i) => {
+    const contract = (run["routing_contract"] ?? {}) as Record<string, unknown>;
+    const graph = typeof contract["waypoint_graph"] === "number" ? contract["waypoint_graph"] : 0;
+    const pairs = typeof contract["direct_pairs"] === "number" ? contract["direct_pairs"] : undefined;
+    const legality = pairs === undefined ? "–" : graph > 0 ? `${pairs} sidecar, ${graph} legacy waypoint graph` : `${pairs} sidecar`;
+    return [labels[i]!, SPLIT_WORDS[splitOf(run)] ?? splitOf(run), String(run.n), restrictionNote(run) ?? "none", legality];
+  });
+  return table(header, rows);
+}
+
+/** Runs the paper would pool: full input (no control), grouped by split. */
+function poolGroups(runs: ScoresDocument[]): Array<{ split: string; members: number[] }> {
+  const groups = new Map<string, number[]>();
+  runs.forEach((run, i) => {
+    const control = runIdentity(run).control;
+    if (control !== undefined && control !== EGOPATH_DEFAULTS.control) return;
+    const split = splitOf(run);
+    groups.set(split, [...(groups.get(split) ?? []), i]);
+  });
+  return [...groups.entries()].filter(([, members]) => members.length >= 2).map(([split, members]) => ({ split, members }));
+}
+
+function pooledSection(runs: ScoresDocument[], labels: string[]): string[] {
+  const out: string[] = [];
+  for (const { split, members } of poolGroups(runs)) {
+    const pooled = pooledCounts(members.map((i) => runs[i]!));
+    if (pooled.byTask.length === 0) continue;
+    const left = runs.length - members.length;
+    const differ = pooled.byTask.filter((t) => !t.sameQuestions).map((t) => t.title);
+    out.push(
+      "",
+      `### Route diagnostics pooled over ${members.length} runs (${SPLIT_WORDS[split] ?? split} split; the paper pools nine models)`,
+      "",
+      mdText(`Pooled runs: ${members.map((i) => labels[i]).join(", ")}.` +
+        (left > 0 ? ` Left out: ${runs.length - members.length} run(s) with a control or another split.` : "") +
+        " Predictions = runs x questions; rates are over predictions."),
+      ...(differ.length > 0 ? ["", mdText(`The runs did not score the same questions for ${differ.join(", ")}: question counts there are not shown.`)] : []),
+      "",
+      ...diagnosticsSection(pooled),
+    );
+  }
+  return out;
+}
 
 export function egopathMarkdown(runs: ScoresDocument[]): string {
   const labels = runLabels(runs, EGOPATH_DEFAULTS);
@@ -105,6 +159,12 @@ export function egopathMarkdown(runs: ScoresDocument[]): string {
     intervals(runs, labels),
     "",
     runsMarkdown(runs, EGOPATH_DEFAULTS),
+    "",
+    "### What each run scored",
+    "",
+    scoredTable(runs, labels),
+    ...sensitivitySection(runs, labels),
+    ...pooledSection(runs, labels),
   ];
   for (const [i, run] of runs.entries()) {
     const counts = run.counts;
@@ -119,18 +179,25 @@ export function egopathMarkdown(runs: ScoresDocument[]): string {
       "",
       stageTable(run),
       "",
-      "Route diagnostics (order-independent checks, Fig. 3 / Table S11):",
-      "",
-      diagnosticsTable(run),
-      "",
-      "By reference route length:",
-      "",
-      byEdgesTable(run),
-      "",
-      "On the half of the questions with fewer displayed waypoints (Table S12):",
-      "",
-      halfTable(run),
     );
+    const routeCounts = countsOf(run);
+    if (routeCounts.byTask.length > 0) parts.push("", ...diagnosticsSection(routeCounts));
+    else {
+      parts.push(
+        "",
+        "Route diagnostics (this scores.json has no per-question counts; score it again for Tables S7, S11 and S12):",
+        "",
+        diagnosticsTable(run),
+        "",
+        "By reference route length:",
+        "",
+        byEdgesTable(run),
+        "",
+        "On the half of the questions with fewer displayed waypoints:",
+        "",
+        halfTable(run),
+      );
+    }
   }
   return parts.join("\n") + "\n";
 }
@@ -150,5 +217,6 @@ export function egopathTerminal(run: ScoresDocument): string {
     : overallTerminal(run, `${pct(run.score)}, official rounding ${pct(run["official_rounding"])}`, run.score !== null);
   lines.push(`EgoPath Score ${score}  ·  parse failures ${c.parse_failures} · missing ${c.missing} · errors ${c.errors}`);
   lines.push(...terminalStatusLines(run));
+  if (splitOf(run) !== "test") lines.push(`split ${splitOf(run)}`);
   return lines.join("\n");
 }

@@ -49,12 +49,23 @@ export interface RouteOutcome {
   spl: number;
   /** Route length in metres when every step is legal. */
   lengthM?: number;
+  /**
+   * Legacy waypoint-graph rows: a displayed id with no graph waypoint. The evaluator then counts the
+   * route as having valid ids but no valid path (stage illegal_edge, no illegalStep).
+   */
+  unmappedId?: bigint;
   /** The first step not listed in the sidecar (0-based step index), when the route fails there. */
   illegalStep?: { index: number; from: bigint; to: bigint };
   /** Diagnostics that do not depend on the stage order (Fig. 3). */
   endpointAcceptable: boolean;
   firstEdgeLegal: boolean;
   laterEdgeIllegal: boolean;
+  /**
+   * Some consecutive pair of the answer is not a legal step, wherever the ladder stopped (undisplayed
+   * ids included): the paper's "illegal edge" incidence (Tables S7, S12; the obstruction audit's 5,563
+   * predictions "containing at least one geometry-defined illegal edge").
+   */
+  anyEdgeIllegal: boolean;
 }
 
 export function scoreRouteItem(item: RouteItem, ids: bigint[] | null): RouteOutcome {
@@ -71,14 +82,18 @@ export function scoreRouteItem(item: RouteItem, ids: bigint[] | null): RouteOutc
     endpointAcceptable: false,
     firstEdgeLegal: false,
     laterEdgeIllegal: false,
+    anyEdgeIllegal: false,
   };
   if (route.length === 0) return out;
+  for (let i = 0; i + 1 < route.length && !out.anyEdgeIllegal; i++) out.anyEdgeIllegal = stepLength(item, route[i]!, route[i + 1]!) === undefined;
 
   const displayed = new Set(item.displayed);
   if (route.some((id) => !displayed.has(id))) return { ...out, stage: "invalid_id" };
   out.validIds = true;
   out.endpointAcceptable = goals.has(route[route.length - 1]!);
 
+  const unmapped = item.displayToGraph ? route.find((id) => !item.displayToGraph!.has(id)) : undefined;
+  if (unmapped !== undefined) return { ...out, stage: "illegal_edge", unmappedId: unmapped };
   const steps = legalSteps(item, route);
   out.firstEdgeLegal = route.length >= 2 && route[0] === item.startId && steps.legal[0] === true;
   out.laterEdgeIllegal = steps.legal.slice(1).some((legal) => !legal);
@@ -99,13 +114,24 @@ export function scoreRouteItem(item: RouteItem, ids: bigint[] | null): RouteOutc
   return { ...out, stage: "success", success: true, spl: optimal / Math.max(optimal, steps.length) };
 }
 
+/**
+ * The length of the step from one displayed id to the next, undefined when the step is not legal:
+ * looked up in the sidecar, or (legacy rows) between the two ids' graph waypoints.
+ */
+export function stepLength(item: RouteItem, from: bigint, to: bigint): number | undefined {
+  const map = item.displayToGraph;
+  const a = map ? map.get(from) : from;
+  const b = map ? map.get(to) : to;
+  return a === undefined || b === undefined ? undefined : item.adjacency.get(a)?.get(b);
+}
+
 /** Legality of each consecutive step, and the summed length (in route order) while all are legal. */
 function legalSteps(item: RouteItem, route: bigint[]): { legal: boolean[]; length: number } {
   const legal: boolean[] = [];
   let length = 0;
   let allLegal = true;
   for (let i = 0; i + 1 < route.length; i++) {
-    const distance = item.adjacency.get(route[i]!)?.get(route[i + 1]!);
+    const distance = stepLength(item, route[i]!, route[i + 1]!);
     legal.push(distance !== undefined);
     if (distance === undefined) allLegal = false;
     else if (allLegal) length += distance;

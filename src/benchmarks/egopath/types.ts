@@ -5,6 +5,10 @@ export interface Waypoint {
   displayId: number;
   imageXY?: [number, number];
   worldXYZ?: [number, number, number];
+  /** The scene waypoint it marks (`waypoint_id`), when the file gives an integer. */
+  waypointId?: bigint;
+  /** Occupancy-grid cell (`grid_xy`, read with Python int()), when given. */
+  gridXY?: [bigint, bigint];
 }
 
 /** Legal directed steps for one agent: source display id -> (destination -> length in metres). */
@@ -48,7 +52,15 @@ export interface RouteItem extends ItemBase {
   startId: bigint;
   acceptableGoals: bigint[];
   optimalLengthM: number;
+  /**
+   * Legal steps. With a direct-pairs sidecar (the benchmark's eval-fix rows) keyed by display id;
+   * with the legacy scene waypoint graph keyed by graph waypoint id (see `displayToGraph`).
+   */
   adjacency: Adjacency;
+  /** Which legality contract the row is scored under (evaluate_next.py: sidecar, else legacy graph). */
+  graph: "direct_pairs" | "waypoint_graph";
+  /** waypoint_graph rows: display id -> graph waypoint id (the evaluator's display-to-graph map). */
+  displayToGraph?: Map<bigint, bigint>;
   /** The reference route (ground_truth.reference_path_display_ids or answer). */
   referenceRoute: bigint[];
 }

@@ -16,6 +16,7 @@ export const COMMAND_EXAMPLES: Record<string, string[]> = {
   generate: ["spatialprobe generate egopath --out my-egopath --seed 3 --count 10", "spatialprobe generate patheval --out my-patheval --count 40"],
   import: ["spatialprobe import vcn --episodes val_unseen.json.gz --tours tour_frames --views eval_snapshots --out my-vcn-import"],
   export: ["spatialprobe export egopath --data examples/egopath-mini --format llava --out train-llava.json"],
+  "probe-results": ["spatialprobe probe-results patheval test/fixtures/patheval-probing/results.jsonl"],
   navigate: ["spatialprobe navigate vcn --data examples/vcn-mini --model oracle --out runs/nav-oracle"],
   navigation: ["spatialprobe navigation --episodes examples/vcn-mini/episodes.json.gz --trajectories examples/vcn-mini/trajectories.jsonl --out runs/nav-logs"],
   sim: ["spatialprobe sim serve --data examples/vcn-mini --port 8390"],

@@ -5,6 +5,7 @@ import { registerDemo } from "./demo.js";
 import { registerExport } from "./export.js";
 import { registerGenerate } from "./generate.js";
 import { registerImport } from "./import.js";
+import { registerProbeResults } from "./probe-results.js";
 import { registerList } from "./list.js";
 import { registerNavigate, registerSim } from "./navigate.js";
 import { registerNavigation } from "./navigation.js";
@@ -46,7 +47,7 @@ export function buildProgram(): Command {
     .name("spatialprobe")
     .description("Measure how well vision-language models reason about space, with scores that match each benchmark's official evaluator.")
     .showHelpAfterError();
-  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerImport, registerExport, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerDemo]) {
+  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerImport, registerExport, registerProbeResults, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerDemo]) {
     register(program);
   }
   addExamples(program);

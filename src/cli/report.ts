@@ -3,30 +3,47 @@ import type { Command } from "commander";
 import { writeFileAtomic } from "../core/outputs.js";
 import { UsageError } from "../core/problems.js";
 import { DEFAULT_HTML_OPTIONS, htmlReport } from "../report/html-report.js";
-import { jsonReport, markdownReport, readScores } from "../report/render.js";
+import { jsonReport, readReportRuns } from "../report/render.js";
+import { expandReportInputs } from "../report/export/inputs.js";
+import { checkTable, csvExport, latexExport, markdownExport } from "../report/export/formats.js";
 import { number, positiveInteger } from "./main.js";
+
+const FORMATS = ["md", "json", "csv", "latex", "html"];
+
+/** Run folders below a named folder that have no scores.json yet: said once on stderr, never silently left out. */
+function noteUnfinished(dirs: string[]): void {
+  const shown = dirs.slice(0, 5).join(", ");
+  console.error(`note: left out ${dirs.length} run folder${dirs.length === 1 ? "" : "s"} without a scores.json yet (in progress, or stopped before scoring): ${shown}${dirs.length > 5 ? `, ... and ${dirs.length - 5} more` : ""}`);
+}
 
 export function registerReport(program: Command): void {
   program
     .command("report <runs...>")
-    .description("tables for one or more runs (run folders or scores.json files; item runs and `navigate` runs), side by side; html adds charts, an item gallery with overlays and the navigation episodes with their top-down pictures")
-    .option("--format <format>", "md | json | html", "md")
+    .description("tables for one or more runs side by side: run folders, scores.json files, or folders holding run folders at any depth (runs/demo, a --repeats folder); item runs and `navigate` runs. md: each benchmark's tables; csv: tidy rows or the leaderboard; latex: booktabs tables; json: the scores.json documents; html adds charts, an item gallery with overlays and the navigation episodes")
+    .option("--format <format>", "md | json | csv | latex | html", "md")
+    .option("--table <table>", "md, latex: auto (the models x benchmarks leaderboard when the runs span 2+ benchmarks, then every benchmark's tables) | leaderboard | tables | all; csv: tidy (one row per run x task x metric) | leaderboard (default: auto; csv: tidy)")
     .option("--out <file>", "write to a file instead of stdout")
     .option("--max-size <MB>", "html: most megabytes of embedded pictures (default 20)", number)
     .option("--picture-size <px>", "html: longest side of each picture (default 640)", positiveInteger)
     .action(async (inputs: string[], opts) => {
       const format = opts.format as string;
-      if (!["md", "json", "html"].includes(format)) throw new UsageError(`unknown format "${format}" (md, json, html)`);
+      if (!FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (${FORMATS.join(", ")})`);
+      const table = checkTable(format, opts.table as string | undefined);
       let text: string;
       if (format === "html") {
         const budgetBytes = opts.maxSize !== undefined ? Math.round(opts.maxSize * 1024 * 1024) : DEFAULT_HTML_OPTIONS.budgetBytes;
         if (budgetBytes < 0) throw new UsageError("--max-size must be 0 or more");
-        const { html, summary } = await htmlReport(inputs, { budgetBytes, maxSide: opts.pictureSize ?? DEFAULT_HTML_OPTIONS.maxSide });
+        // The same expansion as every other format (the HTML page also shows runs in progress).
+        const expanded = expandReportInputs(inputs, { requireScores: false });
+        if (expanded.unfinished.length > 0) noteUnfinished(expanded.unfinished);
+        const dirs = expanded.runs;
+        const { html, summary } = await htmlReport(dirs, { budgetBytes, maxSide: opts.pictureSize ?? DEFAULT_HTML_OPTIONS.maxSide });
         text = html;
         console.error(`pictures for ${summary.pictured} of ${summary.total} items (${(summary.bytes / 1024 / 1024).toFixed(1)} MB)`);
       } else {
-        const runs = readScores(inputs);
-        text = format === "md" ? markdownReport(runs) : jsonReport(runs);
+        const runs = readReportRuns(inputs, noteUnfinished);
+        const scores = runs.map((run) => run.scores);
+        text = format === "md" ? markdownExport(scores, table!) : format === "latex" ? latexExport(scores, table!) : format === "csv" ? csvExport(runs, table!) : jsonReport(scores);
       }
       if (opts.out) {
         writeFileAtomic(path.resolve(opts.out), text);

@@ -6,8 +6,9 @@
 import sharp from "sharp";
 import type { BenchItem, ItemResult } from "../core/benchmark.js";
 import { getBenchmark } from "../registry.js";
-import { outcomeOf } from "./outcome.js";
+import { itemScore, outcomeOf, verdictOf, type Verdict } from "./outcome.js";
 import { loadRunItems, type RunFolder } from "./run-folder.js";
+import { promptRebuilder, promptView, type PromptRebuilder, type PromptView } from "./sent-prompt.js";
 
 export interface GalleryItem {
   key: string;
@@ -17,11 +18,31 @@ export interface GalleryItem {
   id: string;
   task: string;
   outcome: string;
+  /** What the outcome means (colour, order, comparison): right, partial, wrong, unreadable, error, missing, scored. */
+  verdict: Verdict;
+  /** The item's own score for sorting (outcome.ts itemScore), null when it has none. */
+  score: number | null;
   caption: string[];
+  /** The parsed value the score was computed from (answer.value), or why there is none. */
   answer: string | null;
   reply: string | null;
+  /** Reasoning text the model returned beside its answer (never read as the answer). */
+  reasoning: string | null;
   error: string | null;
   detail: unknown;
+  /** Token counts as the provider reported them (inputTokens, outputTokens, reasoningTokens). */
+  usage: Record<string, number> | null;
+  latency_ms: number | null;
+  attempts: number | null;
+  /** The reply came from the response store (resume, or a repeated request). */
+  cached: boolean | null;
+  /** Each image part as read and as sent (items.jsonl response.images). */
+  sent: unknown[];
+  /** The reply was cut at --max-reply-bytes: its full length in bytes. */
+  truncated: number | null;
+  /** The prompt sent: an index into the page's prompt table (the same prompt is stored once), or null. */
+  prompt: number | null;
+  promptError: string | null;
   thumb: string | null;
   image: string | null;
 }
@@ -29,29 +50,87 @@ export interface GalleryItem {
 const MAX_TEXT = 20_000;
 const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (${text.length - MAX_TEXT} more characters)` : text);
 
-function answerText(result: ItemResult): string | null {
-  const answer = result.answer as { status?: string; stored?: unknown; reason?: unknown } | undefined;
+/** The parsed value (what was scored), not the stored prediction (which for some benchmarks is the raw reply). */
+export function answerText(result: ItemResult): string | null {
+  const answer = result.answer as { status?: string; value?: unknown; reason?: unknown } | undefined;
   if (!answer) return null;
   if (answer.status !== "ok") return `${answer.status ?? "no answer"}${answer.reason ? `: ${String(answer.reason)}` : ""}`;
-  return typeof answer.stored === "string" ? clip(answer.stored) : JSON.stringify(answer.stored ?? null);
+  return typeof answer.value === "string" ? clip(answer.value) : clip(JSON.stringify(answer.value ?? null));
+}
+
+const numberOr = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+
+/** Numeric usage fields only (untrusted file: anything else is left out). */
+function usageOf(value: unknown): Record<string, number> | null {
+  if (!value || typeof value !== "object") return null;
+  const out = Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, v]) => typeof v === "number" && Number.isFinite(v))) as Record<string, number>;
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 export function galleryItem(run: number, index: number, result: ItemResult): GalleryItem {
+  const outcome = outcomeOf(result);
+  const response = (result.response ?? {}) as Partial<NonNullable<ItemResult["response"]>>;
   return {
     key: `${run}:${index}`,
     run,
     index,
     id: String(result.id),
     task: String(result.task),
-    outcome: outcomeOf(result),
+    outcome,
+    verdict: verdictOf(outcome),
+    score: itemScore(result),
     caption: [],
     answer: answerText(result),
     reply: typeof result.reply === "string" ? clip(result.reply) : null,
-    error: result.status === "error" ? String(result.response?.error?.message ?? "request failed") : null,
+    reasoning: typeof response.reasoning === "string" ? clip(response.reasoning) : null,
+    error: result.status === "error" ? String(response.error?.message ?? "request failed") : null,
     detail: result.detail ?? null,
+    usage: usageOf(response.usage),
+    latency_ms: numberOr(response.latency_ms),
+    attempts: numberOr(response.attempts),
+    cached: typeof response.cached === "boolean" ? response.cached : null,
+    sent: Array.isArray(response.images) ? response.images.slice(0, 500) : [],
+    truncated: numberOr(response.truncated?.bytes),
+    prompt: null,
+    promptError: null,
     thumb: null,
     image: null,
   };
+}
+
+/** The prompt of one result as the viewer shows it, or why it cannot be shown. */
+export type PromptViewer = (run: RunFolder, result: ItemResult) => Promise<PromptView | { error: string }>;
+
+/** Prompt views from a rebuilder (sent-prompt.ts). */
+export function promptViewer(rebuilder: PromptRebuilder = promptRebuilder()): PromptViewer {
+  return async (run, result) => {
+    const built = await rebuilder.messages(run, result);
+    return "error" in built ? { error: built.error } : promptView(built.messages, built.note);
+  };
+}
+
+/**
+ * The prompts sent for the entries, each stored once: entries point into the returned table by
+ * index. Prompts that cannot be rebuilt say why in `promptError`.
+ */
+export async function attachPrompts(runs: RunFolder[], entries: GalleryItem[], viewer: PromptViewer = promptViewer()): Promise<PromptView[]> {
+  const table: PromptView[] = [];
+  const seen = new Map<string, number>();
+  for (const entry of entries) {
+    const run = runs[entry.run]!;
+    const view = await viewer(run, run.results[entry.index]!);
+    if ("error" in view) {
+      entry.promptError = view.error;
+      continue;
+    }
+    const key = JSON.stringify(view);
+    if (!seen.has(key)) {
+      seen.set(key, table.length);
+      table.push(view);
+    }
+    entry.prompt = seen.get(key)!;
+  }
+  return table;
 }
 
 /** Entries ordered round-robin over (run, task, outcome) groups, each group in its own order. */
@@ -118,8 +197,15 @@ export interface EmbedSummary {
 /** A picture as the report embeds it. */
 export type EmbedEncoder = (png: Buffer) => Promise<{ mime: string; bytes: Buffer }>;
 
-/** JPEG at quality 82: overlays are photographs with marks, and a third of the PNG's size fits three times the items. */
+/** JPEG at quality 82 (the report's encoder before WebP; kept for callers that need JPEG). */
 export const jpegEncoder: EmbedEncoder = async (png) => ({ mime: "image/jpeg", bytes: await sharp(png).jpeg({ quality: 82 }).toBuffer() });
+
+/**
+ * WebP at quality 70, the report's default: on the bundled sets' overlays at 1024 px it takes
+ * 35-60% fewer bytes than JPEG at quality 82 (bench/report-load.ts prints the report's size), so
+ * pictures large enough to read their 12 px labels cost what 640 px JPEGs did.
+ */
+export const webpEncoder: EmbedEncoder = async (png) => ({ mime: "image/webp", bytes: await sharp(png).webp({ quality: 70 }).toBuffer() });
 
 /**
  * Draws overlays into the entries (as data: URIs) in spread order until `budgetBytes` of base64
@@ -131,7 +217,7 @@ export async function embedOverlays(
   options: { budgetBytes: number; maxSide: number; renderer?: OverlayRenderer; encode?: EmbedEncoder },
 ): Promise<EmbedSummary> {
   const renderer = options.renderer ?? overlayRenderer();
-  const encode = options.encode ?? jpegEncoder;
+  const encode = options.encode ?? webpEncoder;
   const summary: EmbedSummary = { pictured: 0, total: entries.length, bytes: 0, failures: new Map() };
   for (const entry of spreadOrder(entries)) {
     const run = runs[entry.run]!;

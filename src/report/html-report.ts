@@ -1,10 +1,12 @@
 /** `report --format html`: one self-contained file with tables, charts and the item gallery. */
-import { embedOverlays, galleryItem, type EmbedSummary, type GalleryItem } from "./gallery.js";
+import { attachPrompts, embedOverlays, galleryItem, type EmbedSummary, type GalleryItem } from "./gallery.js";
 import { readFileSync } from "node:fs";
 import { navigationCounts } from "../benchmarks/vcn/navigate/report.js";
 import { episodeRows, topdownPath, type EpisodeRow } from "./navigation-folder.js";
 import { folderIdentity, folderLabels, navigationDocument, page, summaryHtml } from "./page.js";
 import { runCounts } from "./run-facts.js";
+import { seriesColor } from "./svg.js";
+import { comparisonTable } from "./compare.js";
 import { assertIntact, expandRunFolders, fileInRunFolder, readRunFolder, type RunFolder } from "./run-folder.js";
 
 export interface HtmlReportOptions {
@@ -14,14 +16,36 @@ export interface HtmlReportOptions {
   maxSide: number;
 }
 
-export const DEFAULT_HTML_OPTIONS: HtmlReportOptions = { budgetBytes: 20 * 1024 * 1024, maxSide: 640 };
+/**
+ * 20 MB of pictures, each at most 1024 px: composite overlays are drawn for a 1024 px row with
+ * 12 px labels (media/draw.ts), so the item view shows them at that size, labels readable.
+ */
+export const DEFAULT_HTML_OPTIONS: HtmlReportOptions = { budgetBytes: 20 * 1024 * 1024, maxSide: 1024 };
+
+/**
+ * Each run's colour as its benchmark's charts draw it: the charts colour the finished runs of one
+ * benchmark by their order (svg.ts seriesColor); runs still in progress take the next colours.
+ */
+export function runColors(runs: RunFolder[]): string[] {
+  const colors: string[] = new Array(runs.length);
+  const groupOf = (run: RunFolder) => (run.navigation ? "\u0000navigation" : run.benchmark);
+  for (const group of new Set(runs.map(groupOf))) {
+    const indices = runs.flatMap((run, i) => (groupOf(run) === group ? [i] : []));
+    const finished = indices.filter((i) => runs[i]!.state === "finished" && (runs[i]!.scores || runs[i]!.navigation?.scores));
+    const ordered = [...finished, ...indices.filter((i) => !finished.includes(i))];
+    ordered.forEach((i, k) => (colors[i] = seriesColor(k)));
+  }
+  return colors;
+}
 
 /** What the viewer script needs to know about each run; runs are told apart by index and label, never by model. */
 export function runMeta(runs: RunFolder[]) {
   const labels = folderLabels(runs);
+  const colors = runColors(runs);
   return runs.map((run, index) => ({
     index,
     label: labels[index]!,
+    color: colors[index]!,
     identity: folderIdentity(run),
     benchmark: run.benchmark,
     model: run.model,
@@ -80,18 +104,28 @@ export async function htmlReport(inputs: string[], options: HtmlReportOptions = 
   assertIntact(runs); // a damaged folder is an error here; the viewer shows it instead
 
   const items = galleryItems(runs);
+  const prompts = await attachPrompts(runs, items);
   const summary = await embedOverlays(runs, items, options);
   const episodes = navigationEpisodes(runs);
   const topdowns = embedTopdowns(runs, episodes, options.budgetBytes - summary.bytes);
   const notes = budgetNotes(summary, options);
   if (episodes.length > 0) notes.push(`Top-down pictures for ${topdowns.pictured} of ${episodes.length} navigation episodes; the step-by-step observations are in \`spatialprobe serve\`.`);
+  const meta = runMeta(runs);
+  // The pictures go in a block of their own after the script; each entry keeps only a flag.
+  const pictures: Record<string, string> = {};
+  const entries = items.map((item) => {
+    if (!item.image) return item;
+    pictures[item.key] = item.image;
+    return { ...item, image: null, pictured: true };
+  });
   const html = page({
     title: "spatialprobe report",
     subtitle: `${runs.length} run${runs.length === 1 ? "" : "s"} · written ${new Date().toISOString()}`,
     summary: summaryHtml(runs),
     notes,
-    data: { mode: "report", runs: runMeta(runs), items, episodes },
+    data: { mode: "report", runs: meta, items: entries, prompts, comparisons: comparisonTable(meta, items), episodes },
     script: "inline",
+    pictures,
   });
   return { html, summary };
 }

@@ -10,9 +10,10 @@ import { fileURLToPath } from "node:url";
 import type { ScoresDocument } from "../core/benchmark.js";
 import { formatProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
-import { escapeHtml, markdownToHtml } from "./markdown-html.js";
+import { escapeHtml, markdownSection, type SectionHeading } from "./markdown-html.js";
+import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
 import type { RunFolder } from "./run-folder.js";
-import { identityText, overallCell, runCounts, runIdentity, runLabel, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
+import { identityText, overallCell, runCounts, runIdentity, runLabel, runLabels, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
 import { uniqueLabels } from "./svg.js";
 import { navigationCounts, navigationIdentityText, navigationRunLabel, navigationRunsMarkdown, navigationStatusCell, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
 
@@ -147,29 +148,93 @@ function defaultScoreName(benchmark: string): string {
   return { egopath: "EgoPath Score", patheval: "accuracy", epic: "mean sample score", vcn: "Avg. (mean of types)", egotl: "Avg." }[benchmark] ?? "score";
 }
 
-/** Per benchmark: its report tables (the Markdown report's, as HTML) and its charts. */
-export function benchmarkSections(runs: ScoresDocument[]): string {
+/** A rendered part of the summary and the headings it adds to the table of contents. */
+export interface Rendered {
+  html: string;
+  headings: SectionHeading[];
+}
+
+/** A repeated run's label: its repeats' name without " · repeat k/K" (as render.ts labels them). */
+const repeatLabel = (run: ScoresDocument) => String(run["name"] ?? run.model).replace(/ · repeat \d+\/\d+$/, "");
+
+/**
+ * A part of a benchmark's Markdown that is about one run (its heading starts with the run's label
+ * and a colon, e.g. "oracle: where routes fail") folds away: the comparison tables stay in view.
+ */
+function perRunHeading(labels: string[]): (text: string, level: number) => boolean {
+  return (text, level) => level >= 3 && labels.some((label) => text.startsWith(`${label}: `));
+}
+
+/**
+ * Each benchmark's section, as report.md has it (its tables, then the mean and SD of repeated
+ * runs), with its heading on top and its charts right under the heading.
+ */
+export function benchmarkSections(runs: ScoresDocument[], seen: Set<string> = new Set()): Rendered {
   const byBenchmark = new Map<string, ScoresDocument[]>();
   for (const run of runs) byBenchmark.set(run.benchmark, [...(byBenchmark.get(run.benchmark) ?? []), run]);
-  return [...byBenchmark].map(([id, group]) => {
+  const headings: SectionHeading[] = [];
+  const html = [...byBenchmark].map(([id, group]) => {
     const benchmark = getBenchmark(id);
     const charts = benchmark.charts ? benchmark.charts(group) : [];
     // Each SVG draws its own title; the figure carries it for assistive technology.
     const figures = charts.map((chart) => `<figure aria-label="${escapeHtml(chart.title)}">${chart.svg}</figure>`).join("");
-    return `<section class="benchmark" data-benchmark="${escapeHtml(id)}">${figures ? `<div class="charts">${figures}</div>` : ""}${markdownToHtml(benchmark.markdown(group))}</section>`;
+    const markdown = [
+      benchmark.markdown(group),
+      ...repeatGroups(group).map((repeats) => `\n${repeatsMarkdown(summarizeRepeats(repeats), repeatLabel(repeats[0]!))}\n`),
+    ].join("");
+    const labels = [...runLabels(group, defaultsOf(id)), ...group.map((run) => String(run["name"] ?? run.model))];
+    const section = markdownSection(markdown, {
+      idPrefix: id, seen, collapsible: perRunHeading(labels),
+      afterFirstHeading: figures ? `<div class="charts">${figures}</div>` : "",
+    });
+    headings.push(...section.headings);
+    return `<section class="benchmark" data-benchmark="${escapeHtml(id)}">${section.html}</section>`;
   }).join("\n");
+  return { html, headings };
 }
 
 /** The navigation tables (the Markdown report's, as HTML) of the finished navigation runs. */
-export function navigationSection(runs: RunFolder[]): string {
+export function navigationSection(runs: RunFolder[], seen: Set<string> = new Set()): Rendered {
   const finished = runs.filter((run) => run.navigation?.scores && run.state === "finished").map((run) => run.navigation!.scores!);
-  return finished.length > 0 ? `<section class="benchmark" data-benchmark="vcn-navigation">${markdownToHtml(navigationRunsMarkdown(finished))}</section>` : "";
+  if (finished.length === 0) return { html: "", headings: [] };
+  const labels = finished.map((run) => navigationRunLabel(run));
+  const section = markdownSection(navigationRunsMarkdown(finished), { idPrefix: "vcn-navigation", seen, collapsible: perRunHeading(labels) });
+  return { html: `<section class="benchmark" data-benchmark="vcn-navigation">${section.html}</section>`, headings: section.headings };
 }
 
-/** The summary block (runs table, tables and charts); `serve` re-sends it when runs change. */
+/** The sections the viewer fills (their headings are in GALLERY below). */
+const VIEWER_HEADINGS = (runs: RunFolder[]): SectionHeading[] => [
+  ...(runs.some((run) => !run.navigation) ? [{ level: 2, text: "Items", id: "gallery-section" }, { level: 2, text: "Compare runs", id: "compare-section" }] : []),
+  ...(runs.some((run) => run.navigation) ? [{ level: 2, text: "Navigation episodes", id: "episodes-section" }] : []),
+];
+
+/** The table of contents: every h2 of the page, with the h3 under it; per-run parts are listed under their section. */
+export function tocHtml(headings: SectionHeading[]): string {
+  const items: string[] = [];
+  let sub: string[] = [];
+  const flush = () => {
+    if (sub.length > 0 && items.length > 0) items[items.length - 1] = items[items.length - 1]!.replace(/<\/li>$/, `<ol>${sub.join("")}</ol></li>`);
+    sub = [];
+  };
+  for (const h of headings) {
+    const link = `<li><a href="#${escapeHtml(h.id)}">${escapeHtml(h.text)}</a></li>`;
+    if (h.level <= 2) {
+      flush();
+      items.push(link);
+    } else if (h.level === 3) sub.push(link);
+  }
+  flush();
+  return `<nav id="toc" aria-label="Contents"><h2>Contents</h2><ol>${items.join("")}</ol></nav>`;
+}
+
+/** The summary block (contents, runs table, tables and charts); `serve` re-sends it when runs change. */
 export function summaryHtml(runs: RunFolder[]): string {
   const finished = runs.filter((run) => run.scores && run.state === "finished").map((run) => run.scores!);
-  return `${problemsHtml(runs)}<h2>Runs</h2>${runsTable(runs)}${benchmarkSections(finished)}${navigationSection(runs)}`;
+  const seen = new Set(["runs-section", "toc", "gallery-section", "compare-section", "episodes-section"]);
+  const sections = benchmarkSections(finished, seen);
+  const navigation = navigationSection(runs, seen);
+  const headings = [{ level: 2, text: "Runs", id: "runs-section" }, ...sections.headings, ...navigation.headings, ...VIEWER_HEADINGS(runs)];
+  return `${problemsHtml(runs)}${tocHtml(headings)}<h2 id="runs-section">Runs</h2>${runsTable(runs)}${sections.html}${navigation.html}`;
 }
 
 /** The gallery and comparison controls the viewer script fills. */
@@ -178,14 +243,17 @@ const GALLERY = `<section id="gallery-section"><h2>Items</h2>
 <label>Run <select id="f-run"></select></label>
 <label>Task <select id="f-task"></select></label>
 <label>Outcome <select id="f-outcome"></select></label>
-<label>Id <input id="f-query" type="search" placeholder="filter by id"></label>
+<label>Sort <select id="f-sort"><option value="failures">failures first</option><option value="score-asc">score, lowest first</option><option value="score-desc">score, highest first</option><option value="id">id</option><option value="run">run order</option></select></label>
+<label>Search <input id="f-query" type="search" maxlength="200" placeholder="ids, prompts, replies, answers"></label>
 <label id="f-pictured-label"><input id="f-pictured" type="checkbox"> only items with pictures</label>
 </div>
 <div class="pager"><button id="prev" type="button">previous</button><span id="page-info"></span><button id="next" type="button">next</button></div>
 <div id="grid" class="grid"></div>
 </section>
-<section id="compare-section"><h2>Compare two runs</h2>
-<div class="controls"><select id="c-a"></select><select id="c-b"></select><label><input id="c-diff" type="checkbox" checked> only items whose outcomes differ</label><span id="compare-count"></span></div>
+<section id="compare-section"><h2>Compare runs</h2>
+<p class="hint">Two runs of one benchmark on the items both answered. Right = the item's outcome is right (a route that succeeds, an exact set, a full score); everything else scored counts as not right; failed requests and missing predictions are left out. p: McNemar's exact two-sided test on the items only one run got right.</p>
+<div class="controls"><label>A <select id="c-a"></select></label><label>B <select id="c-b"></select></label><label>Show <select id="c-show"><option value="">all items</option><option value="onlyA">only A right</option><option value="onlyB">only B right</option><option value="bothRight">both right</option><option value="bothWrong">both not right</option></select></label><label><input id="c-diff" type="checkbox" checked> only items whose outcomes differ</label><span id="compare-count"></span></div>
+<div id="compare-counts"></div>
 <div id="compare-rows"></div>
 </section>
 <section id="episodes-section" hidden><h2>Navigation episodes</h2>
@@ -198,7 +266,7 @@ const GALLERY = `<section id="gallery-section"><h2>Items</h2>
 <div class="pager"><button id="e-prev" type="button">previous</button><span id="e-page-info"></span><button id="e-next" type="button">next</button></div>
 <table id="episodes"><thead><tr><th>Run</th><th>Episode</th><th>Task</th><th>Outcome</th><th>SPL</th><th>Steps</th><th>Collisions</th><th>End</th></tr></thead><tbody></tbody></table>
 </section>
-<dialog id="detail"><button id="detail-close" type="button">close</button><div id="detail-body"></div></dialog>`;
+<dialog id="detail"><div class="detail-bar"><button id="detail-prev" type="button" title="previous item (←)">← previous</button><span id="detail-pos"></span><button id="detail-next" type="button" title="next item (→)">next →</button><a id="detail-link" href="#">link to this item</a><button id="detail-close" type="button">close</button></div><div id="detail-body"></div></dialog>`;
 
 export interface PageParts {
   title: string;
@@ -208,6 +276,11 @@ export interface PageParts {
   data: unknown;
   /** "inline": the script is in the page (self-contained file); "external": served as /viewer.js. */
   script: "inline" | "external";
+  /**
+   * The item pictures (data: URIs by item key), placed after the viewer script: the gallery works
+   * while the browser is still reading them, and fills them in once it has (assets/viewer.js).
+   */
+  pictures?: Record<string, string>;
 }
 
 export function page(parts: PageParts): string {
@@ -230,6 +303,6 @@ export function page(parts: PageParts): string {
 ${GALLERY}</main>
 <script type="application/json" id="sp-data">${scriptJson(parts.data)}</script>
 ${scriptTag}
-</body></html>
+${parts.pictures ? `<script type="application/json" id="sp-pictures">${scriptJson(parts.pictures)}</script>\n` : ""}</body></html>
 `;
 }

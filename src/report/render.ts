@@ -1,35 +1,73 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { ScoresDocument } from "../core/benchmark.js";
+import type { ItemResult, ScoresDocument } from "../core/benchmark.js";
 import { UsageError, type DataProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { finishedResults, readJsonFile, RunFolderError } from "./run-folder.js";
 import { isNavigationScores, navigationRunsMarkdown, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
 import { NAV_EPISODES, readEpisodeLines } from "./navigation-folder.js";
+import { expandReportInputs } from "./export/inputs.js";
 import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
 
 /** A repeated run's label: its repeats' name without " · repeat k/K". */
 const repeatLabel = (run: ScoresDocument) => String(run["name"] ?? run.model).replace(/ · repeat \d+\/\d+$/, "");
 
+/** One run as the score-based formats read it: its scores.json, and its item results when it has a run folder. */
+export interface ReportRun {
+  file: string;
+  scores: ScoresDocument;
+  /** items.jsonl's results (null for a navigation run, or a scores.json named outside its run folder). */
+  results: ItemResult[] | null;
+}
+
+/** A parsed scores.json that does not say which benchmark and model it is cannot be reported. */
+function assertScoresShape(file: string, value: unknown): asserts value is ScoresDocument {
+  const doc = value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  if (!doc || typeof doc["benchmark"] !== "string" || (typeof doc["model"] !== "string" && !isNavigationScores(doc))) {
+    throw new UsageError(`${file}: not a spatialprobe scores.json (expected a JSON object with "benchmark" and "model")`);
+  }
+  if (isNavigationScores(doc)) return;
+  try {
+    getBenchmark(doc["benchmark"] as string);
+  } catch (error) {
+    throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /**
- * Read scores.json from run folders or direct paths. A scores.json inside a run folder is read
- * with its items.jsonl: a damaged line, or items that are not its own, is an error naming the file
- * (and line), since the tables would otherwise describe results nobody can inspect.
+ * Read scores.json from run folders, folders of runs (at any depth: export/inputs.ts) or direct
+ * paths. A scores.json inside a run folder is read with its items.jsonl: a damaged line, or items
+ * that are not its own, is an error naming the file (and line), since the tables would otherwise
+ * describe results nobody can inspect. Run folders found below a named folder without a
+ * scores.json yet are passed to `onUnfinished` (the CLI notes them on stderr).
  */
-export function readScores(inputs: string[]): ScoresDocument[] {
+export function readReportRuns(inputs: string[], onUnfinished: (dirs: string[]) => void = () => {}): ReportRun[] {
   const problems: DataProblem[] = [];
-  const runs = inputs.map((input) => {
+  const expanded = expandReportInputs(inputs, { requireScores: true });
+  if (expanded.unfinished.length > 0) onUnfinished(expanded.unfinished);
+  const runs = expanded.runs.map((input): ReportRun => {
     const isDir = existsSync(input) && statSync(input).isDirectory();
     const file = isDir ? path.join(input, "scores.json") : input;
     if (!existsSync(file)) throw new UsageError(`no scores.json at ${input}`);
-    const scores = readJsonFile<ScoresDocument>(file);
+    const scores = readJsonFile<unknown>(file);
+    assertScoresShape(file, scores);
     const dir = path.dirname(path.resolve(file));
+    if (path.basename(file) !== "scores.json") return { file, scores, results: null };
     // A navigation run's records are episodes.jsonl (navigation-folder.ts); an item run's, items.jsonl.
-    if (path.basename(file) === "scores.json") problems.push(...(isNavigationScores(scores) ? readEpisodeLines(path.join(dir, NAV_EPISODES), false).problems : finishedResults(dir, scores).problems));
-    return scores;
+    if (isNavigationScores(scores)) {
+      problems.push(...readEpisodeLines(path.join(dir, NAV_EPISODES), false).problems);
+      return { file, scores, results: null };
+    }
+    const read = finishedResults(dir, scores);
+    problems.push(...read.problems);
+    return { file, scores, results: read.results };
   });
   if (problems.length > 0) throw new RunFolderError(problems);
   return runs;
+}
+
+export function readScores(inputs: string[], onUnfinished?: (dirs: string[]) => void): ScoresDocument[] {
+  return readReportRuns(inputs, onUnfinished).map((run) => run.scores);
 }
 
 /** Markdown: one section per benchmark, runs side by side; navigation runs in a section of their own. */

@@ -12,7 +12,11 @@ import { LOCK_FILE } from "../core/lock.js";
 import { LIVE_HEADER, LIVE_RESULTS, OUTPUTS_MANIFEST } from "../core/outputs.js";
 import { galleryItems, navigationEpisodes, runMeta } from "../report/html-report.js";
 import { episodeDetail, NAV_EPISODES, topdownPath, type EpisodeRow } from "../report/navigation-folder.js";
-import { overlayRenderer, type GalleryItem } from "../report/gallery.js";
+import { attachPrompts, overlayRenderer, promptViewer, type GalleryItem } from "../report/gallery.js";
+import { comparisonTable } from "../report/compare.js";
+import { promptImages, promptRebuilder, runSeed } from "../report/sent-prompt.js";
+import type { PromptView } from "../report/sent-prompt.js";
+import type { Message } from "../core/types.js";
 import { page, summaryHtml, viewerScript } from "../report/page.js";
 import { expandRunFolders, fileInRunFolder, readRunFolder, type RunFolder } from "../report/run-folder.js";
 
@@ -107,13 +111,36 @@ export function hostHeaderCount(rawHeaders: string[]): number {
   return count;
 }
 
+/** What the page's script reads: runs, items (with their prompt index), the prompt table, paired counts, episodes. */
+function viewerData(state: { runs: RunFolder[]; items: GalleryItem[]; episodes: EpisodeRow[] }, prompts: PromptView[]) {
+  const runs = runMeta(state.runs);
+  return { runs, items: state.items, prompts, comparisons: comparisonTable(runs, state.items), episodes: state.episodes };
+}
+
 export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const dirs = expandRunFolders(options.dirs).map((dir) => path.resolve(dir));
   for (const dir of dirs) readRunFolder(dir); // fail early on a folder that is not a run
   const host = options.host ?? "127.0.0.1";
   const renderer = overlayRenderer();
   const pictures = new Map<string, { png: Buffer; caption: string[] } | { error: string }>();
-  let cached: { version: string; runs: RunFolder[]; items: GalleryItem[]; episodes: EpisodeRow[] } | undefined;
+  let cached: { version: string; runs: RunFolder[]; items: GalleryItem[]; episodes: EpisodeRow[]; prompts?: Promise<PromptView[]> } | undefined;
+  // Prompts are rebuilt from the data once per run, item and setup (a live run adds only its new items' prompts).
+  const rebuilder = promptRebuilder();
+  const viewOf = promptViewer(rebuilder);
+  const views = new Map<string, PromptView | { error: string }>();
+  const setupKey = (run: RunFolder, id: string) => JSON.stringify([run.dir, run.benchmark, run.data, run.promptSource, run.control ?? null, runSeed(run), run.benchmarkOptions, id]);
+  const cachedView = async (run: RunFolder, result: RunFolder["results"][number]) => {
+    const key = setupKey(run, String(result.id));
+    if (!views.has(key)) {
+      if (views.size > 20_000) views.clear();
+      views.set(key, await viewOf(run, result));
+    }
+    return views.get(key)!;
+  };
+  /** The current version's prompt table (entries get their `prompt` index), computed once per version. */
+  const promptsOf = (state: NonNullable<typeof cached>) => (state.prompts ??= attachPrompts(state.runs, state.items, cachedView));
+  // The messages of the item last asked for, images included, for its /prompt-image/ requests.
+  let lastMessages: { key: string; messages: Message[] } | { key: string; error: string } | undefined;
 
   const current = () => {
     const version = folderVersion(dirs);
@@ -152,19 +179,38 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     const route = url.pathname;
     if (route === "/") {
       const state = current();
+      const prompts = await promptsOf(state);
       return send(res, 200, "text/html; charset=utf-8", page({
         title: "spatialprobe viewer",
         subtitle: `${state.runs.length} run${state.runs.length === 1 ? "" : "s"} · updates while runs are in progress`,
         summary: summaryHtml(state.runs),
         notes: [],
-        data: { mode: "serve", version: state.version, runs: runMeta(state.runs), items: state.items, episodes: state.episodes, pollMs: options.pollMs ?? 2000 },
+        data: { mode: "serve", version: state.version, ...viewerData(state, prompts), pollMs: options.pollMs ?? 2000 },
         script: "external",
       }));
     }
     if (route === "/viewer.js") return send(res, 200, "text/javascript; charset=utf-8", viewerScript());
     if (route === "/api/state") {
       const state = current();
-      return sendJson(res, { version: state.version, runs: runMeta(state.runs), items: state.items, episodes: state.episodes });
+      const prompts = await promptsOf(state);
+      return sendJson(res, { version: state.version, ...viewerData(state, prompts) });
+    }
+    const promptImage = /^\/prompt-image\/(\d+)\/(\d+)\/(\d+)$/.exec(route);
+    if (promptImage) {
+      const run = current().runs[Number(promptImage[1])];
+      const result = run?.results[Number(promptImage[2])];
+      if (!run || !result) return sendText(res, 404, "no such item");
+      const key = setupKey(run, String(result.id));
+      if (lastMessages?.key !== key) {
+        const built = await rebuilder.messages(run, result);
+        lastMessages = "error" in built ? { key, error: built.error } : { key, messages: built.messages };
+      }
+      if ("error" in lastMessages) return sendText(res, 404, `prompt not rebuilt: ${lastMessages.error}`);
+      const image = promptImages(lastMessages.messages)[Number(promptImage[3])];
+      if (!image) return sendText(res, 404, "no such image in the prompt");
+      // Only picture types are sent as pictures (the page's CSP and nosniff do the rest).
+      if (!["image/png", "image/jpeg", "image/webp", "image/gif"].includes(image.mediaType)) return sendText(res, 415, "not a picture type");
+      return send(res, 200, image.mediaType, image.bytes);
     }
     const episode = /^\/api\/episode\/(\d+)\/(\d+)$/.exec(route);
     if (episode) {

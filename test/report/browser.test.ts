@@ -69,8 +69,11 @@ async function checkHostileRepliesStayText(page: Page, hostileRun: number): Prom
   await page.waitForSelector("#detail[open]");
   const reply = await page.locator("#detail pre.reply").textContent();
   assert.equal(reply, PAYLOAD);
-  // The overlay is the only picture in the dialog, and no link with a javascript: URL exists.
-  assert.equal(await page.locator("#detail img").count(), 1);
+  // One overlay; every picture in the dialog is ours (the report's data: URIs, the viewer's overlay
+  // and prompt-image routes); no link with a javascript: URL exists.
+  assert.equal(await page.locator("#detail img.overlay").count(), 1);
+  const sources = await page.locator("#detail img").evaluateAll((imgs) => imgs.map((img) => img.getAttribute("src") ?? ""));
+  assert.ok(sources.every((src) => /^(data:image\/(webp|jpeg|png);base64,|\/overlay\/|\/prompt-image\/)/.test(src)), sources.join(", "));
   assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
   assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned), undefined);
   await page.locator("#detail-close").click();
@@ -104,7 +107,7 @@ test("HTML report: numbers, filters, paging, an item with its overlay, compariso
   assert.equal(await page.locator("#grid .card").count(), a2);
   await page.locator("#grid .card").first().click();
   await page.waitForSelector("#detail[open]");
-  const image = page.locator("#detail img");
+  const image = page.locator("#detail img.overlay");
   assert.ok(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), "the overlay picture loads");
   assert.ok((await page.locator("#detail-caption li").count()) > 0);
   await page.screenshot({ path: artifact("report-item.png") });
@@ -154,7 +157,7 @@ test("viewer: the same views served locally, pictures drawn on demand, a run in 
     await page.locator("#grid .card").first().click();
     await page.waitForSelector("#detail[open]");
     await page.waitForFunction(() => document.querySelectorAll("#detail-caption li").length > 0);
-    const image = page.locator("#detail img");
+    const image = page.locator("#detail img.overlay");
     await image.evaluate((img: HTMLImageElement) => img.decode());
     assert.ok(await image.evaluate((img: HTMLImageElement) => img.naturalWidth > 0 && img.src.includes("/overlay/0/")));
     await page.screenshot({ path: artifact("viewer-item.png") });

@@ -1,0 +1,30 @@
+/**
+ * Run labels as the tables print them: each benchmark's runs are labelled together with that
+ * benchmark's defaults (run-facts.ts runLabels), navigation runs together (navigationRunLabels),
+ * so a row of an export carries the label of the same run's row in report.md.
+ */
+import type { ScoresDocument } from "../../core/benchmark.js";
+import { isNavigationScores, navigationRunLabels, type NavigationRunScores } from "../../benchmarks/vcn/navigate/report.js";
+import { getBenchmark } from "../../registry.js";
+import { runLabels, type RunDefaults } from "../run-facts.js";
+
+export function defaultsOf(benchmark: string): RunDefaults {
+  const b = getBenchmark(benchmark);
+  return { prompt: b.promptSources[0], control: b.promptControls[0] };
+}
+
+/** The group a run's label is made unique in: its benchmark, or "navigation". */
+export const labelGroupOf = (run: ScoresDocument): string => (isNavigationScores(run) ? "navigation" : run.benchmark);
+
+/** One label per run, in the order given. */
+export function reportLabels(runs: ScoresDocument[]): string[] {
+  const groups = new Map<string, number[]>();
+  runs.forEach((run, i) => groups.set(labelGroupOf(run), [...(groups.get(labelGroupOf(run)) ?? []), i]));
+  const labels = new Array<string>(runs.length);
+  for (const [group, indices] of groups) {
+    const members = indices.map((i) => runs[i]!);
+    const named = group === "navigation" ? navigationRunLabels(members as unknown as NavigationRunScores[]) : runLabels(members, defaultsOf(group));
+    indices.forEach((i, k) => (labels[i] = named[k]!));
+  }
+  return labels;
+}

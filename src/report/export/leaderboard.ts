@@ -1,0 +1,147 @@
+/**
+ * The models x benchmarks leaderboard: one row per run label, one column per benchmark with its
+ * headline number (scores.json `score`). Markdown and LaTeX print it in % with one decimal, as
+ * every benchmark's own tables do; "— (k of n tasks)" when the score does not cover every task it
+ * averages (run-facts.ts overallCell, as in report.md); "(s/t)" after it when not every item was
+ * scored; blank when the run has no result for that benchmark. The CSV keeps scores.json's values
+ * (fractions, every digit) with their interval and N columns, and leaves the value empty where
+ * the Markdown prints "—".
+ *
+ * A repeated run is one row with the mean of its repeats (repeatedCell).
+ *
+ * Navigation runs (`navigate vcn`) have no single headline number and are not in the leaderboard
+ * (they are in the tidy CSV and the navigation tables).
+ */
+import type { ScoresDocument } from "../../core/benchmark.js";
+import { isNavigationScores } from "../../benchmarks/vcn/navigate/report.js";
+import { getBenchmark } from "../../registry.js";
+import { table } from "../markdown.js";
+import { meanAndSd, repeatOf } from "../repeats.js";
+import { coverageOf, overallCell, runCounts } from "../run-facts.js";
+import { csvTable, type CsvValue } from "./csv.js";
+import { booktabs } from "./latex.js";
+import { reportLabels } from "./labels.js";
+
+/** What each benchmark's headline `score` is (its definitions in scores.json say the same). */
+const HEADLINE: Record<string, string> = {
+  egopath: "EgoPath Score",
+  vcn: "Avg. SR, mean of types",
+  egotl: "Avg.",
+  epic: "Overall",
+  patheval: "accuracy",
+};
+
+export interface LeaderboardCell {
+  /** scores.json `score` (null when it has none). */
+  score: number | null;
+  ci: [number, number] | null;
+  /** The score covers every task it averages. */
+  covered: boolean;
+  scored: number;
+  total: number;
+  /** Every item was scored from a prediction. */
+  complete: boolean;
+  /** The cell as Markdown and LaTeX print it. */
+  text: string;
+}
+
+export interface Leaderboard {
+  /** Benchmark ids, in the order their first run came. */
+  benchmarks: string[];
+  rows: Array<{ run: string; cells: Map<string, LeaderboardCell> }>;
+}
+
+const finite = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+
+function intervalOf(value: unknown): [number, number] | null {
+  return Array.isArray(value) && value.length === 2 && finite(value[0]) !== null && finite(value[1]) !== null ? [value[0] as number, value[1] as number] : null;
+}
+
+export function leaderboardCell(run: ScoresDocument): LeaderboardCell {
+  const score = finite(run.score);
+  const counts = runCounts(run);
+  const covered = coverageOf(run).complete;
+  const shown = overallCell(run, score === null ? "—" : (100 * score).toFixed(1));
+  const text = covered && !counts.complete ? `${shown} (${counts.scored}/${counts.total})` : shown;
+  return { score, ci: intervalOf(run["score_ci"]), covered, scored: counts.scored, total: counts.total, complete: counts.complete, text };
+}
+
+/**
+ * A repeated run (`run --repeats K`) is one row, "<label> · mean of K repeats", with the mean of
+ * its repeats' scores (papers report the mean over runs: EPIC-Bench §4), "(mean of k)" in the
+ * printed cell; it is incomplete when a repeat is missing, incomplete or does not cover every task.
+ */
+export function repeatedCell(repeats: ScoresDocument[]): LeaderboardCell {
+  const cells = repeats.map(leaderboardCell);
+  const of = repeatOf(repeats[0]!)?.of ?? repeats.length;
+  const scores = cells.map((c) => c.score);
+  const mean = scores.every((v) => v !== null) ? meanAndSd(scores).mean : null;
+  const covered = cells.every((c) => c.covered);
+  const complete = cells.every((c) => c.complete) && repeats.length === of;
+  const scored = Math.min(...cells.map((c) => c.scored));
+  const total = Math.max(...cells.map((c) => c.total));
+  const shown = !covered ? cells.find((c) => !c.covered)!.text : mean === null ? "—" : (100 * mean).toFixed(1);
+  const text = `${shown} (mean of ${repeats.length}${repeats.length === of ? "" : ` of ${of} repeats`}${covered && !cells.every((c) => c.complete) ? `; ${scored}/${total} scored` : ""})`;
+  return { score: mean, ci: null, covered, scored, total, complete, text };
+}
+
+const repeatedLabel = (run: ScoresDocument, of: number) => `${String(run["name"] ?? run.model).replace(/ · repeat \d+\/\d+$/, "")} · mean of ${of} repeats`;
+
+export function leaderboard(runs: ScoresDocument[]): Leaderboard {
+  const labels = reportLabels(runs);
+  const benchmarks: string[] = [];
+  const rows = new Map<string, Map<string, LeaderboardCell>>();
+  const put = (label: string, benchmark: string, cell: LeaderboardCell) => {
+    if (!benchmarks.includes(benchmark)) benchmarks.push(benchmark);
+    const cells = rows.get(label) ?? new Map<string, LeaderboardCell>();
+    // Two runs under one label and benchmark cannot happen (labels are unique per benchmark) except for a repeated run's mean row.
+    cells.set(benchmark, cell);
+    rows.set(label, cells);
+  };
+  const repeatGroups = new Map<string, ScoresDocument[]>();
+  runs.forEach((run, i) => {
+    if (isNavigationScores(run)) return;
+    const repeat = repeatOf(run);
+    if (!repeat) return put(labels[i]!, run.benchmark, leaderboardCell(run));
+    const key = `${run.benchmark}\u0000${repeat.group}`;
+    if (!repeatGroups.has(key)) {
+      repeatGroups.set(key, []);
+      put(repeatedLabel(run, repeat.of), run.benchmark, leaderboardCell(run)); // placeholder keeps the row's place; replaced below
+    }
+    repeatGroups.get(key)!.push(run);
+  });
+  for (const group of repeatGroups.values()) put(repeatedLabel(group[0]!, repeatOf(group[0]!)!.of), group[0]!.benchmark, repeatedCell(group));
+  return { benchmarks, rows: [...rows].map(([run, cells]) => ({ run, cells })) };
+}
+
+const titleOf = (id: string) => getBenchmark(id).title;
+const headlineOf = (id: string) => HEADLINE[id] ?? "score";
+
+/** Column headers of the printed tables: "EgoPathBench (EgoPath Score)". */
+const printedHeader = (board: Leaderboard) => ["Run", ...board.benchmarks.map((id) => `${titleOf(id)} (${headlineOf(id)})`)];
+const printedRows = (board: Leaderboard) => board.rows.map((row) => [row.run, ...board.benchmarks.map((id) => row.cells.get(id)?.text ?? "")]);
+
+export const LEADERBOARD_NOTE =
+  "Headline score of each benchmark in %, as each benchmark's table prints it; — (k of n tasks): the score does not cover every task it averages; (s/t): s of t items scored; (mean of k): the mean over the k repeats of a repeated run; blank: no run of that benchmark under this label.";
+
+export function leaderboardMarkdown(board: Leaderboard): string {
+  return ["## Leaderboard", "", LEADERBOARD_NOTE, "", table(printedHeader(board), printedRows(board))].join("\n");
+}
+
+export function leaderboardLatex(board: Leaderboard): string {
+  return booktabs({ caption: "Leaderboard: headline score of each benchmark (%)", label: "leaderboard", header: printedHeader(board), rows: printedRows(board), notes: [LEADERBOARD_NOTE] });
+}
+
+/** Columns: run, then per benchmark <id>, <id>_ci_low, <id>_ci_high, <id>_n, <id>_n_total. */
+export function leaderboardCsv(board: Leaderboard): string {
+  const header = ["run", ...board.benchmarks.flatMap((id) => [id, `${id}_ci_low`, `${id}_ci_high`, `${id}_n`, `${id}_n_total`])];
+  const rows = board.rows.map((row): CsvValue[] => [
+    row.run,
+    ...board.benchmarks.flatMap((id): CsvValue[] => {
+      const cell = row.cells.get(id);
+      if (!cell) return [null, null, null, null, null];
+      return cell.covered ? [cell.score, cell.ci?.[0], cell.ci?.[1], cell.scored, cell.total] : [null, null, null, cell.scored, cell.total];
+    }),
+  ]);
+  return csvTable(header, rows);
+}

@@ -1,0 +1,118 @@
+/**
+ * The tidy table: one row per run x task x metric (plus one "overall" row per run for its headline
+ * score), with the interval scores.json records for that metric, N and N total. Values are exactly
+ * scores.json's (fractions as stored, every digit), so the CSV can be checked against it.
+ *
+ * - metric: a top-level finite number of the task's block that measures rather than counts
+ *   (counts such as n, tp, correct, parse_failures are N-like, not metrics, and are left out;
+ *   nested blocks such as EgoPath's `official` or EgoTL's `per_direction` are left out too).
+ * - ci_low, ci_high: the block's `ci[metric]` when it has one (the overall row: `score_ci`).
+ * - n: the items the task's metrics are computed over (the block's n_scored, else n, else EPIC's
+ *   total_processed; EgoTL's accuracy_counted: n, every question); the overall row: items scored
+ *   from a prediction (n_scored).
+ * - n_total: the task's questions in items.jsonl (empty when the run has no items.jsonl beside it);
+ *   the overall row: the run's n_total.
+ * - navigation runs (`navigate vcn`): benchmark "vcn-navigation", rows as navigationRows says.
+ */
+import type { ItemResult, ScoresDocument } from "../../core/benchmark.js";
+import { isNavigationScores, navigationCounts, type NavigationRunScores } from "../../benchmarks/vcn/navigate/report.js";
+import { runCounts } from "../run-facts.js";
+import { csvTable } from "./csv.js";
+import { reportLabels } from "./labels.js";
+
+export interface TidyRow {
+  run: string;
+  benchmark: string;
+  model: string;
+  task: string;
+  metric: string;
+  value: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  n: number | null;
+  n_total: number | null;
+}
+
+export const TIDY_COLUMNS = ["run", "benchmark", "model", "task", "metric", "value", "ci_low", "ci_high", "n", "n_total"] as const;
+
+/** Keys of a task's block that count things (N-like) rather than measure them. */
+const COUNT_KEY = /^(n|n_.*|.*_n|tp|fp|fn|tn|invalid|correct|successes|unreadable|excluded|zero_truth|total|total_processed|num_.*|parse_failures|chose_.*|errors|missing|scored|code|count.*|.*_count)$/;
+
+type Loose = Record<string, unknown>;
+const record = (value: unknown): Loose | undefined => (value && typeof value === "object" && !Array.isArray(value) ? (value as Loose) : undefined);
+const finite = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+
+/** A [low, high] pair of finite numbers, else nulls. */
+function interval(value: unknown): { ci_low: number | null; ci_high: number | null } {
+  if (Array.isArray(value) && value.length === 2 && finite(value[0]) !== null && finite(value[1]) !== null) return { ci_low: value[0] as number, ci_high: value[1] as number };
+  return { ci_low: null, ci_high: null };
+}
+
+/** The metrics of one task block, in the block's key order. */
+export function blockMetrics(block: unknown): Array<[string, number]> {
+  const b = record(block) ?? {};
+  return Object.entries(b).filter(([key, value]) => finite(value) !== null && !COUNT_KEY.test(key)) as Array<[string, number]>;
+}
+
+/** The items a block's metrics are computed over. */
+function blockN(block: Loose): number | null {
+  return finite(block["n_scored"]) ?? finite(block["n"]) ?? finite(block["total_processed"]);
+}
+
+/** EgoTL-Bench's accuracy_counted divides by every question (unreadable letters counted wrong), not by the scored ones. */
+const metricN = (metric: string, block: Loose, n: number | null) => (metric === "accuracy_counted" ? (finite(block["n"]) ?? n) : n);
+
+/** Questions per task key in items.jsonl (a block is keyed by its task name; EgoPath's items carry its code). */
+function taskTotal(results: ItemResult[] | null, key: string, block: Loose): number | null {
+  if (!results) return null;
+  const code = typeof block["code"] === "string" ? block["code"] : undefined;
+  return results.filter((r) => r.task === key || (code !== undefined && r.task === code)).length;
+}
+
+function itemRunRows(run: ScoresDocument, label: string, results: ItemResult[] | null): TidyRow[] {
+  const base = { run: label, benchmark: run.benchmark, model: String(run.model) };
+  const counts = runCounts(run);
+  const overallName = typeof run["score_name"] === "string" ? (run["score_name"] as string) : "score";
+  const rows: TidyRow[] = [{ ...base, task: "overall", metric: overallName, value: finite(run.score), ...interval(run["score_ci"]), n: counts.scored, n_total: counts.total }];
+  for (const [task, raw] of Object.entries(run.tasks ?? {})) {
+    const block = record(raw);
+    if (!block) continue;
+    const ci = record(block["ci"]) ?? {};
+    const n = blockN(block);
+    const nTotal = taskTotal(results, task, block);
+    for (const [metric, value] of blockMetrics(block)) rows.push({ ...base, task, metric, value, ...interval(ci[metric]), n: metricN(metric, block, n), n_total: nTotal });
+  }
+  return rows;
+}
+
+/**
+ * A navigation run's metrics: its pooled summary ("overall") and each instruction type's
+ * (scores.json navigation.summary and navigation.by_task); n = that row's episodes (RSR: the
+ * episodes with a known target room, rsr_n); n_total = episodes asked, known for "overall" only.
+ */
+function navigationRows(run: NavigationRunScores, label: string): TidyRow[] {
+  const base = { run: label, benchmark: `${run.benchmark}-navigation`, model: String(run.model) };
+  const c = navigationCounts(run);
+  const nav = record(run.navigation) ?? {};
+  const rows: TidyRow[] = [];
+  const add = (task: string, summary: unknown) => {
+    const s = record(summary);
+    if (!s) return;
+    for (const [metric, value] of blockMetrics(s)) {
+      const n = metric === "RSR" ? finite(s["rsr_n"]) : finite(s["n"]);
+      rows.push({ ...base, task, metric, value, ci_low: null, ci_high: null, n, n_total: task === "overall" ? c.episodes : null });
+    }
+  };
+  add("overall", nav["summary"]);
+  for (const [task, summary] of Object.entries(record(nav["by_task"]) ?? {})) add(task, summary);
+  return rows;
+}
+
+export function tidyRows(runs: Array<{ scores: ScoresDocument; results: ItemResult[] | null }>): TidyRow[] {
+  const labels = reportLabels(runs.map((r) => r.scores));
+  return runs.flatMap((run, i) => (isNavigationScores(run.scores) ? navigationRows(run.scores, labels[i]!) : itemRunRows(run.scores, labels[i]!, run.results)));
+}
+
+export function tidyCsv(rows: TidyRow[]): string {
+  return csvTable(TIDY_COLUMNS, rows.map((row) => TIDY_COLUMNS.map((column) => row[column])));
+}

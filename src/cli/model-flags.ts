@@ -32,11 +32,19 @@ function jpegQuality(text: string): number {
   return value;
 }
 
+/** --base-url values: each may hold several URLs separated by commas; repeats add to the list. */
+export function baseUrls(text: string, previous: string[] | undefined): string[] {
+  const urls = text.split(",").map((u) => u.trim()).filter(Boolean);
+  if (urls.length === 0) throw new InvalidArgumentError("must name at least one URL");
+  return [...(previous ?? []), ...urls];
+}
+
 /** The model-settings flags of every command that asks a model (`run`, `navigate`). */
 export function addModelFlags(command: Command): Command {
   return command
     .option("--config <file>", "YAML config with model settings (flags win)")
-    .option("--base-url <url>", "API base URL (vLLM, SGLang, Ollama, LM Studio, OpenRouter, or a proxy)")
+    .option("--base-url <url>", "API base URL (vLLM, SGLang, Ollama, LM Studio, OpenRouter, or a proxy); several, comma-separated or the flag repeated, spread requests over them (least outstanding; a failing one is taken out for a while)", baseUrls)
+    .option("--no-adaptive-concurrency", "keep --concurrency requests in flight even after 429s (default: halve on a 429 or low rate-limit headers, add one back after 10 successes in a row)")
     .option("--temperature <t>", "sampling temperature (default 0)", number)
     .option("--top-p <p>", "nucleus sampling (default 1)", number)
     .option("--max-tokens <n>", "output token limit (default 8192)", positiveInteger)
@@ -58,7 +66,9 @@ export function addModelFlags(command: Command): Command {
 /** The settings the model flags set (unset flags left out by settingsFor). */
 export function modelSettingsFlags(opts: Record<string, any>): ModelSettingsConfig {
   return {
-    base_url: opts.baseUrl,
+    base_url: opts.baseUrl === undefined ? undefined : opts.baseUrl.length === 1 ? opts.baseUrl[0] : opts.baseUrl,
+    // Only the --no- form is a flag: left unset otherwise, so the config decides.
+    ...(opts.adaptiveConcurrency === false ? { adaptive_concurrency: false } : {}),
     temperature: opts.temperature,
     top_p: opts.topP,
     max_tokens: opts.maxTokens,

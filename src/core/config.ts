@@ -13,7 +13,10 @@ export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "x
 
 const ModelSettings = z
   .object({
-    base_url: z.string().url().optional(),
+    /** One base URL, or several serving the same model (requests spread over them, models/endpoints.ts). */
+    base_url: z.union([z.string().url(), z.array(z.string().url()).min(1)]).optional(),
+    /** Adaptive concurrency below --concurrency (models/concurrency.ts; default true). */
+    adaptive_concurrency: z.boolean().optional(),
     temperature: z.number().min(0).max(2).optional(),
     top_p: z.number().gt(0).max(1).optional(),
     max_tokens: z.number().int().positive().optional(),

@@ -87,6 +87,7 @@ export function configuredProviderModel(spec: string, settings: ModelSettingsCon
   try {
     const model = createProviderModel(spec, {
       ...(settings.base_url ? { baseUrl: settings.base_url } : {}),
+      ...(settings.adaptive_concurrency === false ? { adaptiveConcurrency: false } : { shareConcurrency: true }),
       ...(settings.timeout_ms ? { timeoutMs: settings.timeout_ms } : {}),
       ...(settings.max_attempts ? { maxAttempts: settings.max_attempts } : {}),
       ...(settings.rpm ? { rpm: settings.rpm } : {}),

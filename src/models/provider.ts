@@ -9,8 +9,11 @@ import { geminiWire } from "./gemini.js";
 import { DEFAULT_MAX_REPLY_BYTES, mergeBody, postJson, truncateUtf8 } from "./http.js";
 import { PROVIDER_LIMITS } from "./limits.js";
 import { openaiWire } from "./openai.js";
-import { RateLimiter } from "./ratelimit.js";
-import { RETRY_DEFAULTS, withRetries, type RetryPolicy, type SleepFn } from "./retry.js";
+import { AdaptiveConcurrency, rateLimitHeadroom, sharedConcurrency, type Slot, type SlotOutcome } from "./concurrency.js";
+import { EndpointPool, isEndpointFailure, type Endpoint } from "./endpoints.js";
+import { RateLimiter, systemClock, type Clock } from "./ratelimit.js";
+import { RETRY_DEFAULTS, formatSeconds, withRetries, type RetryPolicy, type SleepFn } from "./retry.js";
+import { registerTraffic } from "./traffic.js";
 
 export const PROVIDERS = ["openai", "anthropic", "gemini"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -59,8 +62,27 @@ export interface WireFormat {
 const WIRES: Record<ProviderName, WireFormat> = { openai: openaiWire, anthropic: anthropicWire, gemini: geminiWire };
 
 export interface ProviderOptions extends WireOptions {
-  /** Overrides the provider's base URL env var and default. */
-  baseUrl?: string;
+  /**
+   * Overrides the provider's base URL env var and default. Several (a list, or one string with
+   * commas) spread requests over them (endpoints.ts); the env var may hold a comma list too.
+   */
+  baseUrl?: string | readonly string[];
+  /** Endpoint lists: first cool-down of a failed endpoint (default 2 000 ms) and its cap (60 000 ms). */
+  endpointCoolDownBaseMs?: number;
+  endpointCoolDownCapMs?: number;
+  /** Adaptive concurrency (concurrency.ts; default on). */
+  adaptiveConcurrency?: boolean;
+  /** A limiter shared with other models (wins over adaptiveConcurrency and shareConcurrency). */
+  concurrency?: AdaptiveConcurrency;
+  /**
+   * Use the process's limiter for this provider, key, endpoint list and model (sharedConcurrency),
+   * so that models made again for the same (a run's repeats) keep what it learned. The CLI sets it.
+   */
+  shareConcurrency?: boolean;
+  /** Successes in a row before the limiter adds a slot (default 10). */
+  raiseAfter?: number;
+  /** Time for cool-downs, the limiter and waits for an endpoint (tests). */
+  clock?: Clock;
   /** Per-request timeout covering connect and body read (default 120 000 ms). */
   timeoutMs?: number;
   /** Attempts per request including the first (default 6). */
@@ -125,20 +147,39 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
   const wire = WIRES[provider];
   const env = options.env ?? process.env;
 
-  const endpoint = (options.baseUrl || env[wire.baseUrlEnv] || wire.defaultBaseUrl).trim().replace(/\/+$/, "");
+  const baseUrls = endpointList(options.baseUrl, env[wire.baseUrlEnv], wire.defaultBaseUrl);
   const apiKey = env[wire.keyEnv]?.trim() || undefined;
   const secrets = configuredKeys(env);
-  // The endpoint is printed and stored; a key pasted into it (?key=...) must not be.
-  const shownEndpoint = scrub(endpoint, secrets);
-  try {
-    new URL(endpoint);
-  } catch {
-    throw new Error(`invalid base URL for ${provider}: "${shownEndpoint}"`);
-  }
-  if (!apiKey && wire.keyRequired(endpoint))
-    throw new Error(`${wire.keyEnv} is not set: export it to use ${spec} (${shownEndpoint})`);
+  // Endpoints are printed and stored; a key pasted into one (?key=...) must not be.
+  const shown = baseUrls.map((endpoint) => scrub(endpoint, secrets));
+  baseUrls.forEach((endpoint, i) => {
+    try {
+      new URL(endpoint);
+    } catch {
+      throw new Error(`invalid base URL for ${provider}: "${shown[i]}"`);
+    }
+    if (!apiKey && wire.keyRequired(endpoint))
+      throw new Error(`${wire.keyEnv} is not set: export it to use ${spec} (${shown[i]})`);
+  });
 
-  const url = wire.url(endpoint, model);
+  const clock = options.clock ?? systemClock;
+  const pool = new EndpointPool(
+    baseUrls.map((endpoint, i) => ({ url: wire.url(endpoint, model), shown: shown[i]! })),
+    {
+      clock,
+      ...(options.endpointCoolDownBaseMs !== undefined && { coolDownBaseMs: options.endpointCoolDownBaseMs }),
+      ...(options.endpointCoolDownCapMs !== undefined && { coolDownCapMs: options.endpointCoolDownCapMs }),
+    },
+  );
+  const several = pool.size > 1;
+  const adaptive = { clock, ...(options.raiseAfter !== undefined && { raiseAfter: options.raiseAfter }) };
+  const concurrency =
+    options.concurrency ??
+    (options.adaptiveConcurrency === false
+      ? undefined
+      : options.shareConcurrency
+        ? sharedConcurrency({ provider, ...(apiKey && { apiKey }), endpoints: baseUrls, model }, adaptive)
+        : new AdaptiveConcurrency(adaptive));
   const headers = wire.headers(apiKey);
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
@@ -152,7 +193,57 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
     ...(options.sleep && { sleep: options.sleep }),
     ...(options.random && { random: options.random }),
     ...(options.onRetry && { onRetry: options.onRetry }),
+    // A failed endpoint of a list: the next attempt goes at once to another one in service.
+    ...(several && { immediateRetry: (e: ProviderError) => isEndpointFailure(e) && pool.hasHealthy() }),
   };
+  const maxWaitMs = options.maxRetryDelayMs ?? RETRY_DEFAULTS.maxDelayMs;
+
+  /** The endpoint for an attempt, counted as sent to; when all are out, wait for the first back within the retry wait limit. */
+  async function endpointFor(signal?: AbortSignal): Promise<Endpoint> {
+    for (;;) {
+      const choice = pool.take();
+      if ("endpoint" in choice) return choice.endpoint;
+      if (choice.waitMs > maxWaitMs)
+        throw new ProviderError(
+          "network",
+          `all ${pool.size} endpoints are out after failures; the first is back in ${formatSeconds(choice.waitMs)}, over the ${formatSeconds(maxWaitMs)} limit (--max-retry-wait)`,
+          { retryable: false },
+        );
+      await clock.sleep(choice.waitMs, signal);
+    }
+  }
+
+  /** One attempt: a concurrency slot, an rpm grant, an endpoint, then the POST; what happened is fed back to all three. */
+  async function attempt(body: string, request: ModelRequest, sig?: AbortSignal): Promise<WireReply> {
+    const slot: Slot | undefined = await concurrency?.acquire(sig);
+    let outcome: SlotOutcome = { status: "failed" };
+    try {
+      await limiter?.acquire(sig);
+      const endpoint = await endpointFor(sig);
+      let reply: Awaited<ReturnType<typeof postJson>>;
+      try {
+        reply = await postJson(endpoint.url, headers, body, { timeoutMs, secrets, maxReplyBytes, ...(sig && { signal: sig }) });
+      } catch (err) {
+        if (sig?.aborted) {
+          pool.end(endpoint, "aborted");
+          throw err;
+        }
+        const e = classifyError(err, secrets);
+        pool.end(endpoint, isEndpointFailure(e) ? "endpoint-failure" : "answered");
+        outcome = { status: e.status === 429 || e.retryAfterMs !== undefined ? "rate-limited" : "failed" };
+        throw several ? onEndpoint(endpoint, e) : e;
+      }
+      pool.end(endpoint, "ok");
+      // The server answered: a reply it cannot be read from is no sign of a rate limit.
+      outcome = { status: "ok" };
+      const parsed = wire.parse(reply.json, { maxTokens: request.settings.maxTokens });
+      const headroom = rateLimitHeadroom(reply.headers, parsed.usage);
+      outcome = { status: "ok", ...(headroom !== undefined && { headroom }) };
+      return parsed;
+    } finally {
+      slot?.release(outcome);
+    }
+  }
 
   async function generate(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
     const started = performance.now();
@@ -172,9 +263,7 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
     const result = await withRetries(
       async (_attempt, sig) => {
         try {
-          await limiter?.acquire(sig);
-          const reply = await postJson(url, headers, body, { timeoutMs, secrets, maxReplyBytes, ...(sig && { signal: sig }) });
-          return wire.parse(reply.json, { maxTokens: request.settings.maxTokens });
+          return await attempt(body, request, sig);
         } catch (err) {
           if (sig?.aborted) throw err;
           throw classifyError(err, secrets); // scrubbed before onRetry or the caller sees it
@@ -201,14 +290,43 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
     };
   }
 
-  return {
+  const created: Model = {
     spec,
-    identity: { provider, endpoint: shownEndpoint, model },
+    // The store key leaves the endpoint out (core/run.ts requestKey); scores.json shows it.
+    identity: { provider, endpoint: shown.join(","), model },
     local: false,
     limits: PROVIDER_LIMITS[provider],
     generate,
     sentSettings: (settings) => sentSettings(wire, model, settings, options),
   };
+  registerTraffic(created, { endpoints: shown, pool, ...(concurrency && { concurrency }) });
+  return created;
+}
+
+/**
+ * The base URLs: the option (a list, or a string of comma-separated URLs), else the env var (same
+ * form), else the provider's default; trimmed, trailing slashes dropped, repeats dropped.
+ */
+export function endpointList(option: string | readonly string[] | undefined, envValue: string | undefined, fallback: string): string[] {
+  const given = typeof option === "string" ? [option] : (option ?? []);
+  const parts = (items: readonly string[]) => items.flatMap((u) => u.split(",")).map((u) => u.trim().replace(/\/+$/, "")).filter(Boolean);
+  const fromOption = parts(given);
+  const chosen = fromOption.length > 0 ? fromOption : parts([envValue ?? ""]);
+  return [...new Set(chosen.length > 0 ? chosen : [fallback.replace(/\/+$/, "")])];
+}
+
+/**
+ * A failure on one endpoint of a list: its message names the endpoint, and it is worth another
+ * attempt (on another endpoint, or this one after its cool-down) even where a single endpoint's
+ * would not be (an unknown host name).
+ */
+function onEndpoint(endpoint: Endpoint, e: ProviderError): ProviderError {
+  if (!isEndpointFailure(e)) return e;
+  return new ProviderError(e.kind, `${endpoint.shown}: ${e.message}`, {
+    ...(e.status !== undefined && { status: e.status }),
+    ...(e.retryAfterMs !== undefined && { retryAfterMs: e.retryAfterMs }),
+    retryable: true,
+  });
 }
 
 /**

@@ -23,6 +23,11 @@ export interface RetryPolicy {
   random?: () => number;
   /** Abortable sleep (default: a timer that rejects with the signal's reason). */
   sleep?: SleepFn;
+  /**
+   * True for a failure whose next attempt can start at once, without backoff (a failed endpoint
+   * when another one of the list is in service); the attempt still counts toward maxAttempts.
+   */
+  immediateRetry?: (error: ProviderError) => boolean;
   /** Called before each wait, e.g. for progress logs. */
   onRetry?: (info: { attempt: number; delayMs: number; error: ProviderError }) => void;
 }
@@ -125,6 +130,7 @@ export async function withRetries<T>(
       if (signal?.aborted) throw signal.reason;
       const error = classifyError(err);
       if (!error.retryable || attempt >= maxAttempts) return { ok: false, error, attempts: attempt };
+      if (policy.immediateRetry?.(error)) continue;
       const maxDelay = policy.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs;
       if (error.retryAfterMs !== undefined && error.retryAfterMs > maxDelay)
         return { ok: false, error: waitRefused(error, maxDelay), attempts: attempt };

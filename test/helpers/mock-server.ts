@@ -79,6 +79,8 @@ export interface MockServerOptions {
   strict?: boolean;
   /** Called with each strict rejection as it happens. */
   onReject?: (rejected: RejectedRequest) => void;
+  /** Extra response headers (rate-limit headers, say) on every answer after the strict check; `attempt` as for faults. */
+  replyHeaders?: (req: MockRequest, attempt: number) => Record<string, string> | undefined;
 }
 
 /** One request the strict server refused. */
@@ -309,6 +311,8 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
       }
     }
 
+    const extraHeaders = opts.replyHeaders?.(mreq, attempt) ?? {};
+    const answer = (out: ServerResponse, status: number, payload: string, extra: Record<string, string> = {}) => send(out, status, payload, { ...extraHeaders, ...extra });
     const fault = opts.faults?.(mreq, attempt);
     if (fault?.type === "reset") {
       req.socket.destroy();
@@ -316,7 +320,7 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     }
     await delay(Math.max(opts.latencyMs ?? 0, fault?.type === "slow" ? fault.delayMs : 0), res);
     if (fault?.type === "status")
-      return send(
+      return answer(
         res,
         fault.status,
         JSON.stringify(errorBody(r.provider, fault.status, credential)),
@@ -325,17 +329,17 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     if (fault?.type === "echo") {
       const echoed = echoText(mreq).slice(0, fault.cut ?? Infinity);
       const status = fault.status ?? 400;
-      if (fault.into === "error-message") return send(res, status, JSON.stringify(errorBody(r.provider, status, "", echoed)));
-      if (fault.into === "error-text") return send(res, status, echoed, { "content-type": "text/plain" });
-      if (fault.into === "malformed") return send(res, 200, echoed);
-      return send(res, 200, JSON.stringify(okBody(mreq, echoed)));
+      if (fault.into === "error-message") return answer(res, status, JSON.stringify(errorBody(r.provider, status, "", echoed)));
+      if (fault.into === "error-text") return answer(res, status, echoed, { "content-type": "text/plain" });
+      if (fault.into === "malformed") return answer(res, 200, echoed);
+      return answer(res, 200, JSON.stringify(okBody(mreq, echoed)));
     }
-    if (fault?.type === "malformed") return send(res, 200, '{"choices":[{"message":{"content":"trunc');
-    if (fault?.type === "empty") return send(res, 200, JSON.stringify(emptyBody(r.provider)));
+    if (fault?.type === "malformed") return answer(res, 200, '{"choices":[{"message":{"content":"trunc');
+    if (fault?.type === "empty") return answer(res, 200, JSON.stringify(emptyBody(r.provider)));
     const text = opts.reply ? opts.reply(mreq) : DEFAULT_REPLY;
-    if (fault?.type === "reasoning") return send(res, 200, JSON.stringify(withReasoning(okBody(mreq, text), r.provider, fault.text)));
-    if (fault?.type === "length") return send(res, 200, JSON.stringify(tokenLimited(mreq, fault.text ?? text.slice(0, Math.ceil(text.length / 2)))));
-    send(res, 200, JSON.stringify(okBody(mreq, text)));
+    if (fault?.type === "reasoning") return answer(res, 200, JSON.stringify(withReasoning(okBody(mreq, text), r.provider, fault.text)));
+    if (fault?.type === "length") return answer(res, 200, JSON.stringify(tokenLimited(mreq, fault.text ?? text.slice(0, Math.ceil(text.length / 2)))));
+    answer(res, 200, JSON.stringify(okBody(mreq, text)));
   }
 
   const server = createServer((req, res) => {

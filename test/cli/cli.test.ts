@@ -53,9 +53,9 @@ test("run with a built-in model, then report in md, json and html", () => {
   assert.ok(existsSync(path.join(out, "predictions.jsonl")));
   const md = cli("report", out, out);
   assert.equal(md.status, 0);
-  // Two runs of one folder, kept apart: leaderboard, intervals and Runs table rows for each.
-  assert.equal(md.stdout.split("\n").filter((l) => l.startsWith("| oracle |")).length, 3);
-  assert.equal(md.stdout.split("\n").filter((l) => l.startsWith("| oracle (2) |")).length, 3);
+  // Two runs of one folder, kept apart: leaderboard, intervals, Runs and Splits table rows for each.
+  assert.equal(md.stdout.split("\n").filter((l) => l.startsWith("| oracle |")).length, 4);
+  assert.equal(md.stdout.split("\n").filter((l) => l.startsWith("| oracle (2) |")).length, 4);
   const json = JSON.parse(cli("report", out, "--format", "json").stdout);
   assert.equal(json[0].model, "oracle");
   const htmlFile = path.join(out, "r.html");

@@ -5,10 +5,12 @@ import type { Command } from "commander";
 import type { ScoresDocument } from "../core/benchmark.js";
 import { withFolderLock } from "../core/lock.js";
 import { writeFileAtomic } from "../core/outputs.js";
-import { executeRun } from "../core/session.js";
+import { executeRepeatedRun } from "../core/repeats.js";
+import { executeRun, type RunCommandOptions } from "../core/session.js";
 import { getBenchmark } from "../registry.js";
 import { mdText } from "../report/markdown.js";
 import { markdownReport } from "../report/render.js";
+import { leaderboard, leaderboardMarkdown } from "../report/export/leaderboard.js";
 import { htmlReport } from "../report/html-report.js";
 import { incompleteReason } from "../report/run-facts.js";
 import { EXIT_INCOMPLETE } from "./shared.js";
@@ -21,10 +23,17 @@ import { HouseCache } from "../sim/house-cache.js";
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples");
 export const DEMO_DATA = path.join(EXAMPLES, "egopath-mini");
 const DEMO_MODELS = ["oracle", "direct-to-goal", "random:1", "all-ids", "none"];
-const PATHEVAL_DEMO_RUNS: Array<[string, string]> = [["descriptor-oracle", "plain"], ["always-first", "plain"], ["random:1", "plain"], ["always-first", "flipped"], ["descriptor-oracle", "fine-grained"]];
+/** PathEval baselines and variants: position bias (flipped), fine-grained perception (Tables 3, 9), attribute abstraction (Tables 11, 12). */
+const PATHEVAL_DEMO_RUNS: Array<[string, string]> = [
+  ["descriptor-oracle", "plain"], ["always-first", "plain"], ["random:1", "plain"], ["always-first", "flipped"],
+  ["descriptor-oracle", "fine-grained"], ["random:1", "fine-grained"], ["descriptor-oracle", "fine-grained-test-set"],
+  ["descriptor-oracle", "attribute-abstraction"], ["random:1", "attribute-abstraction-list"],
+];
+/** The segment-complexity study (PathEval Fig. 2) on its own generated set. */
+const SEGMENT_DEMO_MODELS = ["descriptor-oracle", "random:1"];
 
 /** VCN-Bench, EgoTL-Bench and EPIC-Bench on their bundled sets. */
-interface BundledDemoRun { benchmark: "vcn" | "egotl" | "epic"; model: string; prompt?: string; train?: string }
+interface BundledDemoRun { benchmark: "vcn" | "egotl" | "epic"; model: string; prompt?: string; train?: string; tasks?: string[]; repeats?: number }
 const BUNDLED_DEMO_RUNS: BundledDemoRun[] = [
   { benchmark: "vcn", model: "oracle" },
   { benchmark: "vcn", model: "random-category:1" },
@@ -35,8 +44,13 @@ const BUNDLED_DEMO_RUNS: BundledDemoRun[] = [
   { benchmark: "egotl", model: "frequency", train: path.join(EXAMPLES, "egotl-mini/train.jsonl") },
   { benchmark: "egotl", model: "random:1" },
   { benchmark: "epic", model: "oracle" },
-  { benchmark: "epic", model: "random:1" },
+  // Two repeats, averaged as the paper averages its runs (§4).
+  { benchmark: "epic", model: "random:1", repeats: 2 },
+  // The overlay ablation (Table 5) and the count-only prompt on TL and CR samples (Table 4).
   { benchmark: "epic", model: "oracle", prompt: "no-overlay" },
+  { benchmark: "epic", model: "oracle", prompt: "box-overlay" },
+  { benchmark: "epic", model: "oracle", prompt: "count-only", tasks: ["TargetLocalization", "ContactRelationship"] },
+  { benchmark: "epic", model: "random:1", prompt: "count-only", tasks: ["TargetLocalization", "ContactRelationship"] },
 ];
 /** VCN-Bench closed-loop navigation on the bundled set: the built-in agents (no model). */
 const NAVIGATION_DEMO_AGENTS = ["oracle", "goal-then-plan:oracle", "goal-then-plan:random", "goal-then-plan:first", "forward-only", "random-walk:1"];
@@ -52,21 +66,17 @@ export function registerDemo(program: Command): void {
 }
 
 async function demo(outDir: string): Promise<void> {
-  const benchmark = getBenchmark("egopath");
   const runs: ScoresDocument[] = [];
   const runDirs: string[] = [];
   // The built-ins run on clean bundled data: every run must be complete (else the demo exits 3 as `run` would).
   const incomplete: string[] = [];
-  for (const model of DEMO_MODELS) {
-    const out = path.join(outDir, model.replace(/[^A-Za-z0-9._-]+/g, "_"));
-    const { scores } = await executeRun({
-      benchmark: "egopath", data: DEMO_DATA, out, model, bootstrapResamples: 10000, bootstrapSeed: 20260717,
-      promptSource: "release", control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
-    });
-    console.log(`\n== ${model}\n${benchmark.terminal(scores)}`);
+  const record = ({ out, scores }: { out: string; scores: ScoresDocument }) => {
     runs.push(scores);
     runDirs.push(out);
     incomplete.push(...incompleteNote(out, scores));
+  };
+  for (const model of DEMO_MODELS) {
+    record(await demoRun(outDir, safeName(model), { benchmark: "egopath", data: DEMO_DATA, model, promptSource: "release", bootstrapResamples: 10000 }));
   }
   // PathEval: a small fresh set made with the paper's method, then the built-in baselines.
   const pathevalData = path.join(outDir, "patheval-set");
@@ -75,29 +85,26 @@ async function demo(outDir: string): Promise<void> {
   console.log(`\n== generating a PathEval set in ${pathevalData}`);
   console.log(await patheval.generate!({ outDir: pathevalData, seed: 7, count: 6, extra: { runs: "10", "test-per-scenario": "2" }, log: () => {} }));
   for (const [model, prompt] of PATHEVAL_DEMO_RUNS) {
-    const out = path.join(outDir, `patheval-${model.replace(/[^A-Za-z0-9._-]+/g, "_")}-${prompt}`);
-    const { scores } = await executeRun({
-      benchmark: "patheval", data: pathevalData, out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
-      promptSource: prompt, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
-    });
-    console.log(`\n== patheval ${model} (${prompt})\n${patheval.terminal(scores)}`);
-    runs.push(scores);
-    runDirs.push(out);
-    incomplete.push(...incompleteNote(out, scores));
+    record(await demoRun(outDir, `patheval-${safeName(model)}-${prompt}`, { benchmark: "patheval", data: pathevalData, model, promptSource: prompt, bootstrapResamples: 2000 }));
   }
-  for (const { benchmark: id, model, prompt, train } of BUNDLED_DEMO_RUNS) {
-    const benchmark = getBenchmark(id);
-    const source = prompt ?? benchmark.promptSources[0]!;
-    const out = path.join(outDir, `${id}-${model.replace(/[^A-Za-z0-9._-]+/g, "_")}-${source}`);
-    const { scores } = await executeRun({
-      benchmark: id, data: BUNDLED_DATA[id], out, model, bootstrapResamples: 2000, bootstrapSeed: 20260717,
-      ...(train ? { benchmarkOptions: { train } } : {}),
-      promptSource: source, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true,
-    });
-    console.log(`\n== ${id} ${model} (${source})\n${benchmark.terminal(scores)}`);
-    runs.push(scores);
-    runDirs.push(out);
-    incomplete.push(...incompleteNote(out, scores));
+  const segmentData = path.join(outDir, "patheval-segments");
+  rmSync(segmentData, { recursive: true, force: true });
+  console.log(`\n== generating PathEval's segment-complexity study (Fig. 2) in ${segmentData}`);
+  console.log(await patheval.generate!({ outDir: segmentData, seed: 7, count: 1, extra: { study: "segments", dims: "2d" }, log: () => {} }));
+  for (const model of SEGMENT_DEMO_MODELS) {
+    record(await demoRun(outDir, `patheval-${safeName(model)}-segments`, { benchmark: "patheval", data: segmentData, model, promptSource: "segments", bootstrapResamples: 2000 }));
+  }
+  for (const { benchmark: id, model, prompt, train, tasks, repeats } of BUNDLED_DEMO_RUNS) {
+    const source = prompt ?? getBenchmark(id).promptSources[0]!;
+    const options = { benchmark: id, data: BUNDLED_DATA[id], model, promptSource: source, bootstrapResamples: 2000, ...(train ? { benchmarkOptions: { train } } : {}), ...(tasks ? { tasks } : {}) };
+    const name = `${id}-${safeName(model)}-${source}`;
+    if (!repeats) {
+      record(await demoRun(outDir, name, options));
+      continue;
+    }
+    const { runs: repeated, summary } = await executeRepeatedRun(runOptions(path.join(outDir, name), options), repeats);
+    console.log(`\n== ${id} ${model} (${source}), ${repeats} repeats: overall ${summary.metrics[0]!.values.map((v) => (v === null ? "—" : v.toFixed(4))).join(", ")}`);
+    for (const run of repeated) record({ out: run.outDir, scores: run.scores });
   }
   // VCN-Bench closed-loop navigation in the built-in simulator, the houses loaded once for every agent.
   const navigationRuns: NavigationScores[] = [];
@@ -116,17 +123,35 @@ async function demo(outDir: string): Promise<void> {
     houses.close();
   }
   const report = path.join(outDir, "report.md");
-  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini, examples/vcn-mini, examples/egotl-mini and examples/epic-mini (each made by \`spatialprobe generate\` in furnished houses of the world engine, by its paper's method; not the benchmarks' releases), and a PathEval set generated into ${mdText(pathevalData)}.\n\n${markdownReport(runs)}\n${navigationRunsMarkdown(navigationRuns as never, "## VCN-Bench closed-loop navigation (built-in agents in the built-in simulator)")}\n`);
+  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini, examples/vcn-mini, examples/egotl-mini and examples/epic-mini (each made by \`spatialprobe generate\` in furnished houses of the world engine, by its paper's method; not the benchmarks' releases), and a PathEval set generated into ${mdText(pathevalData)}.\n\n${leaderboardMarkdown(leaderboard(runs))}\n\n${markdownReport(runs)}\n${navigationRunsMarkdown(navigationRuns as never, "## VCN-Bench closed-loop navigation (built-in agents in the built-in simulator)")}\n`);
   const htmlFile = path.join(outDir, "report.html");
-  // Smaller pictures and a larger budget than the default, so every demo item has its picture.
-  const { html, summary } = await htmlReport(runDirs, { budgetBytes: 40 * 1024 * 1024, maxSide: 480 });
+  // The default size budget and picture size (labels readable): items beyond the budget are listed without pictures, every one is in `serve`.
+  const { html, summary } = await htmlReport(runDirs);
   writeFileAtomic(htmlFile, html);
   console.log(`\nwrote ${report}, ${htmlFile} (tables, charts, ${summary.pictured} item pictures; open it in a browser) and one folder per run with scores.json, items.jsonl, report.md`);
-  console.log(`browse every item: npx spatialprobe serve ${outDir}`);
+  console.log(`browse every item: node bin/spatialprobe.js serve ${outDir}`);
   if (incomplete.length > 0) {
     console.error(incomplete.join("\n"));
     process.exitCode = EXIT_INCOMPLETE;
   }
+}
+
+type DemoRunOptions = Pick<RunCommandOptions, "benchmark" | "data" | "model" | "promptSource" | "bootstrapResamples" | "benchmarkOptions" | "tasks">;
+
+const safeName = (model: string) => model.replace(/[^A-Za-z0-9._-]+/g, "_");
+
+/** The demo's fixed choices around one run's own: seeds, no control, quiet. */
+function runOptions(out: string, options: DemoRunOptions): RunCommandOptions {
+  return { ...options, out, bootstrapSeed: 20260717, control: "none", seed: 20260717, flags: {}, retryErrors: false, quiet: true };
+}
+
+/** One demo run in `<outDir>/<name>`, its terminal summary printed. */
+async function demoRun(outDir: string, name: string, options: DemoRunOptions): Promise<{ out: string; scores: ScoresDocument }> {
+  const out = path.join(outDir, name);
+  const { scores } = await executeRun(runOptions(out, options));
+  const variant = options.promptSource === getBenchmark(options.benchmark).promptSources[0] ? "" : ` (${options.promptSource})`;
+  console.log(`\n== ${options.benchmark} ${options.model}${variant}\n${getBenchmark(options.benchmark).terminal(scores)}`);
+  return { out, scores };
 }
 
 /** The reason line of an incomplete demo run, naming its folder. */

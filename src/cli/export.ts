@@ -33,7 +33,7 @@ export function registerExport(program: Command): void {
     .requiredOption("--data <path>", "dataset root (for EgoPathBench: the folder holding benchmark_evalfix/ and assets/)")
     .requiredOption("--format <name>", `llava (JSON list) | sharegpt (LLaMA-Factory JSON list, plus its entry in dataset_info.json beside the file) | swift (ms-swift JSONL)`)
     .requiredOption("--out <file>", "output file (must not exist)")
-    .option("--split <name>", `egopath: split to export: ${SPLITS.join(" | ")} (default benchmark); patheval: train | test (default train)`)
+    .option("--split <name>", `egopath: split to export: ${SPLITS.join(" | ")} (default benchmark; test, as run --split names it, is benchmark); patheval: train | test (default train)`)
     .option("--image-root <mode>", "image paths relative to the output file's folder, or absolute: relative | absolute", "relative")
     .option("--prompt <source>", `vcn, egotl, epic: the prompt source the conversations are built with (default: the benchmark's first); patheval: the training setting, ${EXPORT_SETTINGS.join(" | ")} (default plain; paper §5 and Table 13)`)
     .option("--seed <n>", "vcn, egotl, epic: sampling and shuffling seed, as `run --seed`; patheval: random IDs, random tokens and the --limit sample", (v) => Number.parseInt(v, 10), 0)
@@ -47,7 +47,7 @@ export function registerExport(program: Command): void {
       const format = choice<ExportFormat>("--format", opts.format, EXPORT_FORMATS);
       const imageRoot = choice<ImageRoot>("--image-root", opts.imageRoot, IMAGE_ROOTS);
       if (benchmarkId === "egopath") {
-        const summary = exportEgoPath({ data: opts.data, format, outFile: opts.out, split: choice<Split>("--split", opts.split ?? "benchmark", SPLITS), imageRoot });
+        const summary = exportEgoPath({ data: opts.data, format, outFile: opts.out, split: choice<Split>("--split", opts.split === "test" ? "benchmark" : (opts.split ?? "benchmark"), SPLITS), imageRoot });
         printSummary(opts.out, summary.exported, summary.counts, summary.format, summary.datasetInfo);
         reportRefused(summary.refused, "whose stored answer fails the EgoPathBench scorer");
         return;

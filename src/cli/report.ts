@@ -24,7 +24,7 @@ export function registerReport(program: Command): void {
     .option("--table <table>", "md, latex: auto (the models x benchmarks leaderboard when the runs span 2+ benchmarks, then every benchmark's tables) | leaderboard | tables | all; csv: tidy (one row per run x task x metric) | leaderboard (default: auto; csv: tidy)")
     .option("--out <file>", "write to a file instead of stdout")
     .option("--max-size <MB>", "html: most megabytes of embedded pictures (default 20)", number)
-    .option("--picture-size <px>", "html: longest side of each picture (default 640)", positiveInteger)
+    .option("--picture-size <px>", "html: longest side of each picture (default 1024: overlay labels drawn 12 px high)", positiveInteger)
     .action(async (inputs: string[], opts) => {
       const format = opts.format as string;
       if (!FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (${FORMATS.join(", ")})`);

@@ -3,6 +3,7 @@ import { formatProblem, UsageError } from "../core/problems.js";
 import type { RequestCheckedLoad, RequestOptions } from "../benchmarks/requests.js";
 import { getBenchmark } from "../registry.js";
 import { list } from "./main.js";
+import { checkFlagReaders } from "./shared.js";
 
 export function registerValidate(program: Command): void {
   program
@@ -14,8 +15,12 @@ export function registerValidate(program: Command): void {
     .option("--control <name>", "check what requests with this control need (egopath: none | text-only | mismatched-overlay)")
     .option("--template <file>", "template file the run will use (its placeholders are the fields needed)")
     .option("--allow-outside-root", "let the dataset name files outside its root (media kept elsewhere on purpose)")
+    .option("--split <name>", "which split of the release to check (egopath: test (default) | val | train)")
     .action((benchmarkId: string, opts) => {
-      const benchmark = getBenchmark(benchmarkId);
+      const base = getBenchmark(benchmarkId);
+      checkFlagReaders(base.id, { split: opts.split });
+      // The same benchmark `run --split` loads (its configure picks the split).
+      const benchmark = base.configure ? base.configure({ ...(opts.split ? { split: opts.split } : {}) }) : base;
       const tasks = opts.tasks ? benchmark.resolveTasks(opts.tasks) : undefined;
       const requests: RequestOptions = {
         source: opts.prompt ?? benchmark.promptSources[0]!,

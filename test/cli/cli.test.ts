@@ -108,3 +108,19 @@ test("overlay: pictures and captions of chosen items; an unknown id is a clear e
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /no result for item nope/);
 });
+
+test("validate --split reads the split run --split reads; another benchmark refuses the flag", () => {
+  const data = path.join(ROOT, "test/fixtures/egopath-legacy");
+  // The rows per task, counted from the fixture's own files.
+  const rows = (task: string) => readFileSync(path.join(data, "release/train/vqa", `vqa_next_${task}.jsonl`), "utf8").trim().split("\n").length;
+  const train = cli("validate", "egopath", "--data", data, "--split", "train");
+  assert.equal(train.status, 0, train.stderr);
+  assert.equal(train.stdout.trim(), `ok: ${rows("a1") + rows("a2") + rows("b2")} questions (a1 ${rows("a1")}, a2 ${rows("a2")}, b2 ${rows("b2")}); no problems found`);
+  // The fixture holds no test split: the default is refused with the reason.
+  const test = cli("validate", "egopath", "--data", data);
+  assert.equal(test.status, 1);
+  assert.match(test.stdout, /no vqa files found/);
+  const epic = cli("validate", "epic", "--data", path.join(ROOT, "examples/epic-mini"), "--split", "train");
+  assert.equal(epic.status, 2);
+  assert.match(epic.stderr, /--split is read by egopath only, not epic/);
+});

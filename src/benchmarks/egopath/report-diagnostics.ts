@@ -166,7 +166,7 @@ function competitionRanks(values: number[]): number[] {
  * rank under each, and Spearman's rho between the primary ranking and each alternative (the paper
  * reports rho = 1.0 for both over nine models).
  */
-export function sensitivitySection(runs: ScoresDocument[], labels: string[]): string[] {
+export function sensitivitySection(runs: ScoresDocument[], labels: string[], group: { split?: string; leftOut?: number } = {}): string[] {
   const usable = runs.map((run, i) => ({ label: labels[i]!, v: variantsOf(run) })).filter((r): r is { label: string; v: Variants } => r.v !== undefined);
   if (usable.length < 2) return [];
   const primary = usable.map((r) => r.v.primary);
@@ -179,11 +179,13 @@ export function sensitivitySection(runs: ScoresDocument[], labels: string[]): st
     return value === null ? "undefined (needs at least 3 runs and scores that are not all tied)" : value.toFixed(3);
   };
   const left = runs.length - usable.length;
+  const others = group.leftOut ?? 0;
   return [
     "",
-    "### Score sensitivity (supplement, aggregate-score sensitivity)",
+    `### Score sensitivity (supplement, aggregate-score sensitivity)${group.split ? `, ${group.split} split` : ""}`,
     "",
     mdText(`${usable.length} runs with all five tasks scored${left > 0 ? ` (${left} without: left out)` : ""}. ` +
+      (others > 0 ? `Left out: ${others} run(s) with a control or another split. ` : "") +
       "SPL-based: route SR replaced by SPL; family-weighted: traversability and routes averaged within each family, the two families weighted equally. Rank 1 = best."),
     "",
     table(["Run", "Score", "Rank", "SPL-based", "Rank", "Family-weighted", "Rank"], rows),

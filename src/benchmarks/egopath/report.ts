@@ -123,6 +123,21 @@ function poolGroups(runs: ScoresDocument[]): Array<{ split: string; members: num
   return [...groups.entries()].filter(([, members]) => members.length >= 2).map(([split, members]) => ({ split, members }));
 }
 
+/**
+ * The score-sensitivity table per group of runs the paper would rank together (full input, one
+ * split): ranking a control run or another split's run beside the models says nothing about the
+ * score's definition. The split is named in the heading only when the runs span several.
+ */
+function sensitivityGroups(runs: ScoresDocument[], labels: string[]): string[] {
+  const several = new Set(runs.map(splitOf)).size > 1;
+  return poolGroups(runs).flatMap(({ split, members }) =>
+    sensitivitySection(members.map((i) => runs[i]!), members.map((i) => labels[i]!), {
+      ...(several ? { split } : {}),
+      leftOut: runs.length - members.length,
+    }),
+  );
+}
+
 function pooledSection(runs: ScoresDocument[], labels: string[]): string[] {
   const out: string[] = [];
   for (const { split, members } of poolGroups(runs)) {
@@ -163,7 +178,7 @@ export function egopathMarkdown(runs: ScoresDocument[]): string {
     "### What each run scored",
     "",
     scoredTable(runs, labels),
-    ...sensitivitySection(runs, labels),
+    ...sensitivityGroups(runs, labels),
     ...pooledSection(runs, labels),
   ];
   for (const [i, run] of runs.entries()) {

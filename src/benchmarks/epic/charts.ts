@@ -34,7 +34,8 @@ function groups(runs: Labelled[]): ChartFigure | null {
     notes: BY_GROUP_ORDER.map((g) => samples(bucket(run, "by_group", g))),
   }));
   if (!someValue(series)) return null;
-  const title = "EPIC-Bench: mean score by group (Table 2 layout, 95% scene-cluster CI)";
+  // Each sample is its own bootstrap cluster (load.ts: the release names no scenes).
+  const title = "EPIC-Bench: mean score by group (Table 2 layout, 95% bootstrap CI over samples)";
   return { title, svg: barChart({ title, groups: BY_GROUP_ORDER.map(shortGroup), series, axisLabel: "mean score (%)" }) };
 }
 

@@ -1,5 +1,5 @@
 import { clusterBootstrap, type Interval } from "../../stats/bootstrap.js";
-import { DESCRIPTORS, SCENARIOS } from "./scenarios.js";
+import { DESCRIPTORS, SCENARIOS, type Descriptors } from "./scenarios.js";
 import type { ChoiceOutcome } from "./score.js";
 import type { Dim, PathEvalItem } from "./types.js";
 
@@ -89,4 +89,17 @@ function bootstrapAccuracy(pairs: ScoredPair[], dims: Dim[], options: { resample
     out["all"] = n > 0 ? c / n : NaN;
     return out;
   }, options);
+}
+
+/**
+ * Paper Table 10's quantity for the pairs a run asked: per dimension, the mean over its records of
+ * |Path 1 - Path 2| for each descriptor (no records: null values).
+ */
+export function meanDifferences(items: readonly PathEvalItem[], dims: readonly Dim[]): Record<string, { n: number; mean: Record<keyof Descriptors, number | null> }> {
+  return Object.fromEntries(dims.map((dim) => {
+    const group = items.filter((i) => i.task === dim);
+    const mean = Object.fromEntries(DESCRIPTORS.map((d) => [d, group.length === 0 ? null
+      : group.reduce((s, i) => s + Math.abs(i.metrics["Path 1"][d] - i.metrics["Path 2"][d]), 0) / group.length])) as Record<keyof Descriptors, number | null>;
+    return [dim, { n: group.length, mean }];
+  }));
 }

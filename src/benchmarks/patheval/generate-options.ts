@@ -95,7 +95,7 @@ export function parseThresholds(text: string): Descriptors {
 /**
  * Presets: named settings a user can override key by key. `table10` is what came closest to the
  * paper's Table 10 in our runs (12 environments x 30 plans each, three settings tried; figures in
- * the README's PathEval section): the release's pair handling (6 pairs, only each environment's
+ * docs/benchmarks/patheval.md): the release's pair handling (6 pairs, only each environment's
  * last, least distant pair labelled, 33/34 test pairs per scenario) with RRT-Connect, the paper's
  * planner (plain RRT, the release's, gave larger length and turn differences).
  */

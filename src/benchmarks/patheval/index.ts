@@ -4,7 +4,7 @@ import { DataError, UsageError } from "../../core/problems.js";
 import type { DataRootOptions } from "../../core/dataroot.js";
 import { tallyResults, type ResultCounts } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
-import { summarizePairs, type ScoredPair } from "./aggregate.js";
+import { meanDifferences, summarizePairs, type ScoredPair } from "./aggregate.js";
 import { pathevalBaselines } from "./baselines.js";
 import { PAPER_TABLE_10, parseGenerateSet, summaryNotes, type GenerateOptions } from "./generate-options.js";
 import { readScenarioFile } from "./user-files.js";
@@ -161,6 +161,8 @@ function summarize(items: PathEvalItem[], results: ItemResult[], tasks: string[]
     tasks: summary.byDim as unknown as Record<string, Record<string, unknown>>,
     per_scenario: summary.perScenario,
     per_descriptor: summary.perDescriptor,
+    // Paper Table 10: mean |difference| per descriptor of the pairs asked.
+    mean_difference: meanDifferences(items, dims),
     counts,
     bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed, cluster: "environment (the record when unknown)", level: 0.95 },
     ...(dedupe ? { distinct_prompts: dedupe } : {}),
@@ -168,6 +170,7 @@ function summarize(items: PathEvalItem[], results: ItemResult[], tasks: string[]
       score: "accuracy over all answered pairs; an unreadable reply counts as wrong",
       official_accuracy: "the same replies read with the release's rule (text after 'Answer: ' up to 'Explanation:', spaces, '*', '.' and newlines removed, equal to 'Path1'/'Path2')",
       per_descriptor: "accuracy on the pairs whose label that descriptor decides (it differs by at least its threshold in the scenario's direction)",
+      mean_difference: "per dimension, the mean over the records asked of |Path 1 - Path 2| for each descriptor (paper Table 10's quantity, there over its 1,050 test pairs)",
     },
   };
 }

@@ -2,6 +2,8 @@ import type { ScoresDocument } from "../../core/benchmark.js";
 import { mdText, table } from "../../report/markdown.js";
 import { nScoredCell, overallTerminal, runLabels, runsMarkdown, terminalStatusLines, type RunDefaults } from "../../report/run-facts.js";
 import { VARIANTS } from "./prompt.js";
+import { PAPER_TABLE_10 } from "./generate-options.js";
+import { DESCRIPTORS } from "./scenarios.js";
 
 /** What a run label leaves out: the plain prompt (probe runs are named by their probe). */
 export const PATHEVAL_DEFAULTS: RunDefaults = { prompt: VARIANTS[0], control: "none" };
@@ -160,6 +162,7 @@ function pathevalChoiceMarkdown(runs: Labelled[]): string {
     const t = run.tasks as unknown as Dims;
     return [label, variantOf(run), ...dims.flatMap((d) => [String(t[d]?.chose_first ?? "–"), String(t[d]?.chose_second ?? "–"), String(t[d]?.parse_failures ?? "–")])];
   })));
+  parts.push(...table10Markdown(runs));
   const deduped = runs.filter(({ run }) => run["distinct_prompts"]);
   for (const { run, label } of deduped) {
     const d = run["distinct_prompts"] as { n_records: number; n_distinct: number };
@@ -174,6 +177,23 @@ function pathevalChoiceMarkdown(runs: Labelled[]): string {
   }
   return parts.join("\n") + "\n";
 }
+
+type MeanDifference = Record<string, { n: number; mean: Record<string, number | null> }>;
+
+/** Table 10's layout: mean |difference| per descriptor of the pairs each run asked, per dimension, then the paper's row. */
+function table10Markdown(runs: Labelled[]): string[] {
+  const rows = runs.flatMap(({ run, label }) => Object.entries((run["mean_difference"] as MeanDifference | undefined) ?? {})
+    .filter(([, v]) => v.n > 0)
+    .map(([dim, v]) => [label, dim, String(v.n), ...DESCRIPTORS.map((d) => diff(v.mean[d]))]));
+  if (rows.length === 0) return [];
+  return [
+    "", "### Average descriptor differences of the pairs asked (Table 10)", "",
+    "Mean |Path 1 − Path 2| per descriptor over the records each run asked; the paper's row is over its 1,050 test pairs.", "",
+    table(["Run", "Dim", "N", ...DESCRIPTORS], [...rows, ["Paper Table 10", "", "1050", ...DESCRIPTORS.map((d) => String(PAPER_TABLE_10[d]))]]),
+  ];
+}
+
+const diff = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(3) : "–");
 
 export function pathevalTerminal(run: ScoresDocument): string {
   const score = overallTerminal(run, pct(run.score), run.score !== null);

@@ -87,6 +87,8 @@ export function vcnMarkdown(runs: ScoresDocument[]): string {
         ...[...OBJECT_ERRORS, "no-answer"].map((e) => String(run.errors!.object[e] ?? 0)),
       ]),
     ));
+    parts.push("", "### Error taxonomy per instruction type", "", taxonomyByTypeText, "");
+    parts.push(taxonomyByTypeTable(withErrors, labelOf));
   }
   const cf = list.filter((r) => r.counterfactual);
   if (cf.length > 0) {
@@ -99,6 +101,28 @@ export function vcnMarkdown(runs: ScoresDocument[]): string {
   for (const run of list) if (run.navigation) parts.push("", navigationMarkdown(run.navigation, `### ${mdText(labelOf.get(run)!)}: navigation`));
   parts.push("", runsMarkdown(runs, VCN_DEFAULTS));
   return parts.join("\n") + "\n";
+}
+
+const taxonomyByTypeText =
+  "App. D.1 analyses the errors per instruction type: each type's questions split into successes and error categories, as counts with the share of the type's questions in parentheses; – where a category does not apply to the type (R2O categories for Instance, instance and perception for the R2O types).";
+
+const TAXONOMY_COLUMNS = [...R2O_ERRORS.filter((e) => e !== "out-of-range"), ...OBJECT_ERRORS.filter((e) => e !== "out-of-range"), "out-of-range", "no-answer"] as const;
+
+/** One row per run and instruction type: successes and each error category, count (share of the type's questions). */
+export function taxonomyByTypeTable(runs: readonly Run[], labelOf: Map<Run, string>): string {
+  const rows: string[][] = [];
+  for (const run of runs) {
+    const tasks = run.tasks as Record<string, Partial<TaskSummary>>;
+    for (const task of TASK_CODES) {
+      const t = tasks[task];
+      if (!t || typeof t.n !== "number") continue;
+      const n = t.n;
+      const cell = (count: number | undefined) => (count === undefined ? "–" : `${count} (${n > 0 ? ((100 * count) / n).toFixed(1) : "–"})`);
+      const successes = typeof t.SR === "number" ? Math.round(t.SR * n) : undefined;
+      rows.push([labelOf.get(run)!, variantOf(run), TASK_NAMES[task], String(n), cell(successes), ...TAXONOMY_COLUMNS.map((e) => cell(t.errors?.[e]))]);
+    }
+  }
+  return table(["Run", "Variant", "Type", "N", "Success", ...TAXONOMY_COLUMNS], rows);
 }
 
 const navRow = (label: string, s: NavSummary) => [label, String(s.n), pct(s.SR), pct(s.SPL), pct(s.soft_SPL), pct(s.SSR), s.rsr_n > 0 ? `${pct(s.RSR)} (${s.rsr_n})` : "–", num(s.DTG), String(s.missing)];

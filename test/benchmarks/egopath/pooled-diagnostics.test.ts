@@ -186,6 +186,23 @@ test("score sensitivity: ranks under each definition and Spearman's ρ with the 
   assert.match(two, /SPL-based undefined \(needs at least 3 runs/);
 });
 
+test("score sensitivity: one table per split, runs with a control left out", () => {
+  const run = (name: string, primary: number, split: string, control?: string) => ({
+    ...fakeRun(name, primary, { primary, spl_based: primary / 2, family_weighted: primary / 4 }),
+    split,
+    ...(control ? { control } : {}),
+  }) as ScoresDocument;
+  const md = egopathMarkdown([run("a", 0.3, "test"), run("b", 0.1, "test"), run("c", 0.2, "test", "text-only"), run("d", 0.4, "val"), run("e", 0.5, "val")]);
+  // a, b (test) and d, e (val) are ranked apart; c (text-only) is in neither table.
+  assert.match(md, /### Score sensitivity \(supplement, aggregate-score sensitivity\), test split\n\n2 runs with all five tasks scored\. Left out: 3 run\(s\) with a control or another split\./);
+  assert.match(md, /### Score sensitivity \(supplement, aggregate-score sensitivity\), val split\n/);
+  assert.match(md, /\| a \| 30\.0 \| 1 \| 15\.0 \| 1 \| 7\.5 \| 1 \|\n\| b \| 10\.0 \| 2 \|/);
+  assert.match(md, /\| d \| 40\.0 \| 2 \| 20\.0 \| 2 \| 10\.0 \| 2 \|\n\| e \| 50\.0 \| 1 \|/);
+  assert.doesNotMatch(md, /\| c \| 20\.0 \| \d \|/);
+  // One split: the heading names none.
+  assert.match(egopathMarkdown([run("a", 0.3, "test"), run("b", 0.1, "test")]), /### Score sensitivity \(supplement, aggregate-score sensitivity\)\n/);
+});
+
 test("same-question human reference chart: the paper's numbers (Table S9) beside each complete run", async () => {
   const { egopathCharts, PAPER_SAME_QUESTION_REFERENCE } = await import("../../../src/benchmarks/egopath/charts.js");
   const { assertBar, barSlot, chart } = await import("../../helpers/svg-check.js");

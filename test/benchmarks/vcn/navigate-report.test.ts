@@ -172,7 +172,10 @@ test("Markdown: Table 1 per instruction type, the detail and conditional tables,
 
   assert.equal(lineOf(md, "| Run | Episodes | P(N"), "| Run | Episodes | P(N\\|G) | P(N\\|¬G) | RSR\\|G, R2O | RSR\\|¬G, R2O | No goal named |");
   assert.equal(lineOf(md, "| oracle | 4/4 | 66.7"), "| oracle | 4/4 | 66.7 (3) | 0.0 (1) | 100.0 (2) | 0.0 (1) | 0 |");
-  assert.equal(md.split("\n").filter((l) => l.startsWith(`| ${modelLabel} |`)).length, 3, "the model run has no conditional, goal or correlation rows: Table 1, detail, runs");
+  // Per instruction type (summary(n, SR, SPL): soft SPL = SPL, SSR = RSR = SR, rsr_n = n, DTG 1).
+  assert.equal(lineOf(md, `| ${modelLabel} | Count |`), `| ${modelLabel} | Count | 1 | 100.0 | 90.0 | 90.0 | 100.0 (1) | 100.0 | 1.00 |`);
+  assert.equal(lineOf(md, `| ${modelLabel} | Instance |`), `| ${modelLabel} | Instance | 1 | 0.0 | 0.0 | 0.0 | 0.0 (1) | 0.0 | 1.00 |`);
+  assert.equal(md.split("\n").filter((l) => l.startsWith(`| ${modelLabel} |`)).length, 6, "the model run has no conditional, goal or correlation rows: Table 1, detail, three per-type rows, runs");
 
   // Goal identification at the first and last steps beside RSR / SSR, then the R2O mean of types.
   const goal = md.split("\n").filter((l) => l.startsWith("| oracle | ") && / Rid-SR | Oid-SR /.test(l));

@@ -216,6 +216,20 @@ function detailRow(run: NavigationRunScores, label: string): string[] {
   ];
 }
 
+/**
+ * One row per run and instruction type (the shape of Table 4 and App. D.2's oracle-frame table:
+ * SPL, SR and RSR per type, here with soft SPL, SSR and the final distance too). RSR is over the
+ * type's episodes with a known target room (their count in parentheses), Instance included.
+ */
+function perTypeRows(run: NavigationRunScores, label: string): string[][] {
+  const byTask = byTaskOf(run);
+  return typesOf(run).map((t) => {
+    const s = byTask[t]!;
+    const name = (TASK_NAMES as Record<string, string>)[t] ?? t;
+    return [label, name, fixed(s.n, 0), pct(s.SR), pct(s.SPL), pct(s.soft_SPL), finite(s.rsr_n) ? `${pct(s.RSR)} (${s.rsr_n})` : "–", pct(s.SSR), fixed(s.DTG, 2)];
+  });
+}
+
 const rateCell = (value: unknown, n: unknown) => (finite(n) ? `${pct(value)} (${n})` : "–");
 
 /**
@@ -339,6 +353,11 @@ export function navigationRunsMarkdown(runs: NavigationRunScores[], heading = "#
     "",
     table(["Run", "Episodes", "SR", "SPL", "soft SPL", "RSR, R2O (n)", "SSR, Instance (n)", "DTG (m)", "Steps", "Collisions", "Done", "Errors", "Not run", "Status"], runs.map((run, i) => detailRow(run, labels[i]!))),
   ];
+  const perType = runs.flatMap((run, i) => perTypeRows(run, labels[i]!));
+  if (perType.length > 0) {
+    parts.push("", "### Per instruction type", "", "SR, SPL, soft SPL, RSR (final position in the target room, over the type's episodes with a known target room, count in parentheses), SSR (STOP within 3 m) and DTG (mean final distance, m) per instruction type: the columns of Table 4 and of App. D.2's oracle-frame comparison; compare runs of different --intervention row by row.", "");
+    parts.push(table(["Run", "Type", "N", "SR", "SPL", "soft SPL", "RSR (n)", "SSR", "DTG (m)"], perType));
+  }
   const conditional = runs.map((run, i) => conditionalRow(run, labels[i]!)).filter((row): row is string[] => row !== undefined);
   if (conditional.length > 0) {
     parts.push("", "### Navigation given goal identification", "", "G: the goal frame the agent named at its first decision is a success frame (§6.3). P(N|G) = SR among those episodes, P(N|¬G) = SR among the others; RSR|G and RSR|¬G likewise over the R2O types; episode counts in parentheses.", "");

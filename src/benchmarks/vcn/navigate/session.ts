@@ -10,6 +10,8 @@ import { UsageError } from "../../../core/problems.js";
 import { configuredProviderModel } from "../../../models/factory.js";
 import { isProviderSpec } from "../../../models/provider.js";
 import { resolveImageBudgets } from "../../../models/shape.js";
+import { capConcurrency } from "../../../models/traffic.js";
+import type { Model } from "../../../core/types.js";
 import { ResponseStore } from "../../../store/store.js";
 import { connectBridge } from "../../../sim/bridge/client.js";
 import { HouseCache } from "../../../sim/house-cache.js";
@@ -96,9 +98,11 @@ export async function executeNavigation(o: NavigationRunOptions): Promise<Naviga
   const concurrency = bridges.length > 0 ? bridges.length : (o.concurrency ?? config?.concurrency ?? (builtin ? 1 : 4));
   let store: ResponseStore | undefined;
   let agent: NavAgent;
+  let providerModel: Model | undefined;
   if (builtin) agent = builtin;
   else {
     const { model, settings: generation } = configuredProviderModel(spec, settings, o.env);
+    providerModel = model;
     const { templates, sampleTour } = promptResources(o.templateFile);
     const maxImages = settings.max_images ?? model.limits?.maxImages.count;
     const imageBudget = resolveImageBudgets(vcn.imageBudget, { maxPixels: settings.max_pixels, format: settings.image_format, jpegQuality: settings.jpeg_quality });
@@ -123,6 +127,8 @@ export async function executeNavigation(o: NavigationRunOptions): Promise<Naviga
     });
   }
   const count = Math.min(concurrency, tasks.length);
+  // The episodes in flight are the cap of the model's adaptive limiter (models/concurrency.ts), as runItems sets it.
+  if (providerModel) capConcurrency(providerModel, count);
   // One house cache for every simulator of the run: a house is loaded once, whichever worker needs it.
   const ownHouses = bridges.length === 0 && !o.houses ? new HouseCache({ dataRoot: data, ...(o.assetsDir ? { assetsDir: o.assetsDir } : {}), capacity: Math.max(3, count) }) : undefined;
   const houses = o.houses ?? ownHouses;

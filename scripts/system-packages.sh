@@ -4,7 +4,8 @@
 # (video frames: the VCN-Bench and EgoTL-Bench examples are mp4, the generators write mp4),
 # chromium (the browser tests of the HTML report and the viewer, driven by playwright-core),
 # DejaVu fonts (labels drawn in overlay pictures) and sweethome3d-furniture (820 CC0 / CC-BY
-# furniture models the world engine builds scenes from, in /usr/share/sweethome3d/furniture).
+# furniture models the world engine builds scenes from, in /usr/share/sweethome3d/furniture)
+# and postgresql (the queue server of `run --queue`, docs/queue.md).
 # Runs apt-get as root, or through sudo when not root. Installs nothing when all are present.
 set -euo pipefail
 
@@ -12,6 +13,8 @@ need=()
 for tool in python3 make g++ ffmpeg ffprobe chromium; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 compgen -G "/usr/share/sweethome3d/furniture/*.sh3f" >/dev/null || need+=(sweethome3d-furniture)
+# PostgreSQL, the queue server of `--queue` (scripts/queue-server.sh starts it).
+{ command -v pg_ctlcluster >/dev/null 2>&1 && compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null; } || need+=(postgresql)
 [ "${#need[@]}" -eq 0 ] && exit 0
 
 echo "installing Debian packages (missing: ${need[*]})" >&2
@@ -21,4 +24,4 @@ if [ "$(id -u)" -ne 0 ]; then
   as_root=(sudo)
 fi
 "${as_root[@]}" apt-get update
-"${as_root[@]}" apt-get install -y --no-install-recommends python3 make g++ ffmpeg chromium fonts-dejavu-core sweethome3d-furniture
+"${as_root[@]}" apt-get install -y --no-install-recommends python3 make g++ ffmpeg chromium fonts-dejavu-core sweethome3d-furniture postgresql

@@ -23,6 +23,8 @@ export const COMMAND_EXAMPLES: Record<string, string[]> = {
   overlay: ["spatialprobe overlay runs/demo/oracle --out pictures"],
   serve: ["spatialprobe serve runs/demo", "spatialprobe serve runs/epic-gpt-4o runs/epic-claude --port 0"],
   demo: ["spatialprobe demo", "spatialprobe demo --out runs/my-demo"],
+  worker: ["spatialprobe worker --queue postgres://spatialprobe:spatialprobe@127.0.0.1:5432/spatialprobe --concurrency 16"],
+  status: ["spatialprobe status --queue postgres://spatialprobe:spatialprobe@127.0.0.1:5432/spatialprobe"],
 };
 
 /** Add "Example(s):" to the help of every command that has examples. */

@@ -13,6 +13,8 @@ import { registerReport } from "./report.js";
 import { registerRun } from "./run.js";
 import { registerScore } from "./score.js";
 import { registerServe } from "./serve.js";
+import { registerStatus } from "./status.js";
+import { registerWorker } from "./worker.js";
 import { registerOverlay } from "./overlay.js";
 import { registerValidate } from "./validate.js";
 import { AssetsNotFoundError } from "../world/assets/catalog.js";
@@ -47,7 +49,7 @@ export function buildProgram(): Command {
     .name("spatialprobe")
     .description("Measure how well vision-language models reason about space, with scores that match each benchmark's official evaluator.")
     .showHelpAfterError();
-  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerImport, registerExport, registerProbeResults, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerDemo]) {
+  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerImport, registerExport, registerProbeResults, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerWorker, registerStatus, registerDemo]) {
     register(program);
   }
   addExamples(program);

@@ -2,10 +2,10 @@ import type { Command } from "commander";
 import { executeRun } from "../core/session.js";
 import { executeRepeatedRun } from "../core/repeats.js";
 import { CostLimitReached } from "../core/cost.js";
-import { getBenchmark } from "../registry.js";
+import { BENCHMARKS, getBenchmark } from "../registry.js";
 import { integer, positiveInteger } from "./main.js";
 import { readConfigFile } from "../core/config.js";
-import { addModelFlags, modelSettingsFlags, positiveUsd } from "./model-flags.js";
+import { addModelFlags, modelSettingsFlags, positiveSeconds, positiveUsd } from "./model-flags.js";
 import { usageLine } from "../report/run-facts.js";
 import { addScoringFlags, benchmarkOptions, checkFlagReaders, defaultOut, reportCompleteness } from "./shared.js";
 
@@ -16,15 +16,19 @@ export function registerRun(program: Command): void {
     .requiredOption("--model <spec>", "openai:<model> | anthropic:<model> | gemini:<model> | replay:<file> | a built-in (oracle, random[:seed], ...)");
   addScoringFlags(command)
     .option("--concurrency <n>", "requests in flight (default 8)", positiveInteger)
-    .option("--prompt <variant>", "egopath: release (default) | templates; patheval: plain (default) | with-descriptors | descriptors-only | random-ids | flipped | attribute-abstraction | fine-grained; epic: mask-overlay (default) | box-overlay | no-overlay; vcn: plain (default) | shuffled-frames | counterfactual")
+    .option("--prompt <variant>", promptHelp())
     .option("--template <file>", "template file for --prompt templates (default: templates/<benchmark>.yaml)")
     .option("--control <name>", "egopath input-dependence control: none (default) | text-only | mismatched-overlay")
     .option("--seed <n>", "seed for controls that draw at random", integer, 20260717);
   addModelFlags(command);
   command
     .option("--max-cost <usd>", "stop before a run whose projected cost exceeds this many US dollars (exit status 4; needs price: for the model in the config)", positiveUsd)
+    .option("--batch", "send the requests through the provider's batch API (openai:, anthropic:, gemini:; half the price, results within 24 h): submitted, polled, kept in the store, resumed by the same command after a stop")
+    .option("--batch-poll <seconds>", "seconds between polls of open batches under --batch (default 30)", positiveSeconds)
     .option("--retry-errors", "ask again for items whose stored reply is an error")
     .option("--store <file>", "response store (default: <out>/responses.sqlite)")
+    .option("--queue <url>", "enqueue the run on a PostgreSQL queue (postgres://...; scripts/queue-server.sh) for `spatialprobe worker` processes on any machine, wait until every item is answered, then score as usual (replies are stored on the server); the same command attaches to the same run")
+    .option("--no-work", "with --queue: leave the answering to the workers instead of working here too")
     .option("--repeats <k>", "ask every question K times (repeat k in <out>/repeat-<k>/, its own store keys; built-ins move their seed on by k-1); <out>/repeats.json and report.md give each repeat's scores, their mean and SD", positiveInteger)
     .action(async (benchmarkId: string, opts) => {
       const benchmark = getBenchmark(benchmarkId);
@@ -55,9 +59,10 @@ export function registerRun(program: Command): void {
           templateFile: opts.template,
           seed: opts.seed,
           configFile: opts.config,
-          flags: { ...modelSettingsFlags(opts), max_cost: opts.maxCost },
+          flags: { ...modelSettingsFlags(opts), max_cost: opts.maxCost, ...(opts.batch ? { batch: true } : {}), batch_poll: opts.batchPoll },
           retryErrors: Boolean(opts.retryErrors),
           storeFile: opts.store,
+          ...(opts.queue !== undefined ? { queue: { url: String(opts.queue), work: opts.work !== false } } : {}),
           signal: controller.signal,
         };
         if (opts.repeats !== undefined) {
@@ -83,6 +88,8 @@ export function registerRun(program: Command): void {
         }
         const usage = usageLine(scores);
         if (usage) console.log(usage);
+        const cost = (scores as { usage?: { cost?: { batch?: boolean } } }).usage?.cost;
+        if (cost?.batch) console.log("cost at the batch price (50% of the listed input and output price)");
         console.log(`wrote ${out}/scores.json, items.jsonl, report.md, predictions.jsonl`);
         reportCompleteness(scores, Boolean(opts.allowIncomplete));
       } catch (error) {
@@ -94,4 +101,9 @@ export function registerRun(program: Command): void {
         process.off("SIGTERM", onSignal);
       }
     });
+}
+
+/** Every benchmark's prompt variants, the default first, as `list` shows them. */
+function promptHelp(): string {
+  return Object.values(BENCHMARKS).map((b) => `${b.id}: ${b.promptSources.map((p, i) => (i === 0 ? `${p} (default)` : p)).join(" | ")}`).join("; ");
 }

@@ -62,6 +62,10 @@ const ModelSettings = z
     image_format: z.enum(["png", "jpeg"]).optional(),
     /** JPEG quality 1-100 when images are sent as JPEG (default 85). */
     jpeg_quality: z.number().int().min(1).max(100).optional(),
+    /** Send the run's requests through the provider's batch API (`--batch`; models/batch/): half the price, results within 24 h. */
+    batch: z.boolean().optional(),
+    /** Seconds between polls of open batches (`--batch-poll`, default 30). */
+    batch_poll: z.number().positive().optional(),
     /** EPIC-Bench: the coordinate system this model answers in (auto | absolute | 0-1 | 0-1000). */
     coords: z.enum(["auto", "absolute", "0-1", "0-1000", "normalized_0_1", "normalized_0_1000"]).optional(),
   })

@@ -14,7 +14,7 @@ import type { BenchItem, ItemResult } from "./benchmark.js";
 import { runItems, RunInterrupted, type RunOptions } from "./run.js";
 import { UsageError } from "./problems.js";
 import type { Model, ModelRequest } from "./types.js";
-import { costUsd, type Price } from "./usage.js";
+import { costUsd, usageSummary, type Price, type UsageSummary } from "./usage.js";
 
 /** Text tokens from characters: about 4 characters a token (ai.google.dev/gemini-api/docs/tokens; OpenAI's tokenizer guide says the same for English). */
 export function textTokens(chars: number): number {
@@ -161,8 +161,30 @@ function recountInterruption(count: (completed: number) => number): (error: unkn
   };
 }
 
+/**
+ * The batch APIs' price: half the listed input and output price for all three providers
+ * (platform.openai.com/docs/guides/batch, docs.anthropic.com/en/docs/build-with-claude/batch-processing
+ * "Pricing", ai.google.dev/gemini-api/docs/batch-mode: "50% of the standard cost").
+ */
+export const BATCH_DISCOUNT = 0.5;
+
+export function batchPrice(price: Price): Price {
+  return { input_per_mtok: price.input_per_mtok * BATCH_DISCOUNT, output_per_mtok: price.output_per_mtok * BATCH_DISCOUNT };
+}
+
+/**
+ * scores.json `usage` of a run: under --batch its cost is at the batch price, and says so
+ * (`batch: true`, with the listed price beside the one applied).
+ */
+export function runUsage(results: readonly ItemResult[], nTotal: number, price: Price | undefined, batch: boolean): UsageSummary & { cost?: { batch?: true; list_price?: Price } } {
+  if (!batch || !price) return usageSummary(results, nTotal, price);
+  const summary = usageSummary(results, nTotal, batchPrice(price));
+  return { ...summary, ...(summary.cost ? { cost: { ...summary.cost, batch: true as const, list_price: { ...price } } } : {}) };
+}
+
 export interface CostBudget {
   maxUsd: number;
+  /** The price applied: the batch price under --batch. */
   price: Price;
   /** Model.identity.provider: which image-token rule applies. */
   provider: string;
@@ -215,12 +237,12 @@ export async function runWithinBudget<I extends BenchItem>(options: RunOptions<I
  * The budget of a run from --max-cost / config max_cost, or undefined without one. Built-in models
  * (no `model`) cost nothing. A limit without the model's price is a usage error.
  */
-export function costBudget(spec: string, maxUsd: number | undefined, price: Price | undefined, model: Model | undefined, maxTokens: number): CostBudget | undefined {
+export function costBudget(spec: string, maxUsd: number | undefined, price: Price | undefined, model: Model | undefined, maxTokens: number, batch = false): CostBudget | undefined {
   if (maxUsd === undefined || !model) return undefined;
   if (!price) {
     throw new UsageError(`--max-cost needs the price of ${spec}: set price: { input_per_mtok: <USD>, output_per_mtok: <USD> } in the config (--config), at the top level or under models: "${spec}":`);
   }
-  return { maxUsd, price, provider: model.identity.provider, maxTokens };
+  return { maxUsd, price: batch ? batchPrice(price) : price, provider: model.identity.provider, maxTokens };
 }
 
 /** runItems, under the budget when there is one. */

@@ -4,7 +4,7 @@ import { canonicalJson, sha256 } from "./hash.js";
 import { UsageError } from "./problems.js";
 import type { Progress } from "./progress.js";
 import type { GenerationSettings, Message, Model, ModelRequest, ModelResponse, SentImage } from "./types.js";
-import type { ResponseStore } from "../store/store.js";
+import type { ReplyStore } from "../store/store.js";
 import { shapeMessages, type ImageBudgets } from "../models/shape.js";
 import { capConcurrency, modelEndpoints } from "../models/traffic.js";
 
@@ -19,7 +19,7 @@ export interface RunOptions<I extends BenchItem> {
   responder: Responder<I>;
   build: PromptBuilder<I>;
   settings: GenerationSettings;
-  store?: ResponseStore;
+  store?: ReplyStore;
   concurrency: number;
   /** Ask again for items whose stored reply is an error. */
   retryErrors: boolean;
@@ -36,9 +36,10 @@ export interface RunOptions<I extends BenchItem> {
   jsonOverride?: boolean;
   /**
    * Called with each request about to be sent (never for stored replies); false: it is not sent and
-   * the item gets no result. --max-cost sizes a run's requests this way before asking anything.
+   * the item gets no result. --max-cost sizes a run's requests this way before asking anything;
+   * --batch collects them, with their store key, to submit them in batches (models/batch/).
    */
-  beforeSend?: (item: I, request: ModelRequest) => boolean | Promise<boolean>;
+  beforeSend?: (item: I, request: ModelRequest, key: string) => boolean | Promise<boolean>;
   /** `run --repeats`: the repeat this is (1 = the plain run); repeats after the first have their own store keys. */
   repeat?: number;
 }
@@ -167,7 +168,7 @@ async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>):
     retryErrors: options.retryErrors,
     signal: options.signal,
     ...(options.imageBudget ? { imageBudget: options.imageBudget } : {}),
-    ...(options.beforeSend ? { beforeSend: (request: ModelRequest) => options.beforeSend!(item, request) } : {}),
+    ...(options.beforeSend ? { beforeSend: (request: ModelRequest, key: string) => options.beforeSend!(item, request, key) } : {}),
     ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
   });
   if (asked.kind === "aborted") return undefined;
@@ -183,14 +184,14 @@ async function answerItem<I extends BenchItem>(item: I, options: RunOptions<I>):
 }
 
 export interface AskOptions {
-  store?: ResponseStore;
+  store?: ReplyStore;
   /** Ask again when the stored reply is an error. */
   retryErrors: boolean;
   signal: AbortSignal;
   /** Shape the messages to these budgets and the model's limits before the key is taken (models/shape.ts). */
   imageBudget?: ImageBudgets;
-  /** Called with a request about to be sent (never for stored replies); false: it is not sent. */
-  beforeSend?: (request: ModelRequest) => boolean | Promise<boolean>;
+  /** Called with a request about to be sent and its store key (never for stored replies); false: it is not sent. */
+  beforeSend?: (request: ModelRequest, key: string) => boolean | Promise<boolean>;
   /** `run --repeats`: repeats after the first are stored under keys of their own (requestKey). */
   repeat?: number;
 }
@@ -202,12 +203,13 @@ export type Asked =
   | { kind: "not-sent" }
   | { kind: "aborted" };
 
-/**
- * One request through the response store: a stored reply is reused (an error one only without
- * retryErrors); a new reply is stored the moment it arrives. Shaped bytes are what is hashed and
- * sent. The item id is for the store's log column only.
- */
-export async function askModel(model: Model, settings: GenerationSettings, original: Message[], itemId: string, options: AskOptions): Promise<Asked> {
+/** What askModel would send, without sending: the messages as shaped, their store key, the images as sent. */
+export type PreparedRequest =
+  | { kind: "ready"; key: string; messages: Message[]; images?: SentImage[] }
+  | { kind: "unfit"; error: { kind: "limit" | "prompt"; message: string }; images?: SentImage[] };
+
+/** Shape the messages to the budgets and the model's limits, then take the store key of what would be sent. */
+export async function prepareRequest(model: Model, settings: GenerationSettings, original: Message[], options: Pick<AskOptions, "imageBudget" | "repeat">): Promise<PreparedRequest> {
   let messages = original;
   let images: SentImage[] | undefined;
   if (options.imageBudget) {
@@ -217,27 +219,39 @@ export async function askModel(model: Model, settings: GenerationSettings, origi
     images = shaped.images;
   }
   const key = requestKey(model, settings, messages, options.imageBudget, options.repeat);
-  let response = options.store?.get(key) ?? storedUnderEndpoint(model, settings, messages, options);
+  return { kind: "ready", key, messages, ...(images ? { images } : {}) };
+}
+
+/**
+ * One request through the response store: a stored reply is reused (an error one only without
+ * retryErrors); a new reply is stored the moment it arrives. Shaped bytes are what is hashed and
+ * sent. The item id is for the store's log column only.
+ */
+export async function askModel(model: Model, settings: GenerationSettings, original: Message[], itemId: string, options: AskOptions): Promise<Asked> {
+  const prepared = await prepareRequest(model, settings, original, options);
+  if (prepared.kind === "unfit") return prepared;
+  const { key, messages, images } = prepared;
+  let response = (await options.store?.get(key)) ?? (await storedUnderEndpoint(model, settings, messages, options));
   const cached = response !== undefined && !(response.outcome === "error" && options.retryErrors);
   if (!cached) {
     const request: ModelRequest = { itemId, messages, settings };
-    if (options.beforeSend && !(await options.beforeSend(request))) return { kind: "not-sent" };
+    if (options.beforeSend && !(await options.beforeSend(request, key))) return { kind: "not-sent" };
     try {
       response = await model.generate(request, options.signal);
     } catch (error) {
       if (options.signal.aborted) return { kind: "aborted" };
       response = { outcome: "error", text: "", latencyMs: 0, attempts: 1, error: { kind: "other", message: (error as Error).message } };
     }
-    options.store?.put(key, itemId, model.spec, response);
+    await options.store?.put(key, itemId, model.spec, response);
   }
   return { kind: "answered", response: response!, cached, key, ...(images ? { images } : {}) };
 }
 
 /** A reply stored before the endpoint left the key (endpointRequestKeys), if any. */
-function storedUnderEndpoint(model: Model, settings: GenerationSettings, messages: Message[], options: AskOptions): ModelResponse | undefined {
+async function storedUnderEndpoint(model: Model, settings: GenerationSettings, messages: Message[], options: AskOptions): Promise<ModelResponse | undefined> {
   if (!options.store) return undefined;
   for (const key of endpointRequestKeys(model, settings, messages, options.imageBudget, options.repeat)) {
-    const found = options.store.get(key);
+    const found = await options.store.get(key);
     if (found) return found;
   }
   return undefined;

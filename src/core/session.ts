@@ -1,4 +1,5 @@
 import path from "node:path";
+import { trafficSummary } from "../models/traffic.js";
 import type { Benchmark, BenchItem, BenchmarkOptions, ItemResult, ScoresDocument } from "./benchmark.js";
 import { readConfigFile, settingsFor, type ModelSettingsConfig } from "./config.js";
 import { withFolderLock } from "./lock.js";
@@ -8,14 +9,17 @@ import { DataError, UsageError } from "./problems.js";
 import { Progress } from "./progress.js";
 import type { PyDict } from "./pycompat/json.js";
 import { jsonModeByTask, scorePredictions } from "./run.js";
-import { costBudget, runItemsWithin } from "./cost.js";
-import { usageSummary } from "./usage.js";
+import { costBudget, runItemsWithin, runUsage } from "./cost.js";
+import type { RunOptions } from "./run.js";
+import { createBatchClient } from "../models/batch/client.js";
+import { DEFAULT_BATCH_POLL_SECONDS, runBatchPass } from "../models/batch/runner.js";
 import { resolveModel } from "../models/factory.js";
 import { resolveImageBudgets } from "../models/shape.js";
 import type { RequestOptions } from "../benchmarks/requests.js";
 import { getBenchmark } from "../registry.js";
 import { resultFacts, scoreCoverage } from "../report/run-facts.js";
 import { ResponseStore } from "../store/store.js";
+import { queuedRunStore } from "../queue/coordinator.js";
 
 /**
  * The work behind `run` and `score`: load and check the data, get answers (model, built-in or
@@ -52,6 +56,8 @@ export interface RunCommandOptions extends CommonOptions {
   env?: NodeJS.ProcessEnv;
   /** `run --repeats K` (core/repeats.ts): this run is repeat `index` of `of`, one of the runs grouped under `group`. */
   repeat?: { index: number; of: number; group: string };
+  /** `run --queue URL` (docs/queue.md): workers answer the items; `work: false` (`--no-work`) leaves it all to them. */
+  queue?: { url: string; work: boolean; leaseSeconds?: number };
 }
 
 export interface RunSummary {
@@ -230,7 +236,9 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError("--concurrency must be a positive integer");
   const model = choice.responder.kind === "model" ? choice.responder.model : undefined;
   // --max-cost / config max_cost (core/cost.ts): checked here, before anything is asked.
-  const costLimit = costBudget(options.model, settings.max_cost, settings.price, model, choice.settings.maxTokens);
+  const costLimit = costBudget(options.model, settings.max_cost, settings.price, model, choice.settings.maxTokens, settings.batch === true);
+  // --batch (models/batch/): the client is made (and checked) before anything is asked.
+  const batchClient = settings.batch === true ? createBatchClient(options.model, settings, options.env) : undefined;
   // Unset: a real model's own image-count limit, so video frames are thinned to fit rather than failing.
   const maxImages = settings.max_images ?? model?.limits?.maxImages.count;
   // Image budgets for real models (models/shape.ts): the benchmark's defaults, then the user's flags.
@@ -248,7 +256,10 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   const { build, info } = loaded.benchmark.preparePrompts(loaded.items, setup);
   // One writer per folder (core/lock.ts): a second run on this --out stops here, before asking anything.
   return withFolderLock(options.out, async () => {
-    const store = choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
+    // --queue (queue/coordinator.ts): the workers answer every item first; the run below then finds each reply in the server's store.
+    const store = options.queue
+      ? await queuedRunStore({ queue: options.queue, options, settings, responderKind: choice.responder.kind, hasCostLimit: costLimit !== undefined, ...(maxImages ? { maxImages } : {}), ...(imageBudget ? { imageBudget } : {}), itemIds: loaded.items.map((item) => item.id), concurrency })
+      : choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
     let live: LiveLog | undefined;
     try {
       const header: LiveHeader & { name?: string; control: string } = {
@@ -263,7 +274,7 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
         started_at: new Date().toISOString(),
       };
       live = openLiveLog(options.out, header);
-      const results = await runItemsWithin(costLimit, {
+      const itemOptions: RunOptions<BenchItem> = {
         benchmark: loaded.benchmark,
         items: loaded.items,
         responder: choice.responder,
@@ -273,12 +284,20 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
         ...(imageBudget ? { imageBudget } : {}),
         ...(store ? { store } : {}),
         concurrency,
-        retryErrors: options.retryErrors,
+        // A queued run's workers already asked errors again when told to; every reply is stored now.
+        retryErrors: options.retryErrors && !options.queue,
         signal: options.signal ?? new AbortController().signal,
         progress: new Progress(`${loaded.benchmark.id} ${options.model}`, loaded.items.length, process.stderr, options.quiet),
         onResult: (result) => live?.append(result),
         ...(options.repeat ? { repeat: options.repeat.index } : {}),
-      });
+      };
+      // --batch: every request the store cannot answer goes through the batch API first; the pass below then finds it stored.
+      if (batchClient) {
+        const log = options.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+        await runBatchPass(itemOptions, { client: batchClient, pollMs: (settings.batch_poll ?? DEFAULT_BATCH_POLL_SECONDS) * 1000, ...(log ? { log } : {}), ...(costLimit ? { budget: costLimit } : {}) });
+      }
+      // Under --batch the batch pass asked the stored errors again already (--retry-errors): the normal pass sends nothing.
+      const results = await runItemsWithin(costLimit, batchClient ? { ...itemOptions, retryErrors: false } : itemOptions);
       const identity = choice.responder.kind === "model" ? choice.responder.model.identity : { provider: "builtin", endpoint: "", model: choice.responder.name };
       const scores = scoresDocument(loaded.benchmark, options.model, loaded, results, options, { ...(name ? { name } : {}), control: options.control, predictions: false }, {
         prompt: info,
@@ -288,7 +307,9 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
         settings_sent: choice.responder.kind === "model" ? choice.responder.model.sentSettings?.(choice.settings) : undefined,
         endpoint: identity.endpoint || undefined,
         json_output: model ? { mode: settings.json_output === undefined ? "per-task" : settings.json_output ? "forced-on" : "forced-off", tasks: jsonModeByTask(results) } : undefined,
-        usage: model ? usageSummary(results, loaded.items.length, settings.price) : undefined,
+        usage: model ? runUsage(results, loaded.items.length, settings.price, batchClient !== undefined) : undefined,
+        // Requests per endpoint and the concurrency the adaptive limiter settled on (models/traffic.ts).
+        traffic: model ? trafficSummary(model) : undefined,
         ...(options.repeat ? { repeat: options.repeat } : {}),
         // The budgets per kind; the provider's own limits (models/limits.ts) follow from the model spec.
         image_budget: imageBudget,
@@ -298,7 +319,7 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
       return { scores, results, outDir: options.out };
     } finally {
       live?.close();
-      store?.close();
+      await store?.close();
     }
   });
 }

@@ -4,11 +4,37 @@ import path from "node:path";
 import type { ModelResponse } from "../core/types.js";
 
 /**
+ * What a run needs of a response store: the SQLite one below, or the PostgreSQL one of a queued run
+ * (store/postgres.ts), whose calls return promises. Same key, same contract.
+ */
+export interface ReplyStore {
+  get(key: string): ModelResponse | undefined | Promise<ModelResponse | undefined>;
+  put(key: string, itemId: string, model: string, response: ModelResponse): void | Promise<void>;
+}
+
+/** One provider batch (`run --batch`, models/batch/): which requests it covers, and how far it got. */
+export interface BatchRecord {
+  /** The provider's batch id (OpenAI batch_..., Anthropic msgbatch_..., Gemini batches/...). */
+  id: string;
+  provider: string;
+  /** The model spec (openai:gpt-4o). */
+  model: string;
+  /** The provider's last reported state (validating, in_progress, ended, JOB_STATE_RUNNING, ...). */
+  state: string;
+  /** The store key, the custom id sent, and the item id (for the responses log column) of each request. */
+  requests: Array<{ key: string; custom_id: string; item_id: string }>;
+  created_at: string;
+  updated_at: string;
+  /** Its results (or their errors) are in the responses table: never polled again. */
+  collected: boolean;
+}
+
+/**
  * Model replies on disk (SQLite, WAL), keyed by a hash of (provider, endpoint, model, settings,
  * request bytes). Each reply is committed as soon as it arrives, so a run killed at any moment
  * keeps every finished reply and the same command resumes where it stopped.
  */
-export class ResponseStore {
+export class ResponseStore implements ReplyStore {
   private readonly db: Database.Database;
   private readonly getStatement: Database.Statement;
   private readonly putStatement: Database.Statement;
@@ -27,6 +53,17 @@ export class ResponseStore {
       body TEXT NOT NULL,
       created_at TEXT NOT NULL
     )`);
+    // Batches submitted by `run --batch`: a run killed after submitting polls the same ones again.
+    this.db.exec(`CREATE TABLE IF NOT EXISTS batches (
+      id TEXT PRIMARY KEY,
+      provider TEXT NOT NULL,
+      model TEXT NOT NULL,
+      state TEXT NOT NULL,
+      requests TEXT NOT NULL,
+      collected INTEGER NOT NULL DEFAULT 0,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    )`);
     this.getStatement = this.db.prepare("SELECT body FROM responses WHERE key = ?");
     this.putStatement = this.db.prepare(
       "INSERT OR REPLACE INTO responses (key, item_id, model, outcome, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -40,6 +77,26 @@ export class ResponseStore {
 
   put(key: string, itemId: string, model: string, response: ModelResponse): void {
     this.putStatement.run(key, itemId, model, response.outcome, JSON.stringify(response), new Date().toISOString());
+  }
+
+  /** Record a batch the moment the provider has accepted it. */
+  saveBatch(batch: BatchRecord): void {
+    this.db
+      .prepare("INSERT OR REPLACE INTO batches (id, provider, model, state, requests, collected, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .run(batch.id, batch.provider, batch.model, batch.state, JSON.stringify(batch.requests), batch.collected ? 1 : 0, batch.created_at, batch.updated_at);
+  }
+
+  /** A batch's new state; `collected` once its results are stored. */
+  updateBatch(id: string, state: string, collected: boolean): void {
+    this.db.prepare("UPDATE batches SET state = ?, collected = ?, updated_at = ? WHERE id = ?").run(state, collected ? 1 : 0, new Date().toISOString(), id);
+  }
+
+  /** The batches of a model spec, oldest first; only those whose results are not stored yet unless `all`. */
+  batches(model: string, all = false): BatchRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM batches WHERE model = ?${all ? "" : " AND collected = 0"} ORDER BY created_at, rowid`)
+      .all(model) as Array<Omit<BatchRecord, "requests" | "collected"> & { requests: string; collected: number }>;
+    return rows.map((row) => ({ ...row, requests: JSON.parse(row.requests) as BatchRecord["requests"], collected: row.collected === 1 }));
   }
 
   count(): number {

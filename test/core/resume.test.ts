@@ -36,9 +36,12 @@ async function waitForRows(out: string, n: number): Promise<void> {
   for (let i = 0; i < 600 && storedRows(out) < n; i++) await new Promise((r) => setTimeout(r, 25));
 }
 
-/** scores.json without what depends on when it ran: the time and the measured latencies (tokens stay). */
+/**
+ * scores.json without what depends on when it ran: the time, the measured latencies (tokens stay)
+ * and the traffic (what this process sent; a resumed run sends only what was missing).
+ */
 function scoresWithoutTime(out: string) {
-  const { created_at, usage, ...rest } = JSON.parse(readFileSync(path.join(out, "scores.json"), "utf8"));
+  const { created_at, usage, traffic, ...rest } = JSON.parse(readFileSync(path.join(out, "scores.json"), "utf8"));
   const { latency_ms, ...tokens } = usage ?? {};
   return { ...rest, usage: tokens };
 }

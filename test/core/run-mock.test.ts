@@ -45,10 +45,11 @@ function options(model: string, out: string, extra: Partial<RunCommandOptions> =
 
 /**
  * The parts of scores.json that must not depend on faults, retries or the provider: not the
- * time, the endpoint, the provider's wire settings, or the measured latencies and usage.
+ * time, the endpoint, the provider's wire settings, the measured latencies and usage, or the
+ * traffic (requests this process sent per endpoint, and the concurrency the limiter settled on).
  */
 function comparable(scores: Record<string, unknown>) {
-  const { created_at, endpoint, settings_sent, usage, ...rest } = scores;
+  const { created_at, endpoint, settings_sent, usage, traffic, ...rest } = scores;
   return rest;
 }
 
@@ -81,6 +82,12 @@ test("transient faults (429 + Retry-After, 500, slow past the timeout, reset, ma
   assert.deepEqual(comparable(scores as never), reference);
   const retried = results.filter((r) => (r.response?.attempts ?? 0) > 1).length;
   assert.equal(retried, 21);
+  // scores.json `traffic`: every attempt was one request to the one endpoint. Answered with 2xx: each
+  // item's last attempt, and the first attempt of the 3 items whose fault is a malformed 200 body.
+  const attempts = results.reduce((sum, r) => sum + r.response!.attempts, 0);
+  const [endpoint] = (scores as unknown as { traffic: { endpoints: Array<{ requests: number; ok: number }> } }).traffic.endpoints;
+  assert.equal(endpoint!.requests, attempts);
+  assert.equal(endpoint!.ok, items.length + 3);
   assert.ok(Math.max(...results.map((r) => r.response!.attempts)) <= 5);
   assert.ok(Date.now() - started >= 1000, "Retry-After: 1 was honoured");
 });

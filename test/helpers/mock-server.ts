@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { DEFAULT_SETTINGS, type ModelRequest } from "../../src/core/types.js";
 import { checkRequest } from "./strict-rules.js";
+import { createMockBatch, type MockBatchOptions, type MockBatchStats } from "./mock-batch.js";
 
 export type MockProvider = "openai" | "anthropic" | "gemini";
 
@@ -81,6 +82,8 @@ export interface MockServerOptions {
   onReject?: (rejected: RejectedRequest) => void;
   /** Extra response headers (rate-limit headers, say) on every answer after the strict check; `attempt` as for faults. */
   replyHeaders?: (req: MockRequest, attempt: number) => Record<string, string> | undefined;
+  /** The batch APIs (mock-batch.ts): how batches advance, injected per-request errors, tighter limits. */
+  batch?: MockBatchOptions;
 }
 
 /** One request the strict server refused. */
@@ -111,6 +114,8 @@ export interface MockServer {
   url: string;
   port: number;
   stats: MockStats;
+  /** What the batch routes saw (mock-batch.ts). */
+  batchStats: MockBatchStats;
   close(): Promise<void>;
 }
 
@@ -342,6 +347,9 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     answer(res, 200, JSON.stringify(okBody(mreq, text)));
   }
 
+  let selfUrl = "";
+  const batch = createMockBatch(opts.batch ?? {}, () => selfUrl);
+
   const server = createServer((req, res) => {
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
@@ -350,9 +358,12 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const raw = Buffer.concat(chunks);
-      handle(req, res, raw.toString("utf8"), raw.length).catch((err) => {
-        send(res, 500, JSON.stringify({ error: { message: `mock server bug: ${String(err)}` } }));
-      });
+      batch
+        .handle(req, res, raw)
+        .then((handled) => (handled ? undefined : handle(req, res, raw.toString("utf8"), raw.length)))
+        .catch((err) => {
+          send(res, 500, JSON.stringify({ error: { message: `mock server bug: ${String(err)}` } }));
+        });
     });
   });
 
@@ -361,11 +372,13 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
     server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  selfUrl = `http://127.0.0.1:${port}`;
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     stats,
+    batchStats: batch.stats,
     close: async () => {
       for (const t of timers) clearTimeout(t);
       timers.clear();

@@ -1,0 +1,188 @@
+import os from "node:os";
+import type pg from "pg";
+import type { RunSpec } from "./spec.js";
+
+/**
+ * The work queue's statements (docs/queue.md). Claims use FOR UPDATE SKIP LOCKED inside one
+ * statement (one transaction), so two workers never claim the same row, and a claim whose lease
+ * ran out is claimable again. Times are the server's clock (now()), never a worker's.
+ */
+
+export interface ClaimedItem {
+  runId: string;
+  index: number;
+  itemId: string;
+  attempts: number;
+}
+
+/** Enqueue a run and its items unless a run with this id exists; true when this call created it. */
+export async function enqueueRun(pool: pg.Pool, runId: string, spec: RunSpec, itemIds: readonly string[]): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    // A second coordinator inserting the same id waits here for the first to commit, then inserts nothing.
+    const inserted = await client.query(
+      "INSERT INTO runs (id, benchmark, model, n_items, spec) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING",
+      [runId, spec.benchmark, spec.model, itemIds.length, JSON.stringify(spec)],
+    );
+    if (inserted.rowCount === 1) {
+      await client.query(
+        "INSERT INTO work_items (run_id, idx, item_id) SELECT $1, t.idx - 1, t.item_id FROM unnest($2::text[]) WITH ORDINALITY AS t(item_id, idx) ORDER BY t.idx",
+        [runId, itemIds],
+      );
+    }
+    await client.query("COMMIT");
+    return inserted.rowCount === 1;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function runSpec(pool: pg.Pool, runId: string): Promise<{ spec: RunSpec; itemIds: string[] } | undefined> {
+  const run = await pool.query<{ spec: RunSpec }>("SELECT spec FROM runs WHERE id = $1", [runId]);
+  if (!run.rows[0]) return undefined;
+  const items = await pool.query<{ item_id: string }>("SELECT item_id FROM work_items WHERE run_id = $1 ORDER BY idx", [runId]);
+  return { spec: run.rows[0].spec, itemIds: items.rows.map((r) => r.item_id) };
+}
+
+/**
+ * Claim up to `limit` items, oldest first: pending ones, or claimed ones whose lease has expired (a
+ * worker that died). `onlyRun` restricts to one run; `excluded` runs (this worker cannot rebuild
+ * them) are skipped.
+ */
+export async function claimItems(pool: pg.Pool, workerId: string, leaseSeconds: number, limit: number, options: { onlyRun?: string; excluded?: readonly string[] } = {}): Promise<ClaimedItem[]> {
+  const { rows } = await pool.query<{ id: string; run_id: string; idx: number; item_id: string; attempts: number }>(
+    `WITH picked AS (
+       SELECT id FROM work_items
+       WHERE (state = 'pending' OR (state = 'claimed' AND lease_until < now()))
+         AND ($4::text IS NULL OR run_id = $4)
+         AND NOT (run_id = ANY($5::text[]))
+       ORDER BY id
+       LIMIT $3
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE work_items w
+        SET state = 'claimed', claimed_by = $1, lease_until = now() + make_interval(secs => $2),
+            attempts = w.attempts + 1, started_at = now()
+       FROM picked WHERE w.id = picked.id
+     RETURNING w.id, w.run_id, w.idx, w.item_id, w.attempts`,
+    [workerId, leaseSeconds, limit, options.onlyRun ?? null, options.excluded ?? []],
+  );
+  // RETURNING follows no order: hand the claims back in queue order.
+  return rows
+    .map((r) => ({ runId: r.run_id, index: r.idx, itemId: r.item_id, attempts: r.attempts, id: Number(r.id) }))
+    .sort((x, y) => x.id - y.id)
+    .map(({ id: _id, ...claim }) => claim);
+}
+
+/** Done: written after the item's reply is in the store (so a worker killed before this leaves a reply the next claimer reuses). */
+export async function completeItem(pool: pg.Pool, runId: string, index: number, error: boolean): Promise<void> {
+  await pool.query("UPDATE work_items SET state = 'done', error = $3, lease_until = NULL, finished_at = now() WHERE run_id = $1 AND idx = $2 AND state <> 'done'", [runId, index, error]);
+}
+
+/** Give claimed items back (a worker stopping cleanly, or one that cannot rebuild their run). */
+export async function releaseItems(pool: pg.Pool, workerId: string, items?: ReadonlyArray<Pick<ClaimedItem, "runId" | "index">>): Promise<void> {
+  if (items) {
+    for (const item of items) {
+      await pool.query("UPDATE work_items SET state = 'pending', claimed_by = NULL, lease_until = NULL WHERE run_id = $1 AND idx = $2 AND state = 'claimed' AND claimed_by = $3", [item.runId, item.index, workerId]);
+    }
+    return;
+  }
+  await pool.query("UPDATE work_items SET state = 'pending', claimed_by = NULL, lease_until = NULL WHERE state = 'claimed' AND claimed_by = $1", [workerId]);
+}
+
+/** Heartbeat: extend the leases of this worker's claimed items and mark it seen. */
+export async function renewLeases(pool: pg.Pool, workerId: string, leaseSeconds: number): Promise<void> {
+  await pool.query("UPDATE work_items SET lease_until = now() + make_interval(secs => $2) WHERE state = 'claimed' AND claimed_by = $1", [workerId, leaseSeconds]);
+  await pool.query("UPDATE workers SET last_seen = now() WHERE id = $1", [workerId]);
+}
+
+export async function registerWorker(pool: pg.Pool, workerId: string, concurrency: number, leaseSeconds: number): Promise<void> {
+  await pool.query(
+    `INSERT INTO workers (id, host, pid, concurrency, lease_seconds) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (id) DO UPDATE SET last_seen = now()`,
+    [workerId, os.hostname(), process.pid, concurrency, leaseSeconds],
+  );
+}
+
+/** A worker stopping cleanly leaves the table (a killed one just stops being seen). */
+export async function unregisterWorker(pool: pg.Pool, workerId: string): Promise<void> {
+  await pool.query("DELETE FROM workers WHERE id = $1", [workerId]);
+}
+
+/** Items not done yet (pending or claimed, by anyone), in one run or in every run but the excluded. */
+export async function openItems(pool: pg.Pool, options: { onlyRun?: string; excluded?: readonly string[] } = {}): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(
+    "SELECT COUNT(*) AS n FROM work_items WHERE state <> 'done' AND ($1::text IS NULL OR run_id = $1) AND NOT (run_id = ANY($2::text[]))",
+    [options.onlyRun ?? null, options.excluded ?? []],
+  );
+  return Number(rows[0]!.n);
+}
+
+/** One run's progress as `status` shows it. */
+export interface RunStatus {
+  runId: string;
+  benchmark: string;
+  model: string;
+  createdAt: Date;
+  total: number;
+  done: number;
+  /** Claimed with a live lease. */
+  inFlight: number;
+  /** Pending, plus claimed whose lease expired (claimable again). */
+  pending: number;
+  errors: number;
+  /** Workers holding a live lease on this run's items. */
+  workers: number;
+  /** Items finished in the last 60 seconds. */
+  lastMinute: number;
+}
+
+export async function runStatuses(pool: pg.Pool, onlyRun?: string): Promise<RunStatus[]> {
+  const { rows } = await pool.query<Record<string, string | Date>>(
+    `SELECT r.id, r.benchmark, r.model, r.created_at, r.n_items,
+            COUNT(*) FILTER (WHERE w.state = 'done') AS done,
+            COUNT(*) FILTER (WHERE w.state = 'claimed' AND w.lease_until >= now()) AS in_flight,
+            COUNT(*) FILTER (WHERE w.state = 'pending' OR (w.state = 'claimed' AND w.lease_until < now())) AS pending,
+            COUNT(*) FILTER (WHERE w.state = 'done' AND w.error) AS errors,
+            COUNT(DISTINCT w.claimed_by) FILTER (WHERE w.state = 'claimed' AND w.lease_until >= now()) AS workers,
+            COUNT(*) FILTER (WHERE w.state = 'done' AND w.finished_at > now() - interval '60 seconds') AS last_minute
+       FROM runs r LEFT JOIN work_items w ON w.run_id = r.id
+      WHERE ($1::text IS NULL OR r.id = $1)
+      GROUP BY r.id ORDER BY r.created_at, r.id`,
+    [onlyRun ?? null],
+  );
+  return rows.map((r) => ({
+    runId: String(r["id"]),
+    benchmark: String(r["benchmark"]),
+    model: String(r["model"]),
+    createdAt: r["created_at"] as Date,
+    total: Number(r["n_items"]),
+    done: Number(r["done"]),
+    inFlight: Number(r["in_flight"]),
+    pending: Number(r["pending"]),
+    errors: Number(r["errors"]),
+    workers: Number(r["workers"]),
+    lastMinute: Number(r["last_minute"]),
+  }));
+}
+
+export interface LiveWorker {
+  id: string;
+  host: string;
+  pid: number;
+  concurrency: number;
+  secondsSinceSeen: number;
+}
+
+/** Workers seen within their lease (a killed worker drops out once its lease would have run out). */
+export async function liveWorkers(pool: pg.Pool): Promise<LiveWorker[]> {
+  const { rows } = await pool.query<{ id: string; host: string; pid: number; concurrency: number; ago: string }>(
+    `SELECT id, host, pid, concurrency, EXTRACT(EPOCH FROM now() - last_seen) AS ago FROM workers
+      WHERE last_seen + make_interval(secs => lease_seconds) >= now() ORDER BY started_at, id`,
+  );
+  return rows.map((r) => ({ id: r.id, host: r.host, pid: r.pid, concurrency: r.concurrency, secondsSinceSeen: Number(r.ago) }));
+}

@@ -1,0 +1,63 @@
+import type pg from "pg";
+
+/**
+ * The queue's tables (docs/queue.md "Schema"), created in the connection's schema (the first of its
+ * search_path) when missing. Many workers may start at once: an advisory lock makes one create them.
+ */
+const TABLES = `
+CREATE TABLE IF NOT EXISTS responses (
+  key TEXT PRIMARY KEY,
+  item_id TEXT NOT NULL,
+  model TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  benchmark TEXT NOT NULL,
+  model TEXT NOT NULL,
+  n_items INTEGER NOT NULL,
+  spec JSONB NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS work_items (
+  id BIGSERIAL PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'claimed', 'done')),
+  claimed_by TEXT,
+  lease_until TIMESTAMPTZ,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  error BOOLEAN,
+  started_at TIMESTAMPTZ,
+  finished_at TIMESTAMPTZ,
+  UNIQUE (run_id, idx)
+);
+CREATE INDEX IF NOT EXISTS work_items_open ON work_items (id) WHERE state <> 'done';
+CREATE TABLE IF NOT EXISTS workers (
+  id TEXT PRIMARY KEY,
+  host TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  concurrency INTEGER NOT NULL,
+  lease_seconds INTEGER NOT NULL,
+  started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  last_seen TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+`;
+
+export async function ensureSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('spatialprobe-queue-schema'))");
+    await client.query(TABLES);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

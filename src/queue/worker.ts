@@ -1,0 +1,157 @@
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import { setMaxListeners } from "node:events";
+import { DataError, formatProblem, UsageError } from "../core/problems.js";
+import { runItems } from "../core/run.js";
+import { PostgresStore } from "../store/postgres.js";
+import { connectQueue } from "./connect.js";
+import { claimItems, completeItem, openItems, registerWorker, releaseItems, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
+import { rebuildRun, type RunContext } from "./rebuild.js";
+import { ensureSchema } from "./schema.js";
+
+export interface WorkerOptions {
+  url: string;
+  /** Items answered at once (default 8). */
+  concurrency: number;
+  /** Seconds a claim lives without a heartbeat (default 60); heartbeats come every third of it. */
+  leaseSeconds: number;
+  /** Stop when no item of any run (or of onlyRun) is left undone, rather than wait for more work. */
+  exitWhenIdle: boolean;
+  /** Work on this run only (the coordinator of `run --queue` working itself). */
+  onlyRun?: string;
+  env?: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  /** Where log lines go (one per event worth knowing); nothing when undefined. */
+  log?: (line: string) => void;
+  /** How often to look for work when there is none, in ms (default 500). */
+  pollMs?: number;
+}
+
+export interface WorkerSummary {
+  workerId: string;
+  done: number;
+  errors: number;
+  refusedRuns: string[];
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+
+/**
+ * `spatialprobe worker` (docs/queue.md): claim items of any queued run, rebuild each run from its
+ * spec once (cached by run id), answer through askModel with the server's response store, and mark
+ * an item done only after its reply is stored. Leases are renewed every third of their length while
+ * the worker lives; a stopped worker (signal) gives its claims back, a killed one's claims return
+ * when their lease runs out.
+ */
+export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> {
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new UsageError("--concurrency must be a positive integer");
+  if (!(options.leaseSeconds >= 1)) throw new UsageError("--lease must be at least 1 second");
+  const connection = await connectQueue(options.url, Math.min(options.concurrency + 2, 20));
+  const { pool } = connection;
+  const workerId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const store = new PostgresStore(pool);
+  const contexts = new Map<string, Promise<RunContext>>();
+  const refused = new Set<string>();
+  const summary: WorkerSummary = { workerId, done: 0, errors: 0, refusedRuns: [] };
+  const log = options.log ?? (() => {});
+  const pollMs = options.pollMs ?? 500;
+  // Each in-flight request listens to the signal.
+  setMaxListeners(0, options.signal);
+  let heartbeat: NodeJS.Timeout | undefined;
+  let failure: unknown;
+  try {
+    await ensureSchema(pool);
+    await registerWorker(pool, workerId, options.concurrency, options.leaseSeconds);
+    heartbeat = setInterval(() => {
+      renewLeases(pool, workerId, options.leaseSeconds).catch((error) => log(`worker ${workerId}: heartbeat failed: ${(error as Error).message}`));
+    }, (options.leaseSeconds * 1000) / 3);
+    let idle = false;
+    const contextFor = (runId: string): Promise<RunContext> => {
+      let context = contexts.get(runId);
+      if (!context) {
+        context = (async () => {
+          const found = await runSpec(pool, runId);
+          if (!found) throw new UsageError(`run ${runId} is not in the queue`);
+          return rebuildRun(found.spec, found.itemIds, options.env ?? process.env);
+        })();
+        contexts.set(runId, context);
+      }
+      return context;
+    };
+    const answer = async (claim: ClaimedItem): Promise<void> => {
+      let context: RunContext;
+      try {
+        context = await contextFor(claim.runId);
+      } catch (error) {
+        // Data missing or different here, a key missing from this environment: this worker leaves the run to others.
+        if (!(error instanceof UsageError) && !(error instanceof DataError)) throw error;
+        if (!refused.has(claim.runId)) {
+          refused.add(claim.runId);
+          summary.refusedRuns.push(claim.runId);
+          const why = error instanceof DataError ? `${error.problems.length} problem(s) in its data here, the first: ${formatProblem(error.problems[0]!)}` : error.message;
+          log(`worker ${workerId}: cannot work on run ${claim.runId}: ${why.split("\n")[0]}`);
+        }
+        await releaseItems(pool, workerId, [claim]);
+        return;
+      }
+      const item = context.items[claim.index];
+      if (!item || item.id !== claim.itemId) throw new Error(`run ${claim.runId}: item ${claim.index} is ${item?.id} here, ${claim.itemId} in the queue`);
+      const results = await runItems({
+        benchmark: context.benchmark,
+        items: [item],
+        responder: { kind: "model", model: context.model },
+        build: context.build,
+        settings: context.settings,
+        ...(context.jsonOverride !== undefined ? { jsonOverride: context.jsonOverride } : {}),
+        ...(context.imageBudget ? { imageBudget: context.imageBudget } : {}),
+        store,
+        concurrency: options.concurrency,
+        retryErrors: context.retryErrors,
+        signal: options.signal,
+        ...(context.repeat !== undefined ? { repeat: context.repeat } : {}),
+      });
+      // The reply is stored (askModel awaits the put) before the item is marked done.
+      const error = results[0]?.status === "error";
+      await completeItem(pool, claim.runId, claim.index, error);
+      summary.done++;
+      if (error) summary.errors++;
+    };
+    const slot = async () => {
+      while (!options.signal.aborted && !idle && failure === undefined) {
+        const filter = { ...(options.onlyRun ? { onlyRun: options.onlyRun } : {}), excluded: [...refused] };
+        const [claim] = await claimItems(pool, workerId, options.leaseSeconds, 1, filter);
+        if (!claim) {
+          if (options.exitWhenIdle && (await openItems(pool, filter)) === 0) idle = true;
+          else await sleep(pollMs, options.signal);
+          continue;
+        }
+        await answer(claim);
+      }
+    };
+    await Promise.all(
+      Array.from({ length: options.concurrency }, () =>
+        slot().catch((error) => {
+          failure ??= error;
+        }),
+      ),
+    );
+    if (failure !== undefined && !options.signal.aborted) throw failure;
+    return summary;
+  } finally {
+    if (heartbeat) clearInterval(heartbeat);
+    // Claims not finished (a stop, an error) go back to the queue now rather than at lease expiry.
+    await releaseItems(pool, workerId).catch(() => {});
+    await unregisterWorker(pool, workerId).catch(() => {});
+    await connection.close().catch(() => {});
+  }
+}

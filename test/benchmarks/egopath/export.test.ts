@@ -338,7 +338,7 @@ test("cli: usage errors and data problems are clear, and nothing is written", as
   const { data, out } = fixtureCopy();
   const cases: [string[], number, RegExp | string][] = [
     [["export", "egopath", "--data", data, "--format", "alpaca", "--out", out("a.json")], 2, 'error: unknown --format "alpaca" (choose llava, sharegpt, swift)\n'],
-    [["export", "egopath", "--data", data, "--format", "swift", "--split", "test", "--out", out("a.json")], 2, 'error: unknown --split "test" (choose benchmark, train, val)\n'],
+    [["export", "egopath", "--data", data, "--format", "swift", "--split", "tests", "--out", out("a.json")], 2, 'error: unknown --split "tests" (choose benchmark, train, val)\n'],
     [["export", "egopath", "--data", data, "--format", "swift", "--image-root", "cwd", "--out", out("a.json")], 2, 'error: unknown --image-root "cwd" (choose relative, absolute)\n'],
     [["export", "nonesuch", "--data", data, "--format", "swift", "--out", out("a.json")], 2, 'error: export supports egopath, patheval, vcn, egotl, epic (got "nonesuch")\n'],
     [["export", "egopath", "--format", "swift", "--out", out("a.json")], 1, /error: required option '--data <path>' not specified/],
@@ -355,4 +355,12 @@ test("cli: usage errors and data problems are clear, and nothing is written", as
   }
   assert.equal(existsSync(path.dirname(out("a.json"))), false, "no output folder was made");
   assert.equal(readFileSync(path.join(data, "assets/s1/view_0/visible_waypoints.json"), "utf8"), readFileSync(path.join(FIXTURE, "assets/s1/view_0/visible_waypoints.json"), "utf8"));
+});
+
+test("cli: --split test (run's name for the benchmark split) writes the same bytes as --split benchmark", async () => {
+  const { data, out } = fixtureCopy();
+  const named = await runCli(["export", "egopath", "--data", data, "--format", "swift", "--split", "test", "--out", out("test.jsonl")]);
+  const plain = await runCli(["export", "egopath", "--data", data, "--format", "swift", "--split", "benchmark", "--out", out("benchmark.jsonl")]);
+  assert.equal(named.code, plain.code);
+  assert.equal(readFileSync(out("test.jsonl"), "utf8"), readFileSync(out("benchmark.jsonl"), "utf8"));
 });

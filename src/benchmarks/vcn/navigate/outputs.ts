@@ -14,13 +14,13 @@ import type { NavTask } from "./tasks.js";
 import { topDownPicture } from "./topdown.js";
 import type { EpisodeRecord } from "./types.js";
 
-/** Writes the pictures, scores.json and report.md; returns the report's Markdown. */
-export async function writeNavigationOutputs(out: string, scores: NavigationScores, tasks: readonly NavTask[], records: readonly EpisodeRecord[], plans: HousePlans): Promise<string> {
+/** Writes the pictures (none with plans null), scores.json and report.md; returns the report's Markdown. */
+export async function writeNavigationOutputs(out: string, scores: NavigationScores, tasks: readonly NavTask[], records: readonly EpisodeRecord[], plans: HousePlans | null): Promise<string> {
   const byTask = new Map(tasks.map((t) => [t.id, t]));
   const success = new Map(scores.navigation.per_episode.map((e) => [e.episode_id, e.success === 1]));
   for (const record of records) {
     const task = byTask.get(record.episode_id);
-    const scene = task ? plans.scene(task.env.scene_id) : null;
+    const scene = task && plans ? plans.scene(task.env.scene_id) : null;
     if (!task || !scene) continue;
     const path3 = [record.start.position, ...record.steps.map((s) => s.position)] as Vec3[];
     const png = await topDownPicture({

@@ -52,9 +52,30 @@ function metricOptions(records: readonly EpisodeRecord[], tasks: readonly NavTas
   };
 }
 
+/**
+ * Where the trajectories of a run folder written by `spatialprobe navigation` came from (a
+ * `navigate vcn` run has none: it navigated them itself). Paths are absolute.
+ */
+export interface NavigationSource {
+  /** "trajectories": a trajectory log (JSONL, episodes.ts); "released-logs": the released evaluation's result.json folders. */
+  kind: "trajectories" | "released-logs";
+  episodes: string;
+  trajectories?: string;
+  released_logs?: string;
+  goal_run?: string;
+  /** Logs read, and the ids of those whose episode is not in the episode file (not scored). */
+  logs: number;
+  unmatched_logs: string[];
+  /** Released logs: episode folders without result.json (episodes the released run had not finished). */
+  unfinished?: string[];
+}
+
 export interface NavigationScores extends RunIdentity {
   name?: string;
-  simulator: EnvInfo;
+  /** The environment the run navigated; absent for logs scored by `navigation` (their simulator is not known here). */
+  simulator?: EnvInfo;
+  /** Logs scored by `navigation`: where they came from (absent for `navigate vcn` runs). */
+  source?: NavigationSource;
   complete: boolean;
   counts: { episodes: number; done: number; error: number; not_run: number; skipped: number };
   /** Episodes the intervention could not be applied to (counterfactual), by id with the reason. */

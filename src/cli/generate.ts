@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../core/problems.js";
+import { generateOnQueue } from "../queue/generate.js";
 import { getBenchmark } from "../registry.js";
 import { integer, positiveInteger } from "./main.js";
 
@@ -30,6 +31,8 @@ export function registerGenerate(program: Command): void {
     .requiredOption("--out <dir>", "output folder (a new or empty folder)")
     .option("--seed <n>", "random seed", integer, 7)
     .option("--count <n>", "egopath: houses (default 6); vcn: episodes (default 10); egotl, epic: houses (default 2); patheval: environments (default 40; the release has 1,149)", positiveInteger)
+    .option("--queue <url>", "egopath: one job per house on a PostgreSQL queue (postgres://...; scripts/queue-server.sh) for `spatialprobe worker` processes on any machine (with the same furniture libraries); wait until every house is made, then write the same set as without --queue")
+    .option("--no-work", "with --queue: leave the houses to the workers instead of making them here too")
     .option("--assets <dir>", "egopath, vcn, egotl, epic: folder of Sweet Home 3D furniture libraries (.sh3f; default /usr/share/sweethome3d/furniture from Debian's sweethome3d-furniture)")
     .option("--set <key=value...>", "benchmark options, e.g. egopath: size=1024 views=12 routes=10 splits=0.8,0.1,0.1; vcn: houses=4 rooms=7-10 tours=1 size=384 fps=5 frames=600 window=30-160 media=both|video|frames order=4 count=4 distance=4 orientation=4 instance=4; epic: views=8 people=3 size=512x384 matching=0.15; egotl: train=1 (houses of training items) episodes=3 per-task=N media=spans|clips antialias=true|false; patheval: runs=30 pairs=5 planner=rrt-connect|rrt validity=release|exact labelled-pairs=all|last thresholds=0.8,0.8,0.8,50,90,1,30 (or length:40,smoothness:60,...) environments=DIR (your environment files, release format) scenarios=FILE (lines \"<id>: <text>\", ids 1..15) balance=true split=scenario|environment test-per-scenario=70|release preset=table10 probing=1000 (same/different single-path pairs) study=segments (Fig. 2 alone) dims=2d,3d train-images=true max-iterations=50000 workers=2")
     .action(async (benchmarkId: string, opts) => {
@@ -43,6 +46,13 @@ export function registerGenerate(program: Command): void {
         const i = pair.indexOf("=");
         if (i <= 0) throw new UsageError(`--set expects key=value, got "${pair}"`);
         extra[pair.slice(0, i)] = pair.slice(i + 1);
+      }
+      if (opts.work === false && opts.queue === undefined) throw new UsageError("--no-work goes with --queue");
+      if (opts.queue !== undefined) {
+        const log = (line: string) => console.error(line);
+        const summary = await generateOnQueue(benchmarkId, { outDir: opts.out, seed: opts.seed, count: opts.count ?? DEFAULT_COUNT[benchmarkId] ?? 40, extra, ...(opts.assets ? { assetsDir: opts.assets } : {}), log }, { url: String(opts.queue), work: opts.work !== false });
+        console.log(`wrote ${opts.out}: ${summary}`);
+        return;
       }
       const summary = await benchmark.generate({ outDir: opts.out, seed: opts.seed, count: opts.count ?? DEFAULT_COUNT[benchmarkId] ?? 40, extra, log: (line) => console.error(line), assetsDir: opts.assets });
       console.log(`wrote ${opts.out}: ${summary}`);

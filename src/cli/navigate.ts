@@ -8,7 +8,8 @@ import { createWorldSimulator } from "../sim/world-sim.js";
 import { TASK_CODES, type TaskCode } from "../benchmarks/vcn/schema.js";
 import { BUILTIN_AGENTS } from "../benchmarks/vcn/navigate/agents.js";
 import { INTERVENTIONS, NAV_MODES } from "../benchmarks/vcn/navigate/prompt.js";
-import { executeNavigation } from "../benchmarks/vcn/navigate/session.js";
+import { executeNavigation, type NavigationRunOptions } from "../benchmarks/vcn/navigate/session.js";
+import { navigationOnQueue } from "../queue/navigation.js";
 import { integer, list, positiveInteger } from "./main.js";
 import { addModelFlags, modelSettingsFlags } from "./model-flags.js";
 import { EXIT_INCOMPLETE, runName } from "./shared.js";
@@ -57,6 +58,8 @@ export function registerNavigate(program: Command): void {
     .option("--retry-errors", "ask again where a stored reply is an error")
     .option("--allow-outside-root", "let the data name files outside its folder")
     .option("--allow-incomplete", "exit 0 even when episodes ended in errors or were not run")
+    .option("--queue <url>", "enqueue the episodes on a PostgreSQL queue (postgres://...; scripts/queue-server.sh) for `spatialprobe worker` processes on any machine, each episode in the worker's built-in simulator; wait until every episode is done, then write the usual outputs (replies and episode results are kept on the server); the same command attaches to the same run")
+    .option("--no-work", "with --queue: leave the episodes to the workers instead of running them here too")
     .option("--quiet", "no progress on stderr");
   addModelFlags(command);
   command.action(async (benchmark: string, opts) => {
@@ -68,7 +71,8 @@ export function registerNavigate(program: Command): void {
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
     try {
-      const { scores, markdown, ran, reused } = await executeNavigation({
+      if (opts.work === false && opts.queue === undefined) throw new UsageError("--no-work goes with --queue");
+      const options: NavigationRunOptions = {
         data: opts.data,
         out,
         model: opts.model,
@@ -95,7 +99,8 @@ export function registerNavigate(program: Command): void {
         flags: modelSettingsFlags(opts),
         quiet: Boolean(opts.quiet),
         signal: controller.signal,
-      });
+      };
+      const { scores, markdown, ran, reused } = opts.queue !== undefined ? await navigationOnQueue(options, { url: String(opts.queue), work: opts.work !== false }) : await executeNavigation(options);
       console.log(markdown.trimEnd());
       console.log(`wrote ${out}/scores.json, episodes.jsonl, report.md and a top-down picture per episode (${ran} episodes run, ${reused} kept from an earlier run)`);
       if (!scores.complete) {

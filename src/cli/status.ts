@@ -6,7 +6,8 @@ import { ensureSchema } from "../queue/schema.js";
 /** The table `status` prints: one row per queued run, then the live workers. */
 export function statusTable(runs: readonly RunStatus[], workers: readonly LiveWorker[]): string {
   const header = ["run", "benchmark", "model", "total", "done", "in flight", "pending", "errors", "workers", "rate/min"];
-  const rows = runs.map((r) => [r.runId, r.benchmark, r.model, r.total, r.done, r.inFlight, r.pending, r.errors, r.workers, r.lastMinute].map(String));
+  // A navigation run's items are episodes (`navigate vcn --queue`), a generator run's houses (`generate --queue`).
+  const rows = runs.map((r) => [r.runId, r.kind === "navigation" || r.kind === "generate" ? `${r.benchmark} ${r.kind === "navigation" ? "navigate" : "generate"}` : r.benchmark, r.model, r.total, r.done, r.inFlight, r.pending, r.errors, r.workers, r.lastMinute].map(String));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
   const lines = runs.length > 0 ? [line(header), ...rows.map(line)] : ["no runs in the queue"];
@@ -18,7 +19,7 @@ export function statusTable(runs: readonly RunStatus[], workers: readonly LiveWo
 export function registerStatus(program: Command): void {
   program
     .command("status")
-    .description("progress of the runs on a queue: per run its items done, in flight (claimed, lease live), pending, errors, the workers on it and items done in the last minute; then the live workers")
+    .description("progress of the runs on a queue (runs of questions, and navigation runs whose items are episodes): per run its items done, in flight (claimed, lease live), pending, errors, the workers on it and items done in the last minute; then the live workers")
     .requiredOption("--queue <url>", "the queue server, postgres://user:password@host:5432/database")
     .option("--run <id>", "one run only")
     .option("--json", "print JSON instead of a table")

@@ -6,9 +6,9 @@ import { positiveInteger } from "./main.js";
 export function registerWorker(program: Command): void {
   program
     .command("worker")
-    .description("answer the items of runs enqueued with `run --queue` (any number of workers, on any machine with the data at the same path; provider keys from this environment)")
+    .description("answer the items of runs enqueued with `run --queue` and run the episodes of `navigate vcn --queue` (any number of workers, on any machine with the data at the same path; provider keys from this environment)")
     .requiredOption("--queue <url>", "the queue server, postgres://user:password@host:5432/database (scripts/queue-server.sh prints it)")
-    .option("--concurrency <n>", "items answered at once", positiveInteger, 8)
+    .option("--concurrency <n>", "items answered (or episodes run, each in its own simulator) at once", positiveInteger, 8)
     .option("--lease <seconds>", "how long a claim lives without a heartbeat; a killed worker's items return to the queue after it", positiveInteger, 60)
     .option("--exit-when-idle", "exit once no queued item is left undone (default: keep waiting for new runs)")
     .option("--quiet", "no log lines")

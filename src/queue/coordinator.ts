@@ -7,7 +7,7 @@ import { PostgresStore } from "../store/postgres.js";
 import { connectQueue } from "./connect.js";
 import { enqueueRun, liveWorkers, runStatuses, type RunStatus } from "./queue.js";
 import { ensureSchema } from "./schema.js";
-import { normalizeSpec, runIdOf, type RunSpec } from "./spec.js";
+import { isGenerateSpec, isNavigationSpec, normalizeSpec, runIdOf, type QueuedSpec, type RunSpec } from "./spec.js";
 import { runWorker } from "./worker.js";
 
 export interface QueuedRunOptions {
@@ -26,7 +26,7 @@ export interface QueuedRunOptions {
 
 /** One progress line of a queued run. */
 export function progressLine(runId: string, status: RunStatus, workers: number): string {
-  return `[queue ${runId} ${status.benchmark} ${status.model}] ${status.done}/${status.total} done · ${status.inFlight} in flight · ${status.pending} pending · ${status.errors} errors · ${workers} live workers`;
+  return `[queue ${runId} ${status.benchmark}${status.kind === "navigation" ? " navigate" : status.kind === "generate" ? " generate" : ""} ${status.model}] ${status.done}/${status.total} done · ${status.inFlight} in flight · ${status.pending} pending · ${status.errors} errors · ${workers} live workers`;
 }
 
 /**
@@ -35,18 +35,25 @@ export function progressLine(runId: string, status: RunStatus, workers: number):
  * then hand back the server's response store, in which the normal local run finds every reply.
  */
 export async function runOnQueue(spec: RunSpec, itemIds: readonly string[], options: QueuedRunOptions): Promise<{ runId: string; store: PostgresStore }> {
+  const runId = await enqueueAndWait(normalizeSpec(spec), itemIds, options);
+  return { runId, store: await PostgresStore.open(options.url) };
+}
+
+/**
+ * Enqueue a run of any kind (or attach to it), work on it here unless `options.work` is false, and
+ * print progress until every item is done; returns the run id.
+ */
+export async function enqueueAndWait(spec: QueuedSpec, itemIds: readonly string[], options: QueuedRunOptions): Promise<string> {
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const say = (line: string) => {
     if (!options.quiet) write(line);
   };
-  const normalized = normalizeSpec(spec);
-  const runId = runIdOf(normalized, itemIds);
+  const runId = runIdOf(spec, itemIds);
   const connection = await connectQueue(options.url, 2);
-  let store: PostgresStore | undefined;
   try {
     await ensureSchema(connection.pool);
-    const created = await enqueueRun(connection.pool, runId, normalized, itemIds);
-    say(`${created ? "enqueued" : "attached to"} run ${runId} (${itemIds.length} items) on ${connection.url.replace(/:[^:@/]*@/, ":***@")}; more workers: spatialprobe worker --queue <url>`);
+    const created = await enqueueRun(connection.pool, runId, spec, itemIds);
+    say(`${created ? "enqueued" : "attached to"} run ${runId} (${itemIds.length} ${isNavigationSpec(spec) ? "episodes" : isGenerateSpec(spec) ? "houses" : "items"}) on ${connection.url.replace(/:[^:@/]*@/, ":***@")}; more workers: spatialprobe worker --queue <url>`);
     const local = new AbortController();
     const stopLocal = () => local.abort();
     options.signal.addEventListener("abort", stopLocal, { once: true });
@@ -76,11 +83,7 @@ export async function runOnQueue(spec: RunSpec, itemIds: readonly string[], opti
     }
     options.signal.removeEventListener("abort", stopLocal);
     await working;
-    store = await PostgresStore.open(options.url);
-    return { runId, store };
-  } catch (error) {
-    await store?.close();
-    throw error;
+    return runId;
   } finally {
     await connection.close();
   }

@@ -1,6 +1,6 @@
 import os from "node:os";
 import type pg from "pg";
-import type { RunSpec } from "./spec.js";
+import { isGenerateSpec, isNavigationSpec, type QueuedSpec } from "./spec.js";
 
 /**
  * The work queue's statements (docs/queue.md). Claims use FOR UPDATE SKIP LOCKED inside one
@@ -16,14 +16,14 @@ export interface ClaimedItem {
 }
 
 /** Enqueue a run and its items unless a run with this id exists; true when this call created it. */
-export async function enqueueRun(pool: pg.Pool, runId: string, spec: RunSpec, itemIds: readonly string[]): Promise<boolean> {
+export async function enqueueRun(pool: pg.Pool, runId: string, spec: QueuedSpec, itemIds: readonly string[]): Promise<boolean> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
     // A second coordinator inserting the same id waits here for the first to commit, then inserts nothing.
     const inserted = await client.query(
-      "INSERT INTO runs (id, benchmark, model, n_items, spec) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING",
-      [runId, spec.benchmark, spec.model, itemIds.length, JSON.stringify(spec)],
+      "INSERT INTO runs (id, kind, benchmark, model, n_items, spec) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
+      [runId, isNavigationSpec(spec) ? "navigation" : isGenerateSpec(spec) ? "generate" : "run", spec.benchmark, spec.model, itemIds.length, JSON.stringify(spec)],
     );
     if (inserted.rowCount === 1) {
       await client.query(
@@ -41,8 +41,8 @@ export async function enqueueRun(pool: pg.Pool, runId: string, spec: RunSpec, it
   }
 }
 
-export async function runSpec(pool: pg.Pool, runId: string): Promise<{ spec: RunSpec; itemIds: string[] } | undefined> {
-  const run = await pool.query<{ spec: RunSpec }>("SELECT spec FROM runs WHERE id = $1", [runId]);
+export async function runSpec(pool: pg.Pool, runId: string): Promise<{ spec: QueuedSpec; itemIds: string[] } | undefined> {
+  const run = await pool.query<{ spec: QueuedSpec }>("SELECT spec FROM runs WHERE id = $1", [runId]);
   if (!run.rows[0]) return undefined;
   const items = await pool.query<{ item_id: string }>("SELECT item_id FROM work_items WHERE run_id = $1 ORDER BY idx", [runId]);
   return { spec: run.rows[0].spec, itemIds: items.rows.map((r) => r.item_id) };
@@ -125,6 +125,8 @@ export async function openItems(pool: pg.Pool, options: { onlyRun?: string; excl
 /** One run's progress as `status` shows it. */
 export interface RunStatus {
   runId: string;
+  /** "run" (questions) or "navigation" (episodes). */
+  kind: string;
   benchmark: string;
   model: string;
   createdAt: Date;
@@ -143,7 +145,7 @@ export interface RunStatus {
 
 export async function runStatuses(pool: pg.Pool, onlyRun?: string): Promise<RunStatus[]> {
   const { rows } = await pool.query<Record<string, string | Date>>(
-    `SELECT r.id, r.benchmark, r.model, r.created_at, r.n_items,
+    `SELECT r.id, r.kind, r.benchmark, r.model, r.created_at, r.n_items,
             COUNT(*) FILTER (WHERE w.state = 'done') AS done,
             COUNT(*) FILTER (WHERE w.state = 'claimed' AND w.lease_until >= now()) AS in_flight,
             COUNT(*) FILTER (WHERE w.state = 'pending' OR (w.state = 'claimed' AND w.lease_until < now())) AS pending,
@@ -157,6 +159,7 @@ export async function runStatuses(pool: pg.Pool, onlyRun?: string): Promise<RunS
   );
   return rows.map((r) => ({
     runId: String(r["id"]),
+    kind: String(r["kind"]),
     benchmark: String(r["benchmark"]),
     model: String(r["model"]),
     createdAt: r["created_at"] as Date,
@@ -185,4 +188,63 @@ export async function liveWorkers(pool: pg.Pool): Promise<LiveWorker[]> {
       WHERE last_seen + make_interval(secs => lease_seconds) >= now() ORDER BY started_at, id`,
   );
   return rows.map((r) => ({ id: r.id, host: r.host, pid: r.pid, concurrency: r.concurrency, secondsSinceSeen: Number(r.ago) }));
+}
+
+/**
+ * The result of a work item whose output is files rather than a reply: a navigation episode (its
+ * record, one line of episodes.jsonl, and the views it saved) or a generator job (what it
+ * labelled, and the files it rendered). Paths are relative to the output folder.
+ */
+export interface ItemResult {
+  index: number;
+  itemId: string;
+  /** JSON text. */
+  record: string;
+  files: Map<string, Buffer>;
+}
+
+/**
+ * Stores an item's result and marks the item done, in one transaction: a worker killed before the
+ * commit leaves nothing (the item runs again; a navigation episode from its stored replies), and
+ * after it the item is both stored and done. A result stored before (two workers on one expired
+ * lease) is replaced by the same item's.
+ */
+export async function storeItemResult(pool: pg.Pool, runId: string, result: ItemResult, error: boolean): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("DELETE FROM item_results WHERE run_id = $1 AND idx = $2", [runId, result.index]);
+    await client.query("INSERT INTO item_results (run_id, idx, item_id, record) VALUES ($1, $2, $3, $4)", [runId, result.index, result.itemId, result.record]);
+    for (const [file, bytes] of result.files) {
+      await client.query("INSERT INTO item_files (run_id, idx, path, data) VALUES ($1, $2, $3, $4)", [runId, result.index, file, bytes]);
+    }
+    await client.query("UPDATE work_items SET state = 'done', error = $3, lease_until = NULL, finished_at = now() WHERE run_id = $1 AND idx = $2", [runId, result.index, error]);
+    await client.query("COMMIT");
+  } catch (failure) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw failure;
+  } finally {
+    client.release();
+  }
+}
+
+/** Every stored item result of a run, in item order. */
+export async function itemResults(pool: pg.Pool, runId: string): Promise<ItemResult[]> {
+  const records = await pool.query<{ idx: number; item_id: string; record: string }>("SELECT idx, item_id, record FROM item_results WHERE run_id = $1 ORDER BY idx", [runId]);
+  const files = await pool.query<{ idx: number; path: string; data: Buffer }>("SELECT idx, path, data FROM item_files WHERE run_id = $1 ORDER BY idx, path", [runId]);
+  const byIndex = new Map<number, ItemResult>(records.rows.map((r) => [r.idx, { index: r.idx, itemId: r.item_id, record: r.record, files: new Map() }]));
+  for (const f of files.rows) byIndex.get(f.idx)?.files.set(f.path, f.data);
+  return [...byIndex.values()];
+}
+
+/** A run's stored item results without their files (itemFiles gives those, one item at a time). */
+export async function itemRecords(pool: pg.Pool, runId: string): Promise<ItemResult[]> {
+  const records = await pool.query<{ idx: number; item_id: string; record: string }>("SELECT idx, item_id, record FROM item_results WHERE run_id = $1 ORDER BY idx", [runId]);
+  return records.rows.map((r) => ({ index: r.idx, itemId: r.item_id, record: r.record, files: new Map() }));
+}
+
+/** The files stored with one item's result. */
+export async function itemFiles(pool: pg.Pool, runId: string, index: number): Promise<Map<string, Buffer>> {
+  const { rows } = await pool.query<{ path: string; data: Buffer }>("SELECT path, data FROM item_files WHERE run_id = $1 AND idx = $2 ORDER BY path", [runId, index]);
+  return new Map(rows.map((r) => [r.path, r.data]));
 }

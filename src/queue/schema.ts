@@ -35,6 +35,23 @@ CREATE TABLE IF NOT EXISTS work_items (
   finished_at TIMESTAMPTZ,
   UNIQUE (run_id, idx)
 );
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS kind TEXT NOT NULL DEFAULT 'run';
+CREATE TABLE IF NOT EXISTS item_results (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
+  record TEXT NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  PRIMARY KEY (run_id, idx)
+);
+CREATE TABLE IF NOT EXISTS item_files (
+  run_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  path TEXT NOT NULL,
+  data BYTEA NOT NULL,
+  PRIMARY KEY (run_id, idx, path),
+  FOREIGN KEY (run_id, idx) REFERENCES item_results (run_id, idx) ON DELETE CASCADE
+);
 CREATE INDEX IF NOT EXISTS work_items_open ON work_items (id) WHERE state <> 'done';
 CREATE TABLE IF NOT EXISTS workers (
   id TEXT PRIMARY KEY,

@@ -33,10 +33,69 @@ export interface RunSpec {
 }
 
 /**
+ * A queued navigation run (`navigate vcn --queue`, queue/navigation.ts): the navigate options a
+ * worker needs to rebuild its agent, episodes and simulator, paths absolute and the model settings
+ * already merged (config file and flags), so a worker needs neither. Work items are episodes.
+ */
+export interface NavigationSpec {
+  version: 1;
+  kind: "navigation";
+  benchmark: "vcn";
+  model: string;
+  /** Absolute, like data. */
+  data: string;
+  mode: string;
+  intervention: string;
+  history: number;
+  priorFrames: number;
+  seed: number;
+  tasks?: string[];
+  limit?: number;
+  assetsDir?: string;
+  depth: boolean;
+  saveViews: boolean;
+  maxActions: number;
+  templateFile?: string;
+  retryErrors: boolean;
+  allowOutsideRoot: boolean;
+  settings: ModelSettingsConfig;
+}
+
+/**
+ * A queued generator run (`generate egopath --queue`, queue/generate.ts): one work item per house,
+ * each made from (seed, index) and the options alone. `model` is "-" (the runs table's column).
+ */
+export interface GenerateSpec {
+  version: 1;
+  kind: "generate";
+  benchmark: string;
+  model: "-";
+  seed: number;
+  count: number;
+  /** The --set options as given. */
+  extra: Record<string, string>;
+  /** Absolute. */
+  assetsDir?: string;
+  /** The command recorded in the set's README (it names the coordinator's --out). */
+  command: string;
+}
+
+/** What a run on the queue is: a run of questions (no kind, as before), a navigation run or a generator run. */
+export type QueuedSpec = RunSpec | NavigationSpec | GenerateSpec;
+
+export function isGenerateSpec(spec: QueuedSpec): spec is GenerateSpec {
+  return (spec as { kind?: string }).kind === "generate";
+}
+
+export function isNavigationSpec(spec: QueuedSpec): spec is NavigationSpec {
+  return (spec as { kind?: string }).kind === "navigation";
+}
+
+/**
  * The run id: a hash of the spec and the item ids, so the same command enqueues (or attaches to) the
  * same run, and changed data at the same path makes a new run.
  */
-export function runIdOf(spec: RunSpec, itemIds: readonly string[]): string {
+export function runIdOf(spec: QueuedSpec, itemIds: readonly string[]): string {
   return sha256(canonicalJson({ spec, items: itemIds })).slice(0, 16);
 }
 

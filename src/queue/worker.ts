@@ -6,8 +6,14 @@ import { runItems } from "../core/run.js";
 import { PostgresStore } from "../store/postgres.js";
 import { connectQueue } from "./connect.js";
 import { claimItems, completeItem, openItems, registerWorker, releaseItems, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
+import { rebuildGenerate, runQueuedHouse, type GenerateContext } from "./generate.js";
+import { rebuildNavigation, runQueuedEpisode, type NavigationContext } from "./navigation.js";
 import { rebuildRun, type RunContext } from "./rebuild.js";
 import { ensureSchema } from "./schema.js";
+import { isGenerateSpec, isNavigationSpec } from "./spec.js";
+
+/** A queued run as a worker holds it: a run of questions, a navigation run (episodes) or a generator run (houses). */
+type WorkContext = ({ kind: "items" } & RunContext) | NavigationContext | GenerateContext;
 
 export interface WorkerOptions {
   url: string;
@@ -60,7 +66,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
   const { pool } = connection;
   const workerId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   const store = new PostgresStore(pool);
-  const contexts = new Map<string, Promise<RunContext>>();
+  const contexts = new Map<string, Promise<WorkContext>>();
   const refused = new Set<string>();
   const summary: WorkerSummary = { workerId, done: 0, errors: 0, refusedRuns: [] };
   const log = options.log ?? (() => {});
@@ -76,20 +82,24 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       renewLeases(pool, workerId, options.leaseSeconds).catch((error) => log(`worker ${workerId}: heartbeat failed: ${(error as Error).message}`));
     }, (options.leaseSeconds * 1000) / 3);
     let idle = false;
-    const contextFor = (runId: string): Promise<RunContext> => {
+    const contextFor = (runId: string): Promise<WorkContext> => {
       let context = contexts.get(runId);
       if (!context) {
-        context = (async () => {
+        context = (async (): Promise<WorkContext> => {
           const found = await runSpec(pool, runId);
           if (!found) throw new UsageError(`run ${runId} is not in the queue`);
-          return rebuildRun(found.spec, found.itemIds, options.env ?? process.env);
+          const env = options.env ?? process.env;
+          // A navigation run: one simulator per slot, so every slot can run an episode at once.
+          if (isNavigationSpec(found.spec)) return rebuildNavigation(found.spec, found.itemIds, options.concurrency, store, env);
+          if (isGenerateSpec(found.spec)) return rebuildGenerate(found.spec, found.itemIds);
+          return { kind: "items", ...rebuildRun(found.spec, found.itemIds, env) };
         })();
         contexts.set(runId, context);
       }
       return context;
     };
     const answer = async (claim: ClaimedItem): Promise<void> => {
-      let context: RunContext;
+      let context: WorkContext;
       try {
         context = await contextFor(claim.runId);
       } catch (error) {
@@ -102,6 +112,22 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
           log(`worker ${workerId}: cannot work on run ${claim.runId}: ${why.split("\n")[0]}`);
         }
         await releaseItems(pool, workerId, [claim]);
+        return;
+      }
+      if (context.kind === "generate") {
+        // Rendering holds the CPU between heartbeats: renew before the house starts.
+        await renewLeases(pool, workerId, options.leaseSeconds);
+        await runQueuedHouse(pool, context, claim);
+        summary.done++;
+        return;
+      }
+      if (context.kind === "navigation") {
+        // Building the run (house catalogue, tasks) can hold the CPU for a while: renew before the episode starts.
+        await renewLeases(pool, workerId, options.leaseSeconds);
+        // The episode's record and views are stored with its completion (queue.ts storeItemResult).
+        const error = await runQueuedEpisode(pool, context, claim, options.signal);
+        summary.done++;
+        if (error) summary.errors++;
         return;
       }
       const item = context.items[claim.index];
@@ -149,6 +175,10 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
     return summary;
   } finally {
     if (heartbeat) clearInterval(heartbeat);
+    // Navigation runs hold simulators and house caches, generator runs furniture models.
+    for (const context of contexts.values()) {
+      await context.then((c) => (c.kind === "navigation" ? c.prepared.close() : c.kind === "generate" ? c.close() : undefined)).catch(() => {});
+    }
     // Claims not finished (a stop, an error) go back to the queue now rather than at lease expiry.
     await releaseItems(pool, workerId).catch(() => {});
     await unregisterWorker(pool, workerId).catch(() => {});

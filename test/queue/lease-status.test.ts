@@ -33,7 +33,7 @@ test("leases: claims skip each other, an expired lease returns the items, status
   await completeItem(db.pool, "run-a", 5, true);
 
   const [live] = await runStatuses(db.pool);
-  assert.deepEqual({ ...live, createdAt: undefined }, { runId: "run-a", benchmark: "egopath", model: "openai:mock-vlm", createdAt: undefined, total: 10, done: 2, inFlight: 4, pending: 4, errors: 1, workers: 1, lastMinute: 2 });
+  assert.deepEqual({ ...live, createdAt: undefined }, { runId: "run-a", kind: "run", benchmark: "egopath", model: "openai:mock-vlm", createdAt: undefined, total: 10, done: 2, inFlight: 4, pending: 4, errors: 1, workers: 1, lastMinute: 2 });
 
   // The table `status` prints, from another process.
   const shown = await exited(cli(["status", "--queue", db.url]));

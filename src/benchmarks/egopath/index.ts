@@ -217,14 +217,13 @@ export const egopath: Benchmark<EgoPathItem> = {
   imageBudget: { picture: { format: "keep" }, frame: { format: "keep" } },
   async generate({ outDir, seed, count, extra, log, assetsDir }) {
     // Loaded on demand: the generator pulls in the world engine.
-    const { generateEgoPathRelease, generateOptions } = await import("./construct/index.js");
+    const { generateEgoPathRelease, generateOptions, generateSummary } = await import("./construct/index.js");
     const options = generateOptions(extra);
     const result = await generateEgoPathRelease({
       outDir, seed, scenes: count, assetsDir, log, ...options,
       command: generateCommand("egopath", { outDir, seed, count, extra }),
     });
-    const split = (s: "benchmark" | "val" | "train") => `${s} ${Object.values(result.questions[s]).reduce((a, b) => a + b, 0)} (${Object.entries(result.questions[s]).map(([t, n]) => `${t} ${n}`).join(", ")})`;
-    return `EgoPathBench-layout set from ${count} houses, ${result.views} views: ${split("benchmark")}; ${split("val")}; ${split("train")} questions`;
+    return generateSummary(count, result);
   },
 };
 

@@ -126,19 +126,107 @@ function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, sid
   ].join("\n");
 }
 
-/** Generates the set and writes it under `outDir`; same options, same bytes. */
-export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Promise<GenerateEgoPathResult> {
-  checkSeedAndSize(opts.seed, "scenes", opts.scenes);
+/** The line `generate egopath` prints when the set is written. */
+export function generateSummary(count: number, result: GenerateEgoPathResult): string {
+  const split = (s: Split) => `${s} ${Object.values(result.questions[s]).reduce((a, b) => a + b, 0)} (${Object.entries(result.questions[s]).map(([t, n]) => `${t} ${n}`).join(", ")})`;
+  return `EgoPathBench-layout set from ${count} houses, ${result.views} views: ${split("benchmark")}; ${split("val")}; ${split("train")} questions`;
+}
+
+/** What one house of a generated set gives (generateEgoPathHouse): a job that depends on (seed, index) and the options alone. */
+export interface EgoPathHouse {
+  sceneId: string;
+  split: Split;
+  /** The house's files (scene, occupancy, views, sidecars), paths relative to the set's folder. */
+  files: Map<string, string | Buffer>;
+  /** Its question rows per task, in view order. */
+  rows: Record<TaskCode, QuestionRow[]>;
+  /** Camera poses rejected, by reason, in the order the reasons first came up. */
+  rejected: Record<string, number>;
+  /** Catalogue ids of the furniture it uses, in the order of first use. */
+  used: string[];
+  views: number;
+  /** The progress line of the house. */
+  line: string;
+}
+
+/** The furniture catalogue, models and textures, shared by the houses of one process. */
+export interface EgoPathShared {
+  catalogue: ReturnType<typeof readLibraries>;
+  library: ModelLibrary;
+  textures: TextureCache;
+}
+
+export function egoPathShared(assetsDir?: string): EgoPathShared {
+  return { catalogue: readLibraries(assetsDir), library: new ModelLibrary(), textures: new TextureCache() };
+}
+
+/** The scene id of house s (0-based), as the set names it. */
+export const egoPathSceneId = (s: number): string => `house_${String(s + 1).padStart(3, "0")}`;
+
+/**
+ * House s (0-based) of a set of `opts.scenes`: built, rendered and labelled from (seed, s) and the
+ * options alone, so houses can be made in any order, in any process (generate --queue).
+ */
+export async function generateEgoPathHouse(opts: GenerateEgoPathOptions, s: number, shared: EgoPathShared): Promise<EgoPathHouse> {
   const side = opts.imageSide ?? P.imageSide;
   const maxViews = opts.viewsPerScene ?? P.viewsPerScene;
   const maxRoutes = opts.routesPerView ?? P.maxRoutesPerView;
-  const log = opts.log ?? (() => {});
-  const catalogue = readLibraries(opts.assetsDir);
-  const library = new ModelLibrary();
-  const textures = new TextureCache();
+  const { catalogue, library, textures } = shared;
+  const sceneIds = Array.from({ length: opts.scenes }, (_, k) => egoPathSceneId(k));
+  const sceneId = sceneIds[s]!;
+  const split = assignSplits(sceneIds, opts.splits ?? P.splitRatios, opts.seed).get(sceneId)!;
   const files = new Map<string, string | Buffer>();
-  const sceneIds = Array.from({ length: opts.scenes }, (_, s) => `house_${String(s + 1).padStart(3, "0")}`);
-  const splitOf = assignSplits(sceneIds, opts.splits ?? P.splitRatios, opts.seed);
+  const rows: Record<TaskCode, QuestionRow[]> = { a1: [], b1: [], a2: [], b2: [], c: [] };
+  const rejected: Record<string, number> = {};
+  const used = new Set<string>();
+  let views = 0;
+  const rng = createRng(deriveSeed(opts.seed, s + 1));
+  const scene = { ...(await generateHouse({ catalogue, library, seed: deriveSeed(opts.seed, 1000 + s) })), id: sceneId };
+  for (const o of scene.objects) used.add(o.catalogId);
+  const meshes = await sceneMeshes(scene, library, catalogue, { textures });
+  const grids = agentGrids(scene, meshes);
+  const clearances = { point: clearanceMap(grids.point), embodied: clearanceMap(grids.embodied) };
+  const objectsById = new Map(scene.objects.map((o) => [o.id, o]));
+  const shadows = prepareShadows(meshes, scene.lights);
+  const hfov = horizontalFovDeg({ vfovDeg: P.vfovDeg, width: side, height: side });
+  const chosen = selectViews(cameraCandidates(scene, grids.embodied, hfov, rng), maxViews);
+  const accepted: CameraCandidate[] = [];
+  files.set(`assets/${sceneId}/scene.json`, JSON.stringify({ ...sceneToJson(scene), occupancy: { point: { file: "occupancy.png", ...occupancyMeta(grids.point) }, embodied: { file: "occupancy_embodied.png", radius_m: P.agentRadiusM, ...occupancyMeta(grids.embodied) } } }, null, 1) + "\n");
+  files.set(`assets/${sceneId}/occupancy.png`, await occupancyToPng(grids.point));
+  files.set(`assets/${sceneId}/occupancy_embodied.png`, await occupancyToPng(grids.embodied));
+  for (const candidate of chosen) {
+    const reject = (why: string) => (rejected[why] = (rejected[why] ?? 0) + 1);
+    if (tooSimilar(accepted, candidate)) { reject("dedup_too_similar"); continue; }
+    if (!forwardClear(scene, candidate.position, candidate.yaw)) { reject("forward_clear_blocked"); continue; }
+    const camera = pinholeFor(candidate, side);
+    const buffers = renderView(meshes, camera, { lights: scene.lights, shadows });
+    const inputs: ViewInputs = { scene, camera, buffers, grids, clearances, objectsById };
+    const shownIds = shownObjects(camera, buffers, objectsById).map((o) => o.object.id);
+    const amodal = renderInstanceCoverage(meshes, camera, shownIds);
+    const built = buildView(inputs, amodal, rng, maxRoutes);
+    if (typeof built === "string") { reject(built); continue; }
+    accepted.push(candidate);
+    const viewId = accepted.length - 1;
+    views++;
+    await writeView(files, built, buffers.rgb, side, sceneId, viewId, split, grids.point);
+    const viewRowsByTask = viewRows(built, sceneId, viewId, split);
+    for (const t of TASK_CODES) rows[t].push(...viewRowsByTask[t]);
+  }
+  const line = `${sceneId} (${split}): ${scene.rooms.length} rooms, ${scene.objects.length} objects, ${chosen.length} camera poses, ${accepted.length} views kept`;
+  return { sceneId, split, files, rows, rejected, used: [...used], views, line };
+}
+
+/**
+ * Puts the houses (all of them, in house order) together into the set and writes it under
+ * `outDir`: the question files per split, ATTRIBUTION and README.md beside the houses' files.
+ */
+export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, houses: readonly EgoPathHouse[], catalogue: EgoPathShared["catalogue"]): Promise<GenerateEgoPathResult> {
+  const side = opts.imageSide ?? P.imageSide;
+  const log = opts.log ?? (() => {});
+  const sceneIds = Array.from({ length: opts.scenes }, (_, s) => egoPathSceneId(s));
+  if (houses.length !== sceneIds.length || houses.some((h, s) => h.sceneId !== sceneIds[s])) throw new Error(`assembleEgoPathRelease: expected the ${sceneIds.length} houses in order, got ${houses.map((h) => h.sceneId).join(", ")}`);
+  const splitOf = new Map(houses.map((h) => [h.sceneId, h.split]));
+  const files = new Map<string, string | Buffer>();
   const rows: Record<Split, Record<TaskCode, QuestionRow[]>> = {
     train: { a1: [], b1: [], a2: [], b2: [], c: [] },
     val: { a1: [], b1: [], a2: [], b2: [], c: [] },
@@ -148,45 +236,12 @@ export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Prom
   const used = new Map<string, CatalogEntry>();
   const entriesById = new Map(catalogue.entries.map((e) => [e.id, e]));
   let views = 0;
-  try {
-    for (const [s, sceneId] of sceneIds.entries()) {
-      const split = splitOf.get(sceneId)!;
-      const rng = createRng(deriveSeed(opts.seed, s + 1));
-      const scene = { ...(await generateHouse({ catalogue, library, seed: deriveSeed(opts.seed, 1000 + s) })), id: sceneId };
-      for (const o of scene.objects) used.set(o.catalogId, entriesById.get(o.catalogId)!);
-      const meshes = await sceneMeshes(scene, library, catalogue, { textures });
-      const grids = agentGrids(scene, meshes);
-      const clearances = { point: clearanceMap(grids.point), embodied: clearanceMap(grids.embodied) };
-      const objectsById = new Map(scene.objects.map((o) => [o.id, o]));
-      const shadows = prepareShadows(meshes, scene.lights);
-      const hfov = horizontalFovDeg({ vfovDeg: P.vfovDeg, width: side, height: side });
-      const chosen = selectViews(cameraCandidates(scene, grids.embodied, hfov, rng), maxViews);
-      const accepted: CameraCandidate[] = [];
-      files.set(`assets/${sceneId}/scene.json`, JSON.stringify({ ...sceneToJson(scene), occupancy: { point: { file: "occupancy.png", ...occupancyMeta(grids.point) }, embodied: { file: "occupancy_embodied.png", radius_m: P.agentRadiusM, ...occupancyMeta(grids.embodied) } } }, null, 1) + "\n");
-      files.set(`assets/${sceneId}/occupancy.png`, await occupancyToPng(grids.point));
-      files.set(`assets/${sceneId}/occupancy_embodied.png`, await occupancyToPng(grids.embodied));
-      for (const candidate of chosen) {
-        const reject = (why: string) => (rejected[why] = (rejected[why] ?? 0) + 1);
-        if (tooSimilar(accepted, candidate)) { reject("dedup_too_similar"); continue; }
-        if (!forwardClear(scene, candidate.position, candidate.yaw)) { reject("forward_clear_blocked"); continue; }
-        const camera = pinholeFor(candidate, side);
-        const buffers = renderView(meshes, camera, { lights: scene.lights, shadows });
-        const inputs: ViewInputs = { scene, camera, buffers, grids, clearances, objectsById };
-        const shownIds = shownObjects(camera, buffers, objectsById).map((o) => o.object.id);
-        const amodal = renderInstanceCoverage(meshes, camera, shownIds);
-        const built = buildView(inputs, amodal, rng, maxRoutes);
-        if (typeof built === "string") { reject(built); continue; }
-        accepted.push(candidate);
-        const viewId = accepted.length - 1;
-        views++;
-        await writeView(files, built, buffers.rgb, side, sceneId, viewId, split, grids.point);
-        const viewRowsByTask = viewRows(built, sceneId, viewId, split);
-        for (const t of TASK_CODES) rows[split][t].push(...viewRowsByTask[t]);
-      }
-      log(`${sceneId} (${split}): ${scene.rooms.length} rooms, ${scene.objects.length} objects, ${chosen.length} camera poses, ${accepted.length} views kept`);
-    }
-  } finally {
-    library.close();
+  for (const house of houses) {
+    for (const [rel, content] of house.files) files.set(rel, content);
+    for (const t of TASK_CODES) rows[house.split][t].push(...house.rows[t]);
+    for (const [why, n] of Object.entries(house.rejected)) rejected[why] = (rejected[why] ?? 0) + n;
+    for (const id of house.used) if (!used.has(id)) used.set(id, entriesById.get(id)!);
+    views += house.views;
   }
   const questions = Object.fromEntries((["train", "val", "benchmark"] as const).map((s) => [s, Object.fromEntries(TASK_CODES.map((t) => [t, rows[s][t].length]))])) as GenerateEgoPathResult["questions"];
   for (const split of ["train", "val", "benchmark"] as const) {
@@ -209,6 +264,25 @@ export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Prom
   await prepareGeneratedOutDir(opts.outDir, README_MARK);
   await writeFileSet(opts.outDir, files);
   return result;
+}
+
+
+/** Generates the set and writes it under `outDir`; same options, same bytes. */
+export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Promise<GenerateEgoPathResult> {
+  checkSeedAndSize(opts.seed, "scenes", opts.scenes);
+  const log = opts.log ?? (() => {});
+  const shared = egoPathShared(opts.assetsDir);
+  const houses: EgoPathHouse[] = [];
+  try {
+    for (let s = 0; s < opts.scenes; s++) {
+      const house = await generateEgoPathHouse(opts, s, shared);
+      log(house.line);
+      houses.push(house);
+    }
+  } finally {
+    shared.library.close();
+  }
+  return assembleEgoPathRelease(opts, houses, shared.catalogue);
 }
 
 async function writeView(files: Map<string, string | Buffer>, built: BuiltView, rgb: Uint8Array, side: number, scene: string, view: number, split: Split, grid: OccupancyGrid): Promise<void> {

@@ -7,7 +7,7 @@
 import { askModel } from "../../../core/run.js";
 import type { GenerationSettings, Model } from "../../../core/types.js";
 import type { ImageBudgets } from "../../../models/shape.js";
-import type { ResponseStore } from "../../../store/store.js";
+import type { ReplyStore } from "../../../store/store.js";
 import type { Tour } from "../prompt.js";
 import type { VcnItem } from "../types.js";
 import { WAYPOINT_RADIUS_M, type AgentState, type AgentTurn, type NavAgent, type Plan } from "./agents.js";
@@ -19,7 +19,7 @@ import { waypointOf } from "./waypoint.js";
 export interface ModelAgentOptions {
   model: Model;
   settings: GenerationSettings;
-  store?: ResponseStore;
+  store?: ReplyStore;
   retryErrors: boolean;
   imageBudget?: ImageBudgets;
   mode: NavMode;

@@ -12,7 +12,7 @@ import { isProviderSpec } from "../../../models/provider.js";
 import { resolveImageBudgets } from "../../../models/shape.js";
 import { capConcurrency } from "../../../models/traffic.js";
 import type { Model } from "../../../core/types.js";
-import { ResponseStore } from "../../../store/store.js";
+import { ResponseStore, type ReplyStore } from "../../../store/store.js";
 import { connectBridge } from "../../../sim/bridge/client.js";
 import { HouseCache } from "../../../sim/house-cache.js";
 import { createWorldSimulator } from "../../../sim/world-sim.js";
@@ -23,9 +23,9 @@ import { BUILTIN_AGENTS, builtinAgent, type NavAgent } from "./agents.js";
 import { modelAgent } from "./model-agent.js";
 import { writeNavigationOutputs } from "./outputs.js";
 import type { Intervention, NavMode } from "./prompt.js";
-import { counterfactualTasks, navigate, promptResources, type RunIdentity } from "./runner.js";
+import { counterfactualTasks, navigate, promptResources, type NavigateResult, type RunIdentity } from "./runner.js";
 import { navigationScores, type NavigationScores } from "./scores.js";
-import { loadNavTasks } from "./tasks.js";
+import { loadNavTasks, type NavTask } from "./tasks.js";
 import { HousePlans } from "./houses.js";
 
 export interface NavigationRunOptions {
@@ -70,7 +70,32 @@ export interface NavigationRunSummary {
   reused: number;
 }
 
-export async function executeNavigation(o: NavigationRunOptions): Promise<NavigationRunSummary> {
+/**
+ * What a navigation run is made of before any episode runs: built the same way for a local run,
+ * the coordinator of a queued one and a queue worker (queue/navigation.ts), so all three agree.
+ */
+export interface PreparedNavigation {
+  /** The data folder, absolute. */
+  data: string;
+  name?: string;
+  tasks: NavTask[];
+  skipped?: Array<{ id: string; reason: string }>;
+  identity: RunIdentity;
+  agent: NavAgent;
+  providerModel?: Model;
+  environments: Environment[];
+  /** Save the views that are rendered (model agents always; built-ins with --save-views). */
+  saveViews: boolean;
+  renderSteps: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the set, applies the intervention, makes the agent and the environments. `store`: the
+ * response store to use (a queue's); "none": the caller never asks (a queue coordinator);
+ * undefined: the run folder's SQLite store.
+ */
+export async function prepareNavigation(o: NavigationRunOptions, store?: ReplyStore | "none"): Promise<PreparedNavigation> {
   const spec = o.model;
   const config = o.configFile ? readConfigFile(o.configFile) : undefined;
   const name = o.name ?? config?.name;
@@ -96,7 +121,7 @@ export async function executeNavigation(o: NavigationRunOptions): Promise<Naviga
   const settings = settingsFor(spec, config, o.flags ?? {});
   const bridges = o.bridges ?? [];
   const concurrency = bridges.length > 0 ? bridges.length : (o.concurrency ?? config?.concurrency ?? (builtin ? 1 : 4));
-  let store: ResponseStore | undefined;
+  let owned: ResponseStore | undefined;
   let agent: NavAgent;
   let providerModel: Model | undefined;
   if (builtin) agent = builtin;
@@ -110,11 +135,12 @@ export async function executeNavigation(o: NavigationRunOptions): Promise<Naviga
     const fixed = 8 + history + (intervention === "oracle-frame" ? 1 : 0);
     const priorFrames = maxImages !== undefined ? Math.min(priorBudget, maxImages - fixed) : priorBudget;
     if (priorFrames < 1 && intervention !== "no-prior") throw new UsageError(`the model takes at most ${maxImages} images per request, which leaves no room for prior-video frames beside ${fixed} views; lower --history`);
-    store = new ResponseStore(o.storeFile ?? path.join(o.out, "responses.sqlite"));
+    if (store === undefined) owned = new ResponseStore(o.storeFile ?? path.join(o.out, "responses.sqlite"));
+    const replies = store === undefined ? owned : store === "none" ? undefined : store;
     agent = modelAgent({
       model,
       settings: { ...generation, jsonOutput: settings.json_output ?? true },
-      store,
+      ...(replies ? { store: replies } : {}),
       retryErrors: Boolean(o.retryErrors),
       imageBudget,
       mode,
@@ -155,23 +181,49 @@ export async function executeNavigation(o: NavigationRunOptions): Promise<Naviga
       ...(o.limit ? { limit: o.limit } : {}),
     },
   };
+  return {
+    data,
+    ...(name ? { name } : {}),
+    tasks,
+    ...(skipped ? { skipped } : {}),
+    identity,
+    agent,
+    ...(providerModel ? { providerModel } : {}),
+    environments,
+    saveViews: Boolean(o.saveViews) || !builtin,
+    renderSteps: Boolean(o.saveViews),
+    close: async () => {
+      owned?.close();
+      await Promise.all(environments.map((e) => e.close()));
+      ownHouses?.close();
+    },
+  };
+}
+
+/** Scores the records of a prepared run and writes scores.json, report.md and the pictures in o.out. */
+export async function finishNavigation(o: NavigationRunOptions, prepared: PreparedNavigation, result: NavigateResult): Promise<NavigationRunSummary> {
+  const { tasks, identity, data } = prepared;
+  const plans = new HousePlans(data, { allowOutsideRoot: Boolean(o.allowOutsideRoot) });
+  const scores = navigationScores(identity, prepared.environments[0]!.info, tasks, result.records, {
+    ...(prepared.name ? { name: prepared.name } : {}),
+    ...(prepared.skipped ? { skipped: prepared.skipped } : {}),
+    options: {
+      metricVariant: o.metricVariant ?? "paper",
+      // RSR reads the room of the final position from the house plan (sets without plans: no RSR).
+      ...(tasks.some((t) => plans.scene(t.env.scene_id) !== null) ? { roomOf: (position, episode) => plans.regionAt(episode.scene_id ?? "", position) ?? null } : {}),
+    },
+  });
+  const markdown = await withFolderLock(o.out, () => writeNavigationOutputs(o.out, scores, tasks, result.records, plans));
+  return { scores, markdown, ran: result.ran, reused: result.reused };
+}
+
+export async function executeNavigation(o: NavigationRunOptions): Promise<NavigationRunSummary> {
+  const prepared = await prepareNavigation(o);
   try {
-    const result = await navigate({ identity, tasks, agent, environments, out: o.out, saveViews: Boolean(o.saveViews) || !builtin, renderSteps: Boolean(o.saveViews), signal: o.signal ?? new AbortController().signal, quiet: Boolean(o.quiet) });
-    const plans = new HousePlans(data, { allowOutsideRoot: Boolean(o.allowOutsideRoot) });
-    const scores = navigationScores(identity, environments[0]!.info, tasks, result.records, {
-      ...(name ? { name } : {}),
-      ...(skipped ? { skipped } : {}),
-      options: {
-        metricVariant: o.metricVariant ?? "paper",
-        // RSR reads the room of the final position from the house plan (sets without plans: no RSR).
-        ...(tasks.some((t) => plans.scene(t.env.scene_id) !== null) ? { roomOf: (position, episode) => plans.regionAt(episode.scene_id ?? "", position) ?? null } : {}),
-      },
-    });
-    const markdown = await withFolderLock(o.out, () => writeNavigationOutputs(o.out, scores, tasks, result.records, plans));
-    return { scores, markdown, ran: result.ran, reused: result.reused };
+    const { identity, tasks, agent, environments, saveViews, renderSteps } = prepared;
+    const result = await navigate({ identity, tasks, agent, environments, out: o.out, saveViews, renderSteps, signal: o.signal ?? new AbortController().signal, quiet: Boolean(o.quiet) });
+    return await finishNavigation(o, prepared, result);
   } finally {
-    store?.close();
-    await Promise.all(environments.map((e) => e.close()));
-    ownHouses?.close();
+    await prepared.close();
   }
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, renameSync, statSync } from "no
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { cli, exited, freshSchema, sleep } from "./helpers.js";
+import { cli, exited, freshSchema, sleep, waitForRun } from "./helpers.js";
 
 /**
  * `generate egopath --queue` with worker processes: one job per house; the set the coordinator
@@ -31,12 +31,7 @@ test("generate egopath --queue with 2 workers writes the same bytes as a local g
   const db = await freshSchema();
   try {
     const coordinator = exited(cli([...ARGS, "--out", out, "--queue", db.url, "--no-work"]));
-    let runId: string | undefined;
-    for (let i = 0; i < 2400 && !runId; i++) {
-      runId = await db.pool.query<{ id: string }>("SELECT id FROM runs").then((r) => r.rows[0]?.id, () => undefined);
-      if (!runId) await sleep(25);
-    }
-    assert.ok(runId, "the run was enqueued");
+    const runId = await waitForRun(db.pool);
     // A first worker is killed while it holds a house; two others (one joining after the kill) make the rest.
     const victim = cli(["worker", "--queue", db.url, "--concurrency", "1", "--lease", "2"]);
     const victimExit = exited(victim);

@@ -58,3 +58,28 @@ export function exited(child: ChildProcess): Promise<Exit> {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Wait until a coordinator has enqueued its run (workers started with --exit-when-idle would otherwise find nothing); its id. */
+export async function waitForRun(pool: pg.Pool): Promise<string> {
+  // Generous: a loaded CI machine takes seconds to start a tsx process.
+  for (let i = 0; i < 2400; i++) {
+    try {
+      const { rows } = await pool.query<{ id: string }>("SELECT id FROM runs");
+      if (rows[0]) return rows[0].id;
+    } catch {
+      // the tables are not created yet
+    }
+    await sleep(25);
+  }
+  throw new Error("the run was never enqueued");
+}
+
+/** Replies in the server's store so far (0 before its tables exist). */
+export async function storedReplies(pool: pg.Pool): Promise<number> {
+  try {
+    const { rows } = await pool.query<{ n: string }>("SELECT COUNT(*) AS n FROM responses");
+    return Number(rows[0]!.n);
+  } catch {
+    return 0;
+  }
+}

@@ -83,7 +83,7 @@ test("the PostgreSQL store keeps the SQLite store's contract: get by key, put re
   assert.equal(await store.get("k1"), undefined);
   await store.put("k1", "item-1", "openai:m", reply);
   assert.deepEqual(await store.get("k1"), reply);
-  const error: ModelResponse = { outcome: "error", text: "", latencyMs: 0, attempts: 6, error: { kind: "server", message: "503" } } as ModelResponse;
+  const error: ModelResponse = { outcome: "error", text: "", latencyMs: 0, attempts: 6, error: { kind: "http", status: 503, message: "HTTP 503" } };
   await store.put("k1", "item-1", "openai:m", error);
   assert.deepEqual(await store.get("k1"), error);
   assert.equal(await store.count(), 1);

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startMockServer, type MockRequest, type MockServer } from "../helpers/mock-server.js";
-import { cli, exited, freshSchema, sleep } from "./helpers.js";
+import { cli, exited, freshSchema, sleep, storedReplies, waitForRun } from "./helpers.js";
 
 /**
  * `navigate vcn --queue` with worker processes (PostgreSQL) against the mock OpenAI server: the
@@ -70,28 +70,6 @@ async function localReference(): Promise<string> {
     reference = out;
   }
   return reference;
-}
-
-async function waitForRun(pool: import("pg").Pool): Promise<string> {
-  for (let i = 0; i < 2400; i++) {
-    try {
-      const { rows } = await pool.query<{ id: string }>("SELECT id FROM runs");
-      if (rows[0]) return rows[0].id;
-    } catch {
-      // the tables are not created yet
-    }
-    await sleep(25);
-  }
-  throw new Error("the run was never enqueued");
-}
-
-async function storedReplies(pool: import("pg").Pool): Promise<number> {
-  try {
-    const { rows } = await pool.query<{ n: string }>("SELECT COUNT(*) AS n FROM responses");
-    return Number(rows[0]!.n);
-  } catch {
-    return 0;
-  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import { createRng } from "../../src/stats/rng.js";
 import { startMockServer, type MockServer } from "../helpers/mock-server.js";
 import { EXAMPLE, exampleItems, itemSignature, replyTable, requestSignature } from "../helpers/egopath-replies.js";
-import { cli, exited, freshSchema, sleep, type Exit } from "./helpers.js";
+import { cli, exited, freshSchema, sleep, storedReplies, waitForRun, type Exit } from "./helpers.js";
 
 /**
  * A queued run (run --queue + worker processes, PostgreSQL) against the mock gives the scores of a
@@ -75,21 +75,6 @@ async function localReference(): Promise<string> {
   return reference;
 }
 
-/** Wait until the coordinator has enqueued its run (workers started with --exit-when-idle would otherwise find nothing). */
-async function waitForRun(pool: import("pg").Pool): Promise<string> {
-  // Generous: a loaded CI machine takes seconds to start a tsx process.
-  for (let i = 0; i < 2400; i++) {
-    try {
-      const { rows } = await pool.query<{ id: string }>("SELECT id FROM runs");
-      if (rows[0]) return rows[0].id;
-    } catch {
-      // the tables are not created yet
-    }
-    await sleep(25);
-  }
-  throw new Error("the run was never enqueued");
-}
-
 function worker(url: string, extra: string[] = []) {
   return cli(["worker", "--queue", url, "--concurrency", "2", "--lease", "2", ...extra], ENV);
 }
@@ -142,8 +127,7 @@ test("kill -9 of random workers at random moments, then new workers: every item 
     // Until the first reply is stored (the workers are up and answering).
     let stored = 0;
     for (let i = 0; i < 2400 && stored === 0; i++) {
-      const { rows } = await db.pool.query<{ n: string }>("SELECT COUNT(*) AS n FROM responses");
-      stored = Number(rows[0]!.n);
+      stored = await storedReplies(db.pool);
       if (stored === 0) await sleep(25);
     }
     assert.ok(stored > 0 && stored < items.length, `the kills come mid-run (${stored} replies stored)`);

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { messagesMentionJson, type Benchmark, type BenchItem, type BuiltPrompt, type ItemResult, type PromptBuilder } from "./benchmark.js";
-import { canonicalJson, sha256 } from "./hash.js";
+import { canonicalSha256 } from "./hash.js";
 import { UsageError } from "./problems.js";
 import type { Progress } from "./progress.js";
 import type { GenerationSettings, Message, Model, ModelRequest, ModelResponse, SentImage } from "./types.js";
@@ -72,12 +72,13 @@ export function endpointRequestKeys(model: Model, settings: GenerationSettings, 
   return endpoints.map((endpoint) => keyFor({ provider, endpoint, model: name }, settings, messages, imageBudget, repeat));
 }
 
+/** sha256 of the canonical JSON, hashed in place (canonicalSha256: the image base64 is never stringified or copied). */
 function keyFor(identity: Record<string, string>, settings: GenerationSettings, messages: Message[], imageBudget?: ImageBudgets, repeat?: number): string {
   // Without a budget the key is what it always was, so stores written before shaping still resume.
   const budget = imageBudget ? { image_budget: imageBudget } : {};
   // Repeat 1 is the plain run (its replies are the ones a run without --repeats stored); later repeats ask afresh.
   const namespace = repeat !== undefined && repeat > 1 ? { repeat } : {};
-  return sha256(canonicalJson({ identity, settings, messages: messages.map(withoutSources), ...budget, ...namespace }));
+  return canonicalSha256({ identity, settings, messages: messages.map(withoutSources), ...budget, ...namespace });
 }
 
 function withoutSources(message: Message): Message {

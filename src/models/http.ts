@@ -8,6 +8,7 @@ import type { Message, Usage } from "../core/types.js";
 import { ProviderError, classifyError } from "./errors.js";
 import { parseRetryAfter } from "./retry.js";
 import { snippet, type Secrets } from "./secrets.js";
+import { isPlainJsonString, LONG_STRING } from "../core/hash.js";
 
 /** Default cap on a reply's text (bytes of UTF-8): 4 MiB. */
 export const DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024;
@@ -156,6 +157,58 @@ export function truncateUtf8(text: string, maxBytes: number): { text: string; by
   // Step back over continuation bytes (10xxxxxx) to the start of the character being cut.
   while (end > 0 && (encoded[end]! & 0xc0) === 0x80) end--;
   return { text: encoded.subarray(0, end).toString("utf8"), bytes: encoded.length, cut: true };
+}
+
+/** Values bodyJson hands to JSON.stringify whole (a Date, a class instance, a toJSON, a cycle). */
+class NotPlainBody extends Error {}
+
+/**
+ * JSON.stringify(body), the same text, without the serializer's escaping scan of long strings
+ * that need none (raw base64 image data, as Anthropic and Gemini take it): their verdict is
+ * memoized (core/hash.ts isPlainJsonString; the store key usually left it) and they are joined in
+ * as they are. Plain objects, arrays and primitives only; anything else
+ * (a Date or class instance in extra_body, a toJSON, a cycle) sends the whole body through
+ * JSON.stringify, errors included.
+ */
+export function bodyJson(body: unknown): string {
+  const ancestors = new Set<object>();
+  const write = (v: unknown): string => {
+    if (typeof v === "string") return v.length >= LONG_STRING && isPlainJsonString(v) ? `"${v}"` : JSON.stringify(v);
+    if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
+    if (ancestors.has(v)) throw new NotPlainBody();
+    const proto = Object.getPrototypeOf(v) as unknown;
+    const array = Array.isArray(v);
+    if (!array && proto !== Object.prototype && proto !== null) throw new NotPlainBody();
+    if (typeof (v as { toJSON?: unknown }).toJSON === "function") throw new NotPlainBody();
+    ancestors.add(v);
+    let out: string;
+    if (array) {
+      out = "[";
+      for (let i = 0; i < v.length; i++) out += (i > 0 ? "," : "") + (omitted(v[i]) ? "null" : write(v[i]));
+      out += "]";
+    } else {
+      out = "{";
+      for (const [k, e] of Object.entries(v)) {
+        if (omitted(e)) continue;
+        out += `${out.length > 1 ? "," : ""}${JSON.stringify(k)}:${write(e)}`;
+      }
+      out += "}";
+    }
+    ancestors.delete(v);
+    return out;
+  };
+  if (body === null || typeof body !== "object") return JSON.stringify(body);
+  try {
+    return write(body);
+  } catch (error) {
+    if (error instanceof NotPlainBody) return JSON.stringify(body);
+    throw error;
+  }
+}
+
+/** What JSON.stringify leaves out of an object and writes as null in an array. */
+function omitted(v: unknown): boolean {
+  return v === undefined || typeof v === "function" || typeof v === "symbol";
 }
 
 /** True for plain JSON objects (not arrays or null). */

@@ -2,7 +2,9 @@
  * OpenAI-compatible Chat Completions wire format (OpenAI, vLLM, SGLang, Ollama, LM Studio,
  * OpenRouter). Authorization is sent only when a key is configured.
  */
+import { randomBytes } from "node:crypto";
 import type { GenerationSettings, ModelRequest, Usage } from "../core/types.js";
+import { isPlainJsonString, needsNoEscaping } from "../core/hash.js";
 import { applyCapabilities, capabilitiesFor, tokenLimitError } from "./capabilities.js";
 import { ProviderError } from "./errors.js";
 import { joinText, mergeBody, wireReply } from "./http.js";
@@ -12,6 +14,42 @@ export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /** Request body for `POST {baseUrl}/chat/completions`. */
 export function openaiBody(model: string, request: ModelRequest, options: WireOptions = {}): Record<string, unknown> {
+  return chatBody(model, request, options, (p) => `data:${p.mediaType};base64,${p.base64}`);
+}
+
+type ImagePart = Extract<ModelRequest["messages"][number]["content"][number], { type: "image" }>;
+
+/** Stands for an image's data URL while the rest of the body is serialized (openaiBodyText). */
+const IMAGE_SLOT = `\u0000spatialprobe-image-${randomBytes(8).toString("hex")}\u0000`;
+const IMAGE_SLOT_JSON = JSON.stringify(IMAGE_SLOT);
+
+/**
+ * JSON.stringify(openaiBody(...)), the same text, built without serializing the images: the body
+ * is stringified with a marker in place of each data URL, and each marker is then replaced by
+ * `"data:<type>;base64,<base64>"`, base64 that needs no escaping (core/hash.ts isPlainJsonString:
+ * the store key of the request usually left the verdict). When a marker is not found exactly
+ * once per image (extra_body replaced the messages, say) or an image needs escaping, the body is
+ * stringified whole.
+ */
+export function openaiBodyText(model: string, request: ModelRequest, options: WireOptions = {}): string {
+  const images: ImagePart[] = [];
+  const marked = JSON.stringify(
+    chatBody(model, request, options, (p) => {
+      images.push(p);
+      return IMAGE_SLOT;
+    }),
+  );
+  const pieces = marked.split(IMAGE_SLOT_JSON);
+  const plain = images.every((p) => needsNoEscaping(p.mediaType) && isPlainJsonString(p.base64));
+  if (pieces.length !== images.length + 1 || !plain) return JSON.stringify(openaiBody(model, request, options));
+  let text = pieces[0]!;
+  images.forEach((p, i) => {
+    text += `"data:${p.mediaType};base64,${p.base64}"${pieces[i + 1]!}`;
+  });
+  return text;
+}
+
+function chatBody(model: string, request: ModelRequest, options: WireOptions, imageUrl: (p: ImagePart) => string): Record<string, unknown> {
   const messages = request.messages.map((m) => {
     if (m.role !== "user") return { role: m.role, content: joinText(m) };
     return {
@@ -19,7 +57,7 @@ export function openaiBody(model: string, request: ModelRequest, options: WireOp
       content: m.content.map((p) =>
         p.type === "text"
           ? { type: "text", text: p.text }
-          : { type: "image_url", image_url: { url: `data:${p.mediaType};base64,${p.base64}`, detail: "high" } },
+          : { type: "image_url", image_url: { url: imageUrl(p), detail: "high" } },
       ),
     };
   });
@@ -139,6 +177,7 @@ export const openaiWire: WireFormat = {
   url: (baseUrl) => `${baseUrl}/chat/completions`,
   headers: (apiKey): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
   body: openaiBody,
+  bodyText: openaiBodyText,
   settings: openaiSettings,
   parse: openaiReply,
 };

@@ -14,7 +14,6 @@
  *
  * Shaping knows no benchmark: budgets come in as data.
  */
-import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/hash.js";
 import type { Message, Part, SentImage } from "../core/types.js";
 import { base64Length, base64WithinRaw, DEFAULT_JPEG_QUALITY, fitImage, type FittedImage, type ImageBudget, type ImageBudgetSpec } from "../media/fit.js";
@@ -90,6 +89,18 @@ export function nonImageBytes(messages: readonly Message[]): number {
   return Buffer.byteLength(JSON.stringify(stripped)) + REQUEST_OVERHEAD_BYTES + images * IMAGE_OVERHEAD_BYTES;
 }
 
+/**
+ * A fit as shaping keeps it: `size` is the byte length sent; `encoded` holds the new bytes only
+ * when the image was re-encoded (transform "none" sends the base64 it was given), so the fit cache
+ * holds no copy of images that go out as they are.
+ */
+type Fit = Omit<FittedImage, "bytes"> & { size: number; encoded?: Buffer };
+
+function toFit(f: FittedImage): Fit {
+  const { bytes, ...facts } = f;
+  return { ...facts, size: bytes.length, ...(f.transform !== "none" ? { encoded: bytes } : {}) };
+}
+
 interface Slot {
   message: number;
   part: number;
@@ -133,8 +144,8 @@ export async function shapeMessages(messages: readonly Message[], limits: Reques
   };
   const label = (i: number) => `image ${i + 1} of ${n}${slots[i]!.image.source ? ` (${slots[i]!.image.source})` : ""}`;
 
-  const fitted: FittedImage[] = [];
-  const fitSlot = async (i: number, maxBytes: number | undefined): Promise<FittedImage | string> => {
+  const fitted: Fit[] = [];
+  const fitSlot = async (i: number, maxBytes: number | undefined): Promise<Fit | string> => {
     try {
       return await fitCached(slots[i]!.image.base64, budgetFor(slots[i]!.kind, maxBytes));
     } catch (error) {
@@ -162,7 +173,7 @@ export async function shapeMessages(messages: readonly Message[], limits: Reques
   if (limits) {
     const max = limits.requestBytes.max;
     const available = max - fixed;
-    const sizes = fitted.map((f) => base64Length(f.bytes.length));
+    const sizes = fitted.map((f) => base64Length(f.size));
     const cap = fairCap(sizes, available);
     if (cap !== Infinity) {
       if (cap < 1) return limitError(`${name} allows at most ${formatBytes(max)} per request; this item's text alone needs ${formatBytes(fixed)}`, sentImages(slots, fitted));
@@ -173,7 +184,7 @@ export async function shapeMessages(messages: readonly Message[], limits: Reques
         fitted[i] = refit;
       }
     }
-    const total = fixed + fitted.reduce((sum, f) => sum + base64Length(f.bytes.length), 0);
+    const total = fixed + fitted.reduce((sum, f) => sum + base64Length(f.size), 0);
     if (total > max || fitted.some((f) => f.overBudget)) {
       return limitError(`${name} allows at most ${formatBytes(max)} per request; this item's ${n} images and text need ${formatBytes(total)} even at the smallest sizes tried`, sentImages(slots, fitted));
     }
@@ -186,21 +197,21 @@ export async function shapeMessages(messages: readonly Message[], limits: Reques
     shaped[slot.message]!.content[slot.part] = {
       type: "image",
       mediaType: f.mediaType,
-      base64: f.transform === "none" ? slot.image.base64 : f.bytes.toString("base64"),
+      base64: f.transform === "none" ? slot.image.base64 : f.encoded!.toString("base64"),
       ...(source !== undefined ? { source } : {}),
       ...(kind !== undefined ? { kind } : {}),
     };
   });
-  const requestBytes = fixed + fitted.reduce((sum, f) => sum + base64Length(f.bytes.length), 0);
+  const requestBytes = fixed + fitted.reduce((sum, f) => sum + base64Length(f.size), 0);
   return { messages: shaped, images: sentImages(slots, fitted), requestBytes };
 }
 
-function sentImages(slots: readonly Slot[], fitted: readonly FittedImage[]): SentImage[] {
+function sentImages(slots: readonly Slot[], fitted: readonly Fit[]): SentImage[] {
   return fitted.map((f, i) => ({
     ...(slots[i]!.image.source !== undefined ? { source: slots[i]!.image.source } : {}),
     kind: slots[i]!.kind,
     original: { width: f.original.width, height: f.original.height, bytes: f.original.bytes, media_type: f.original.mediaType },
-    sent: { width: f.width, height: f.height, bytes: f.bytes.length, media_type: f.mediaType },
+    sent: { width: f.width, height: f.height, bytes: f.size, media_type: f.mediaType },
     transform: f.transform,
   }));
 }
@@ -217,46 +228,51 @@ function minDefined(a: number | undefined, b: number | undefined): number | unde
  * not kept.
  */
 const FIT_CACHE_BYTES = 128 * 1024 * 1024;
-const fitCache = new Map<string, { fit: Promise<FittedImage>; bytes: number }>();
+const fitCache = new Map<string, { fit: Promise<Fit>; bytes: number }>();
+/** What an entry without encoded bytes counts for (its facts and key), so their number stays bounded too. */
+const FIT_ENTRY_BYTES = 1024;
 let fitCacheBytes = 0;
 
 /**
- * SHA-256 of recent base64 strings. A navigation episode sends the same prior-video strings in
- * every decision; a Map lookup of the same string object is constant time (V8 keeps a string's
- * hash), where hashing 50 frames again costs tens of milliseconds. Bounded by characters held.
+ * An id per distinct recent base64 content, for the fit cache's key. Map keys compare strings by
+ * content, so equal images get the same id without hashing megabytes: a lookup of the same string
+ * object is constant time, an equal copy costs one comparison (V8 hashes long strings by length).
+ * A navigation episode sends the same prior-video strings in every decision. Bounded by characters
+ * held; an image dropped from it gets a new id when it comes back (its old fits age out).
  */
-const DIGEST_MEMO_CHARS = 64 * 1024 * 1024;
-const digestMemo = new Map<string, string>();
-let digestMemoChars = 0;
+const IMAGE_ID_CHARS = 64 * 1024 * 1024;
+const imageIds = new Map<string, number>();
+let imageIdChars = 0;
+let nextImageId = 0;
 
-function digestOf(base64: string): string {
-  const known = digestMemo.get(base64);
+function imageIdOf(base64: string): number {
+  const known = imageIds.get(base64);
   if (known !== undefined) return known;
-  const digest = createHash("sha256").update(base64).digest("hex");
-  digestMemo.set(base64, digest);
-  digestMemoChars += base64.length;
-  for (const [k] of digestMemo) {
-    if (digestMemoChars <= DIGEST_MEMO_CHARS) break;
-    digestMemo.delete(k);
-    digestMemoChars -= k.length;
+  const id = nextImageId++;
+  imageIds.set(base64, id);
+  imageIdChars += base64.length;
+  for (const [k] of imageIds) {
+    if (imageIdChars <= IMAGE_ID_CHARS) break;
+    imageIds.delete(k);
+    imageIdChars -= k.length;
   }
-  return digest;
+  return id;
 }
 
-function fitCached(base64: string, budget: ImageBudget): Promise<FittedImage> {
-  const key = `${digestOf(base64)}\0${canonicalJson(budget)}`;
+function fitCached(base64: string, budget: ImageBudget): Promise<Fit> {
+  const key = `${imageIdOf(base64)}\0${canonicalJson(budget)}`;
   const hit = fitCache.get(key);
   if (hit) {
     fitCache.delete(key); // most recently used goes last
     fitCache.set(key, hit);
     return hit.fit;
   }
-  const entry = { fit: fitImage(Buffer.from(base64, "base64"), budget), bytes: 0 };
+  const entry = { fit: fitImage(Buffer.from(base64, "base64"), budget).then(toFit), bytes: 0 };
   fitCache.set(key, entry);
   entry.fit.then(
     (f) => {
       if (fitCache.get(key) !== entry) return;
-      entry.bytes = f.bytes.length;
+      entry.bytes = f.encoded?.length ?? FIT_ENTRY_BYTES;
       fitCacheBytes += entry.bytes;
       for (const [k, e] of fitCache) {
         if (fitCacheBytes <= FIT_CACHE_BYTES) break;

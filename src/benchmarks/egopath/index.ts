@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { messagesMentionJson, type Answer, type Benchmark, type ItemResult, type PromptSetup, type SummaryOptions } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
 import { tallyResults } from "../../core/results.js";
@@ -8,7 +9,7 @@ import { egopathBaselines } from "./baselines.js";
 import { loadRelease, toIdOrNull, type Split } from "./load.js";
 import { normalizeReply, parseStoredOutput, predictionOutput } from "./parse.js";
 import {
-  buildMessages, loadTemplates, planImageSwap, PROMPT_CONTROLS, PROMPT_SOURCES,
+  buildMessages, loadTemplates, planImageSwap, promptImage, PROMPT_CONTROLS, PROMPT_SOURCES,
   type PromptControl, type PromptPlan, type PromptSource,
 } from "./prompt.js";
 import { egopathMarkdown, egopathTerminal } from "./report.js";
@@ -165,7 +166,13 @@ function preparePrompts(items: EgoPathItem[], setup: PromptSetup) {
   }
   const build = (item: EgoPathItem) => {
     if (unpaired.has(item.id)) return { error: "no other question has the same number of candidates (mismatched-overlay control)" };
-    const messages = buildMessages(item, plan);
+    return withImage(item);
+  };
+  // The picture is read without blocking the event loop: a run's other requests go on meanwhile.
+  const withImage = async (item: EgoPathItem) => {
+    const image = promptImage(item, plan);
+    const bytes = image ? await readFile(image) : undefined;
+    const messages = buildMessages(item, plan, () => bytes!);
     const shown = plan.control === "text-only" ? null : plan.control === "mismatched-overlay" ? plan.imageSwap!.get(item.id) : item.imagePath;
     return { messages, info: { image: shown ?? null }, json: asksJsonObject(plan) && messagesMentionJson(messages) };
   };

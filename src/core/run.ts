@@ -250,7 +250,8 @@ export async function askModel(model: Model, settings: GenerationSettings, origi
 
 /** A reply stored before the endpoint left the key (endpointRequestKeys), if any. */
 async function storedUnderEndpoint(model: Model, settings: GenerationSettings, messages: Message[], options: AskOptions): Promise<ModelResponse | undefined> {
-  if (!options.store) return undefined;
+  // A store made after the endpoint left the key holds none of these: skip hashing the request again.
+  if (!options.store || options.store.mayHoldEndpointKeys === false) return undefined;
   for (const key of endpointRequestKeys(model, settings, messages, options.imageBudget, options.repeat)) {
     const found = await options.store.get(key);
     if (found) return found;

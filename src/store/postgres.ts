@@ -11,6 +11,9 @@ import { ensureSchema } from "../queue/schema.js";
  * moment put resolves, before the worker marks its item done.
  */
 export class PostgresStore implements ReplyStore {
+  /** The queue's store came after the endpoint left the request key: it holds no per-endpoint keys. */
+  readonly mayHoldEndpointKeys = false;
+
   constructor(private readonly pool: pg.Pool, private readonly owned?: QueueConnection) {}
 
   /** A store on its own connection pool (closed with the store). */

@@ -10,7 +10,15 @@ import type { ModelResponse } from "../core/types.js";
 export interface ReplyStore {
   get(key: string): ModelResponse | undefined | Promise<ModelResponse | undefined>;
   put(key: string, itemId: string, model: string, response: ModelResponse): void | Promise<void>;
+  /**
+   * False when the store was made after the endpoint left the request key, so it holds no reply
+   * under the older per-endpoint keys and a miss needs no second lookup (core/run.ts); unset: look.
+   */
+  readonly mayHoldEndpointKeys?: boolean;
 }
+
+/** store_meta key_scheme of a store that has only ever held keys without the endpoint (core/run.ts requestKey). */
+const ENDPOINT_FREE = "endpoint-free";
 
 /** One provider batch (`run --batch`, models/batch/): which requests it covers, and how far it got. */
 export interface BatchRecord {
@@ -35,6 +43,7 @@ export interface BatchRecord {
  * keeps every finished reply and the same command resumes where it stopped.
  */
 export class ResponseStore implements ReplyStore {
+  readonly mayHoldEndpointKeys: boolean;
   private readonly db: Database.Database;
   private readonly getStatement: Database.Statement;
   private readonly putStatement: Database.Statement;
@@ -64,10 +73,23 @@ export class ResponseStore implements ReplyStore {
       created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL
     )`);
+    this.mayHoldEndpointKeys = this.keyScheme() !== ENDPOINT_FREE;
     this.getStatement = this.db.prepare("SELECT body FROM responses WHERE key = ?");
     this.putStatement = this.db.prepare(
       "INSERT OR REPLACE INTO responses (key, item_id, model, outcome, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     );
+  }
+
+  /**
+   * The store's key scheme, recorded once: a store that is empty when first opened by this version
+   * only ever gets endpoint-free keys; one that already holds replies (written before the scheme was
+   * recorded) may hold per-endpoint keys and keeps no record, so it is looked up both ways.
+   */
+  private keyScheme(): string | undefined {
+    this.db.exec("CREATE TABLE IF NOT EXISTS store_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    const empty = (this.db.prepare("SELECT COUNT(*) AS n FROM responses").get() as { n: number }).n === 0;
+    if (empty) this.db.prepare("INSERT OR IGNORE INTO store_meta (name, value) VALUES ('key_scheme', ?)").run(ENDPOINT_FREE);
+    return (this.db.prepare("SELECT value FROM store_meta WHERE name = 'key_scheme'").get() as { value: string } | undefined)?.value;
   }
 
   get(key: string): ModelResponse | undefined {

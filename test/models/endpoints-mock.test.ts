@@ -1,5 +1,6 @@
 /** Several base URLs for one model, end to end against mock servers on 127.0.0.1. */
 import assert from "node:assert/strict";
+import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -154,8 +155,14 @@ test("the store key leaves the endpoint out; replies stored under the old key (w
   assert.deepEqual(endpointRequestKeys(model, DEFAULT_SETTINGS, messages), [OLD_KEY]);
   assert.equal(requestKey(model, DEFAULT_SETTINGS, messages), NEW_KEY);
 
-  const store = tempStore();
-  store.put(OLD_KEY, "item-1", "openai:fleet-model", { outcome: "ok", text: "stored before", latencyMs: 12, attempts: 1 });
+  // A store written before the change: its replies table with the old row, and no recorded key scheme.
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "spatialprobe-legacy-store-")), "responses.sqlite");
+  const legacy = new Database(file);
+  legacy.exec("CREATE TABLE responses (key TEXT PRIMARY KEY, item_id TEXT NOT NULL, model TEXT NOT NULL, outcome TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL)");
+  legacy.prepare("INSERT INTO responses VALUES (?, ?, ?, ?, ?, ?)").run(OLD_KEY, "item-1", "openai:fleet-model", "ok", JSON.stringify({ outcome: "ok", text: "stored before", latencyMs: 12, attempts: 1 }), "2026-11-30T00:00:00Z");
+  legacy.close();
+  const store = new ResponseStore(file);
+  assert.equal(store.mayHoldEndpointKeys, true);
   // Port 9 refuses: a request would fail. The old row answers instead.
   const asked = await askModel(model, DEFAULT_SETTINGS, messages, "item-1", { store, retryErrors: false, signal: never });
   assert.equal(asked.kind, "answered");
@@ -177,4 +184,25 @@ test("config base_url lists reach the model; a single URL keeps the identity it 
   assert.deepEqual(trafficSummary(model)!.endpoints.map((e) => e.url), ["http://10.0.0.1:8000/v1", "http://10.0.0.2:8000/v1"]);
   const single = configuredProviderModel("openai:m", { base_url: "http://10.0.0.1:8000/v1/" }, {}).model;
   assert.deepEqual(single.identity, { provider: "openai", endpoint: "http://10.0.0.1:8000/v1", model: "m" });
+});
+
+test("a store first opened empty records that it holds endpoint-free keys only; one opened with replies already in it does not", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "spatialprobe-key-scheme-"));
+  const fresh = new ResponseStore(path.join(dir, "fresh.sqlite"));
+  assert.equal(fresh.mayHoldEndpointKeys, false);
+  fresh.put("k", "item-1", "openai:m", { outcome: "ok", text: "x", latencyMs: 1, attempts: 1 });
+  fresh.close();
+  // Reopened with a reply in it, it keeps its recorded scheme.
+  const reopened = new ResponseStore(path.join(dir, "fresh.sqlite"));
+  assert.equal(reopened.mayHoldEndpointKeys, false);
+  reopened.close();
+  const old = new Database(path.join(dir, "old.sqlite"));
+  old.exec("CREATE TABLE responses (key TEXT PRIMARY KEY, item_id TEXT NOT NULL, model TEXT NOT NULL, outcome TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL)");
+  old.prepare("INSERT INTO responses VALUES ('k', 'item-1', 'openai:m', 'ok', '{}', '2026-11-30T00:00:00Z')").run();
+  old.close();
+  for (let open = 0; open < 2; open++) {
+    const store = new ResponseStore(path.join(dir, "old.sqlite"));
+    assert.equal(store.mayHoldEndpointKeys, true);
+    store.close();
+  }
 });

@@ -5,6 +5,7 @@
 import type { GenerationSettings, Model, ModelRequest, ModelResponse, Usage } from "../core/types.js";
 import { anthropicWire } from "./anthropic.js";
 import { ProviderError, classifyError, scrub } from "./errors.js";
+import type { Secrets } from "./secrets.js";
 import { geminiWire } from "./gemini.js";
 import { bodyJson, DEFAULT_MAX_REPLY_BYTES, mergeBody, postJson, truncateUtf8 } from "./http.js";
 import { PROVIDER_LIMITS } from "./limits.js";
@@ -276,21 +277,7 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
       signal,
     );
     if (!result.ok) return failed(result.error, result.attempts);
-    const { text, usage, reasoning, tokenLimited } = result.value;
-    // Scrub the whole text, then cut it to the cap: the answer is read from what is kept.
-    const capped = truncateUtf8(scrub(text, secrets), maxReplyBytes);
-    // Reasoning is kept beside the answer under the same rules, never read as the answer.
-    const thought = reasoning ? truncateUtf8(scrub(reasoning, secrets), maxReplyBytes).text : "";
-    return {
-      outcome: "ok",
-      text: capped.text,
-      ...(capped.cut && { truncated: { bytes: capped.bytes } }),
-      ...(usage && { usage }),
-      ...(thought && { reasoning: thought }),
-      ...(tokenLimited && { tokenLimited: true }),
-      latencyMs: performance.now() - started,
-      attempts: result.attempts,
-    };
+    return answeredReply(result.value, secrets, maxReplyBytes, performance.now() - started, result.attempts);
   }
 
   const created: Model = {
@@ -342,4 +329,30 @@ function sentSettings(wire: WireFormat, model: string, settings: GenerationSetti
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/**
+ * A parsed provider answer as the stored reply: the whole text scrubbed of secrets, then cut to the
+ * cap (the answer is read from what is kept); reasoning kept beside it under the same rules, never
+ * read as the answer. The batch runner (models/batch/) stores its results the same way.
+ */
+export function answeredReply(
+  parsed: { text: string; usage?: ModelResponse["usage"]; reasoning?: string; tokenLimited?: boolean },
+  secrets: Secrets,
+  maxReplyBytes: number,
+  latencyMs: number,
+  attempts: number,
+): ModelResponse {
+  const capped = truncateUtf8(scrub(parsed.text, secrets), maxReplyBytes);
+  const thought = parsed.reasoning ? truncateUtf8(scrub(parsed.reasoning, secrets), maxReplyBytes).text : "";
+  return {
+    outcome: "ok",
+    text: capped.text,
+    ...(capped.cut && { truncated: { bytes: capped.bytes } }),
+    ...(parsed.usage && { usage: parsed.usage }),
+    ...(thought && { reasoning: thought }),
+    ...(parsed.tokenLimited && { tokenLimited: true }),
+    latencyMs,
+    attempts,
+  };
 }

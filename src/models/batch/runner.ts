@@ -15,7 +15,7 @@ import type { ModelRequest, ModelResponse, ResponseError } from "../../core/type
 import { costUsd } from "../../core/usage.js";
 import { ResponseStore, type BatchRecord, type ReplyStore } from "../../store/store.js";
 import { MAX_MESSAGE, ProviderError, classifyError } from "../errors.js";
-import { truncateUtf8 } from "../http.js";
+import { answeredReply } from "../provider.js";
 import { sleep as defaultSleep, type SleepFn } from "../retry.js";
 import { scrub, snippet } from "../secrets.js";
 import { chunkLines } from "./chunk.js";
@@ -85,19 +85,7 @@ export async function runBatchPass<I extends BenchItem>(run: RunOptions<I>, opti
     if (!result) return { ...errorReply({ kind: "other", message: missing }), latencyMs };
     if (!result.ok) return { ...errorReply(result.error), latencyMs, attempts: 1 };
     try {
-      const { text, usage, reasoning, tokenLimited } = client.wire.parse(result.json, { maxTokens: run.settings.maxTokens });
-      const capped = truncateUtf8(scrub(text, client.secrets), client.maxReplyBytes);
-      const thought = reasoning ? truncateUtf8(scrub(reasoning, client.secrets), client.maxReplyBytes).text : "";
-      return {
-        outcome: "ok",
-        text: capped.text,
-        ...(capped.cut && { truncated: { bytes: capped.bytes } }),
-        ...(usage && { usage }),
-        ...(thought && { reasoning: thought }),
-        ...(tokenLimited && { tokenLimited: true }),
-        latencyMs,
-        attempts: 1,
-      };
+      return answeredReply(client.wire.parse(result.json, { maxTokens: run.settings.maxTokens }), client.secrets, client.maxReplyBytes, latencyMs, 1);
     } catch (err) {
       return { ...errorReply(classifyError(err, client.secrets).toResponseError()), latencyMs, attempts: 1 };
     }

@@ -37,7 +37,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import { makeTempDir, REPO_ROOT, table, writeJsonlSync, writeJsonSync } from "./lib/common.js";
+import { makeTempDir, mockEgoPathRun, REPO_ROOT, table, writeJsonlSync, writeJsonSync } from "./lib/common.js";
 
 const CONCURRENCY = 64;
 const SIZES = (process.env["BENCH_SIZES"] ?? "500,2000").split(",").map(Number);
@@ -197,22 +197,7 @@ async function phaseHarness(data: string, out: string, url: string): Promise<Pha
   const { executeRun } = await import("../src/core/session.js");
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const summary = await executeRun({
-    benchmark: "egopath",
-    data,
-    out,
-    bootstrapResamples: 0,
-    bootstrapSeed: 1,
-    quiet: true,
-    model: `openai:${MODEL}`,
-    concurrency: CONCURRENCY,
-    promptSource: "release",
-    control: "none",
-    seed: 1,
-    flags: { base_url: `${url}/v1` },
-    retryErrors: false,
-    env: { OPENAI_API_KEY: "sk-bench" },
-  });
+  const summary = await executeRun(mockEgoPathRun({ data, out, model: `openai:${MODEL}`, url, concurrency: CONCURRENCY }));
   const wallS = (performance.now() - started) / 1000;
   const errors = summary.results.filter((r) => r.status !== "scored");
   if (errors.length > 0) throw new SetupError(`${errors.length} items not scored, first: ${JSON.stringify(errors[0]).slice(0, 300)}`);

@@ -17,7 +17,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadRelease } from "../src/benchmarks/egopath/load.js";
 import { executeRun } from "../src/core/session.js";
-import { getGc, makeTempDir, MB, startMockChild, table, withPeakRss, writeJsonSync, writeJsonlSync, writePng, type MockChild } from "./lib/common.js";
+import { getGc, makeTempDir, MB, mockEgoPathRun, startMockChild, table, withPeakRss, writeJsonSync, writeJsonlSync, writePng, type MockChild } from "./lib/common.js";
 
 const LATENCY_MS = 200;
 const CONCURRENCY = 16;
@@ -91,23 +91,7 @@ async function measure(root: string, outDir: string, n: number, url: string, gc:
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const { peakRss, peakHeap } = await withPeakRss(() =>
-    executeRun({
-      benchmark: "egopath",
-      data: root,
-      limit: n,
-      out: outDir,
-      bootstrapResamples: 0,
-      bootstrapSeed: 1,
-      quiet: true,
-      model: "openai:mock-model",
-      concurrency: CONCURRENCY,
-      promptSource: "release",
-      control: "none",
-      seed: 1,
-      flags: { base_url: `${url}/v1` },
-      retryErrors: false,
-      env: { OPENAI_API_KEY: "sk-bench" },
-    }),
+    executeRun(mockEgoPathRun({ data: root, limit: n, out: outDir, model: "openai:mock-model", url, concurrency: CONCURRENCY })),
   );
   const wallS = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import sharp from "sharp";
+import type { RunCommandOptions } from "../../src/core/session.js";
 
 /** The repository root (bench/lib/ -> ../..). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -119,4 +120,28 @@ export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [fmt(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmt)].join("\n");
+}
+
+/**
+ * executeRun's options for an EgoPathBench release run against a mock OpenAI endpoint: the release
+ * prompts, no bootstrap, quiet, a fixed key (the mock checks none).
+ */
+export function mockEgoPathRun(opts: { data: string; out: string; model: string; url: string; concurrency: number; limit?: number }): RunCommandOptions {
+  return {
+    benchmark: "egopath",
+    data: opts.data,
+    ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+    out: opts.out,
+    bootstrapResamples: 0,
+    bootstrapSeed: 1,
+    quiet: true,
+    model: opts.model,
+    concurrency: opts.concurrency,
+    promptSource: "release",
+    control: "none",
+    seed: 1,
+    flags: { base_url: `${opts.url}/v1` },
+    retryErrors: false,
+    env: { OPENAI_API_KEY: "sk-bench" },
+  };
 }

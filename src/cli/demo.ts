@@ -111,7 +111,7 @@ async function demo(outDir: string): Promise<void> {
   const houses = new HouseCache({ dataRoot: BUNDLED_DATA.vcn });
   try {
     for (const agent of NAVIGATION_DEMO_AGENTS) {
-      const out = path.join(outDir, `vcn-navigate-${agent.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
+      const out = path.join(outDir, `vcn-navigate-${safeName(agent)}`);
       const { scores } = await executeNavigation({ data: BUNDLED_DATA.vcn, out, model: agent, houses, quiet: true });
       const s = scores.navigation.summary;
       console.log(`\n== vcn navigate ${agent}: SR ${((s.SR ?? 0) * 100).toFixed(1)}, SPL ${((s.SPL ?? 0) * 100).toFixed(1)} over ${scores.counts.done} episodes`);
@@ -123,7 +123,7 @@ async function demo(outDir: string): Promise<void> {
     houses.close();
   }
   const report = path.join(outDir, "report.md");
-  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini, examples/vcn-mini, examples/egotl-mini and examples/epic-mini (each made by \`spatialprobe generate\` in furnished houses of the world engine, by its paper's method; not the benchmarks' releases), and a PathEval set generated into ${mdText(pathevalData)}.\n\n${leaderboardMarkdown(leaderboard(runs))}\n\n${markdownReport(runs)}\n${navigationRunsMarkdown(navigationRuns as never, "## VCN-Bench closed-loop navigation (built-in agents in the built-in simulator)")}\n`);
+  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini, examples/vcn-mini, examples/egotl-mini and examples/epic-mini (each made by \`spatialprobe generate\` in furnished houses of the world engine, by its paper's method; not the benchmarks' releases), and PathEval sets generated into ${mdText(pathevalData)} and ${mdText(segmentData)} (the segment study).\n\n${leaderboardMarkdown(leaderboard(runs))}\n\n${markdownReport(runs)}\n${navigationRunsMarkdown(navigationRuns as never, "## VCN-Bench closed-loop navigation (built-in agents in the built-in simulator)")}\n`);
   const htmlFile = path.join(outDir, "report.html");
   // The default size budget and picture size (labels readable): items beyond the budget are listed without pictures, every one is in `serve`.
   const { html, summary } = await htmlReport(runDirs);

@@ -1,12 +1,12 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
-import { parseJson } from "../../core/jsonl.js";
+import type { DataRootOptions } from "../../core/dataroot.js";
 import type { DataProblem } from "../../core/problems.js";
 import { EPSILON_LEVELS, PAPER_TABLE_8, type FineGrainedDetail } from "./probes.js";
 import { DESCRIPTORS, type DescriptorName } from "./scenarios.js";
 import type { Dim, PathEvalItem } from "./types.js";
+import { loadRecordSet, recordSetFiles, type RecordFile, type RecordSet } from "./record-sets.js";
 
 /**
  * Loading the fine-grained set that `generate patheval` writes (finegrained-set.ts):
@@ -33,14 +33,35 @@ const recordSchema = z.object({
   paths: z.object({ "Path 1": z.array(point), "Path 2": z.array(point) }).optional(),
 });
 
+const FINE_GRAINED_SET: RecordSet<z.infer<typeof recordSchema>> = {
+  folder: FINE_GRAINED_FOLDER,
+  prefix: "fine_grained",
+  schema: recordSchema,
+  check: inconsistencies,
+  item: (r, { dim, imagePath, source }) => {
+    const probe: FineGrainedDetail = {
+      kind: "fine-grained", descriptor: r.descriptor, smaller: r.smaller, difference: r.difference,
+      level: EPSILON_LEVELS[r.epsilon_index - 1]!, set: "generated", epsilon: r.epsilon,
+    };
+    return {
+      id: `fine-grained/${dim}/${r.id}`,
+      recordId: r.id,
+      task: dim,
+      cluster: r.environment,
+      imagePath,
+      question: `Which path has the smaller ${r.descriptor}?`,
+      truth: r.smaller,
+      metrics: r.metrics,
+      ...(r.paths ? { paths: r.paths } : {}),
+      environment: r.environment,
+      source,
+      probe,
+    };
+  },
+};
+
 /** The generated set's files under a data folder, per dimension (none when the set is absent). */
-export function fineGrainedFiles(root: string, tasks?: readonly Dim[]): Array<{ file: string; dim: Dim }> {
-  if (!existsSync(root) || !statSync(root).isDirectory()) return [];
-  return (["2D", "3D"] as const)
-    .filter((dim) => !tasks || tasks.includes(dim))
-    .map((dim) => ({ file: path.join(root, FINE_GRAINED_FOLDER, dim, `fine_grained_${dim}.json`), dim }))
-    .filter((f) => existsSync(f.file));
-}
+export const fineGrainedFiles = (root: string, tasks?: readonly Dim[]): RecordFile[] => recordSetFiles(FINE_GRAINED_SET, root, tasks);
 
 /** What must hold between a record's fields; a message per violation. */
 function inconsistencies(r: z.infer<typeof recordSchema>): Array<{ field: string; message: string }> {
@@ -58,61 +79,7 @@ function inconsistencies(r: z.infer<typeof recordSchema>): Array<{ field: string
 }
 
 export function loadFineGrainedSet(dataRoot: string, options: DataRootOptions & { tasks?: readonly Dim[] } = {}): { items: PathEvalItem[]; problems: DataProblem[]; tasks: Dim[] } {
-  const files = fineGrainedFiles(dataRoot, options.tasks);
-  const root = new DataRoot(dataRoot, options);
-  const items: PathEvalItem[] = [];
-  const problems: DataProblem[] = [];
-  for (const { file, dim } of files) {
-    const display = path.relative(root.dir, file);
-    const parsed = parseJson(readFileSync(file, "utf8"));
-    if (!parsed.ok || !Array.isArray(parsed.value)) {
-      problems.push({ file: display, message: parsed.ok ? "expected a JSON array of records" : parsed.message });
-      continue;
-    }
-    const seen = new Set<string>();
-    parsed.value.forEach((raw, index) => {
-      const result = recordSchema.safeParse(raw);
-      if (!result.success) {
-        for (const issue of result.error.issues) problems.push({ file: display, field: `[${index}].${issue.path.join(".")}`, message: issue.message });
-        return;
-      }
-      const r = result.data;
-      const bad = inconsistencies(r);
-      if (bad.length > 0) {
-        for (const b of bad) problems.push({ file: display, field: `[${index}].${b.field}`, message: b.message });
-        return;
-      }
-      if (seen.has(r.id)) {
-        problems.push({ file: display, field: `[${index}].id`, message: `duplicate id ${r.id}` });
-        return;
-      }
-      seen.add(r.id);
-      const image = root.resolve(r.image, "image", { from: path.join(root.dir, FINE_GRAINED_FOLDER) });
-      if (!image.ok) {
-        problems.push({ file: display, field: `[${index}].image`, message: image.message });
-        return;
-      }
-      const probe: FineGrainedDetail = {
-        kind: "fine-grained", descriptor: r.descriptor, smaller: r.smaller, difference: r.difference,
-        level: EPSILON_LEVELS[r.epsilon_index - 1]!, set: "generated", epsilon: r.epsilon,
-      };
-      items.push({
-        id: `fine-grained/${dim}/${r.id}`,
-        recordId: r.id,
-        task: dim,
-        cluster: r.environment,
-        imagePath: image.path,
-        question: `Which path has the smaller ${r.descriptor}?`,
-        truth: r.smaller,
-        metrics: r.metrics,
-        ...(r.paths ? { paths: r.paths } : {}),
-        environment: r.environment,
-        source: { file: display, index },
-        probe,
-      });
-    });
-  }
-  return { items, problems, tasks: files.map((f) => f.dim) };
+  return loadRecordSet(FINE_GRAINED_SET, dataRoot, options);
 }
 
 /** What `generate patheval` prints about the fine-grained set it wrote (from fine_grained/stats.json). */

@@ -1,12 +1,10 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { z } from "zod";
-import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
-import { parseJson } from "../../core/jsonl.js";
+import type { DataRootOptions } from "../../core/dataroot.js";
 import type { DataProblem } from "../../core/problems.js";
 import type { FineGrainedDetail } from "./probes.js";
 import { DESCRIPTORS, type Descriptors } from "./scenarios.js";
 import type { Dim, PathEvalItem } from "./types.js";
+import { loadRecordSet, recordSetFiles, type RecordFile, type RecordSet } from "./record-sets.js";
 
 /**
  * Loading the segment-complexity study (segments.ts): `<root>/segments/<dim>/segments_<dim>.json`.
@@ -36,61 +34,43 @@ const recordSchema = z.object({
   segments: z.object({ "Path 1": z.array(point).min(1).max(10_000), "Path 2": z.array(point).min(1).max(10_000) }),
 });
 
-export function segmentFiles(root: string, tasks?: readonly Dim[]): Array<{ file: string; dim: Dim }> {
-  if (!existsSync(root) || !statSync(root).isDirectory()) return [];
-  return (["2D", "3D"] as const)
-    .filter((dim) => !tasks || tasks.includes(dim))
-    .map((dim) => ({ file: path.join(root, SEGMENTS_FOLDER, dim, `segments_${dim}.json`), dim }))
-    .filter((f) => existsSync(f.file));
-}
+export const segmentFiles = (root: string, tasks?: readonly Dim[]): RecordFile[] => recordSetFiles(SEGMENT_SET, root, tasks);
 
 /** Descriptor slots are not meaningful for segments: the clearance is put in the three clearance slots, the rest 0. */
 const asMetrics = (clearance: number): Descriptors => Object.fromEntries(DESCRIPTORS.map((d) => [d, d.endsWith("clearance") ? clearance : 0])) as Descriptors;
 
+/** What must hold between a segment record's fields: the first violation (the later checks read the earlier fields). */
+function segmentProblems(r: z.infer<typeof recordSchema>): Array<{ field: string; message: string }> {
+  const a = r.clearance["Path 1"], b = r.clearance["Path 2"];
+  if (!(a < b) && !(a > b)) return [{ field: "clearance", message: "the two clearances are equal: no closer segment" }];
+  if ((a < b ? "Path 1" : "Path 2") !== r.closer) return [{ field: "closer", message: `must be ${a < b ? "Path 1" : "Path 2"} by the clearances` }];
+  if (Math.abs(Math.abs(a - b) - r.difference) > 1e-9 * Math.max(1, a, b)) return [{ field: "difference", message: `must be |Path 1 - Path 2| = ${Math.abs(a - b)}` }];
+  return [];
+}
+
+const SEGMENT_SET: RecordSet<z.infer<typeof recordSchema>> = {
+  folder: SEGMENTS_FOLDER,
+  prefix: "segments",
+  schema: recordSchema,
+  check: segmentProblems,
+  item: (r, { dim, imagePath, source }) => {
+    const probe: SegmentProbeDetail = { kind: "fine-grained", descriptor: "Minimum clearance", smaller: r.closer, difference: r.difference, level: "below", set: "segments", segment: r.segment_type };
+    return {
+      id: `segments/${dim}/${r.id}`,
+      recordId: r.id,
+      task: dim,
+      cluster: r.id,
+      imagePath,
+      question: "Which segment is closer to the obstacle?",
+      truth: r.closer,
+      metrics: { "Path 1": asMetrics(r.clearance["Path 1"]), "Path 2": asMetrics(r.clearance["Path 2"]) },
+      paths: r.segments,
+      source,
+      probe,
+    };
+  },
+};
+
 export function loadSegmentSet(dataRoot: string, options: DataRootOptions & { tasks?: readonly Dim[] } = {}): { items: PathEvalItem[]; problems: DataProblem[]; tasks: Dim[] } {
-  const files = segmentFiles(dataRoot, options.tasks);
-  const root = new DataRoot(dataRoot, options);
-  const items: PathEvalItem[] = [];
-  const problems: DataProblem[] = [];
-  for (const { file, dim } of files) {
-    const display = path.relative(root.dir, file);
-    const parsed = parseJson(readFileSync(file, "utf8"));
-    if (!parsed.ok || !Array.isArray(parsed.value)) {
-      problems.push({ file: display, message: parsed.ok ? "expected a JSON array of records" : parsed.message });
-      continue;
-    }
-    const seen = new Set<string>();
-    parsed.value.forEach((raw, index) => {
-      const result = recordSchema.safeParse(raw);
-      if (!result.success) {
-        for (const issue of result.error.issues) problems.push({ file: display, field: `[${index}].${issue.path.join(".")}`, message: issue.message });
-        return;
-      }
-      const r = result.data;
-      const a = r.clearance["Path 1"], b = r.clearance["Path 2"];
-      const where = (field: string, message: string) => problems.push({ file: display, field: `[${index}].${field}`, message });
-      if (!(a < b) && !(a > b)) return where("clearance", "the two clearances are equal: no closer segment");
-      if ((a < b ? "Path 1" : "Path 2") !== r.closer) return where("closer", `must be ${a < b ? "Path 1" : "Path 2"} by the clearances`);
-      if (Math.abs(Math.abs(a - b) - r.difference) > 1e-9 * Math.max(1, a, b)) return where("difference", `must be |Path 1 - Path 2| = ${Math.abs(a - b)}`);
-      if (seen.has(r.id)) return where("id", `duplicate id ${r.id}`);
-      seen.add(r.id);
-      const image = root.resolve(r.image, "image", { from: path.join(root.dir, SEGMENTS_FOLDER) });
-      if (!image.ok) return where("image", image.message);
-      const probe: SegmentProbeDetail = { kind: "fine-grained", descriptor: "Minimum clearance", smaller: r.closer, difference: r.difference, level: "below", set: "segments", segment: r.segment_type };
-      items.push({
-        id: `segments/${dim}/${r.id}`,
-        recordId: r.id,
-        task: dim,
-        cluster: r.id,
-        imagePath: image.path,
-        question: "Which segment is closer to the obstacle?",
-        truth: r.closer,
-        metrics: { "Path 1": asMetrics(a), "Path 2": asMetrics(b) },
-        paths: r.segments,
-        source: { file: display, index },
-        probe,
-      });
-    });
-  }
-  return { items, problems, tasks: files.map((f) => f.dim) };
+  return loadRecordSet(SEGMENT_SET, dataRoot, options);
 }

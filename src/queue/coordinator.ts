@@ -22,6 +22,8 @@ export interface QueuedRunOptions {
   env?: NodeJS.ProcessEnv;
   /** Progress lines (default: stderr). */
   write?: (line: string) => void;
+  /** What the work items are, plural, in the first line (default: episodes, houses or items by the run's kind). */
+  unit?: string;
 }
 
 /** One progress line of a queued run. */
@@ -53,7 +55,7 @@ export async function enqueueAndWait(spec: QueuedSpec, itemIds: readonly string[
   try {
     await ensureSchema(connection.pool);
     const created = await enqueueRun(connection.pool, runId, spec, itemIds);
-    say(`${created ? "enqueued" : "attached to"} run ${runId} (${itemIds.length} ${isNavigationSpec(spec) ? "episodes" : isGenerateSpec(spec) ? "houses" : "items"}) on ${connection.url.replace(/:[^:@/]*@/, ":***@")}; more workers: spatialprobe worker --queue <url>`);
+    say(`${created ? "enqueued" : "attached to"} run ${runId} (${itemIds.length} ${options.unit ?? (isNavigationSpec(spec) ? "episodes" : isGenerateSpec(spec) ? "houses" : "items")}) on ${connection.url.replace(/:[^:@/]*@/, ":***@")}; more workers: spatialprobe worker --queue <url>`);
     const local = new AbortController();
     const stopLocal = () => local.abort();
     options.signal.addEventListener("abort", stopLocal, { once: true });

@@ -1,64 +1,54 @@
 /**
- * `generate egopath --queue` (docs/queue.md): one work item per house. EgoPathBench's generator
- * makes house s from (seed, s) and the options alone (construct/index.ts generateEgoPathHouse), so
- * a worker builds, renders and labels one house and stores its files and rows on the server,
- * marking the item done in the same transaction; when every house is done the coordinator puts
- * them together with the local generator's own assembly (assembleEgoPathRelease): the same bytes
- * as a local `generate` with the same command.
+ * `generate <benchmark> --queue` (docs/queue.md, "Generated sets"): a generator whose work splits
+ * into independent jobs (queue/generators/) is planned here, its jobs are made by workers (or here
+ * too), each job's files and record stored on the server with its completion in one transaction,
+ * and when every job is done the coordinator assembles the set: the same bytes as a local
+ * `generate` with the same command.
  */
 import path from "node:path";
 import type pg from "pg";
 import { UsageError } from "../core/problems.js";
-import { checkSeedAndSize, generateCommand } from "../benchmarks/generate-settings.js";
-import type { GenerateEgoPathOptions, EgoPathHouse, EgoPathShared } from "../benchmarks/egopath/construct/index.js";
+import { generateCommand } from "../benchmarks/generate-settings.js";
 import { connectQueue } from "./connect.js";
 import { enqueueAndWait } from "./coordinator.js";
-import { itemResults, storeItemResult, type ClaimedItem } from "./queue.js";
+import { itemFiles, itemRecords, storeItemResult, type ClaimedItem } from "./queue.js";
 import type { GenerateSpec } from "./spec.js";
+import type { GenerateRequest, GeneratorWorker, QueuedGenerator } from "./generators/types.js";
 
-/** The generators whose work splits into independent jobs. */
-export const QUEUED_GENERATORS = ["egopath"];
+/** The generators whose work splits into independent jobs, each loaded when asked for. */
+const GENERATORS: Record<string, () => Promise<QueuedGenerator>> = {
+  egopath: async () => (await import("./generators/egopath.js")).egoPathGenerator,
+};
 
-/** A generator run as a worker holds it: the generator's options and the furniture catalogue, models and textures. */
+export const QUEUED_GENERATORS = Object.keys(GENERATORS);
+
+async function generatorFor(benchmark: string, refusal: string): Promise<QueuedGenerator> {
+  const load = GENERATORS[benchmark];
+  if (!load) throw new UsageError(refusal);
+  return load();
+}
+
+/** A generator run as a worker holds it. */
 export interface GenerateContext {
   kind: "generate";
-  options: GenerateEgoPathOptions;
-  shared: EgoPathShared;
-  sceneIds: string[];
+  worker: GeneratorWorker;
+  jobIds: readonly string[];
   close(): void;
 }
 
-const construct = () => import("../benchmarks/egopath/construct/index.js");
-
-async function generatorOptions(spec: Pick<GenerateSpec, "seed" | "count" | "extra" | "assetsDir" | "command">, outDir: string): Promise<GenerateEgoPathOptions> {
-  const { generateOptions } = await construct();
-  checkSeedAndSize(spec.seed, "scenes", spec.count);
-  return { outDir, seed: spec.seed, scenes: spec.count, ...(spec.assetsDir ? { assetsDir: spec.assetsDir } : {}), command: spec.command, ...generateOptions(spec.extra) };
-}
-
-/** Prepares a queued generator run on this machine; the house ids must be the queued ones. */
+/** Prepares a queued generator run on this machine. */
 export async function rebuildGenerate(spec: GenerateSpec, itemIds: readonly string[]): Promise<GenerateContext> {
   if (spec.version !== 1) throw new UsageError(`queued generator spec version ${String(spec.version)} is not one this spatialprobe reads (1)`);
-  if (!QUEUED_GENERATORS.includes(spec.benchmark)) throw new UsageError(`this spatialprobe cannot run ${spec.benchmark} generator jobs from a queue (it can: ${QUEUED_GENERATORS.join(", ")})`);
-  const { egoPathSceneId, egoPathShared } = await construct();
-  const options = await generatorOptions(spec, "");
-  const sceneIds = Array.from({ length: spec.count }, (_, s) => egoPathSceneId(s));
-  if (sceneIds.length !== itemIds.length || sceneIds.some((id, i) => id !== itemIds[i])) throw new UsageError(`the queued houses (${itemIds.length}) are not the ${sceneIds.length} this generator makes`);
-  const shared = egoPathShared(spec.assetsDir);
-  return { kind: "generate", options, shared, sceneIds, close: () => shared.library.close() };
+  const generator = await generatorFor(spec.benchmark, `this spatialprobe cannot run ${spec.benchmark} generator jobs from a queue (it can: ${QUEUED_GENERATORS.join(", ")})`);
+  const worker = await generator.open(spec);
+  return { kind: "generate", worker, jobIds: itemIds, close: () => worker.close() };
 }
 
-/** The JSON of a house without its files (those go to item_files). */
-type HouseRecord = Omit<EgoPathHouse, "files">;
-
-/** Makes one claimed house and stores its files and rows with its completion. */
-export async function runQueuedHouse(pool: pg.Pool, context: GenerateContext, claim: ClaimedItem): Promise<void> {
-  if (context.sceneIds[claim.index] !== claim.itemId) throw new Error(`run ${claim.runId}: house ${claim.index} is ${context.sceneIds[claim.index]} here, ${claim.itemId} in the queue`);
-  const { generateEgoPathHouse } = await construct();
-  const { files, ...record } = await generateEgoPathHouse(context.options, claim.index, context.shared);
-  // Text files as their UTF-8 bytes: what writeFileSet writes for a string.
-  const bytes = new Map([...files].map(([rel, content]) => [rel, typeof content === "string" ? Buffer.from(content, "utf8") : content]));
-  await storeItemResult(pool, claim.runId, { index: claim.index, itemId: claim.itemId, record: JSON.stringify(record satisfies HouseRecord), files: bytes }, false);
+/** Makes one claimed job and stores its files and record with its completion. */
+export async function runQueuedJob(pool: pg.Pool, context: GenerateContext, claim: ClaimedItem): Promise<void> {
+  if (context.jobIds[claim.index] !== claim.itemId) throw new Error(`run ${claim.runId}: job ${claim.index} is ${context.jobIds[claim.index]} here, ${claim.itemId} in the queue`);
+  const { record, files } = await context.worker.run(claim.index, claim.itemId);
+  await storeItemResult(pool, claim.runId, { index: claim.index, itemId: claim.itemId, record, files }, false);
 }
 
 export interface QueuedGenerate {
@@ -70,47 +60,40 @@ export interface QueuedGenerate {
 }
 
 /**
- * `generate <benchmark> --queue URL`: enqueue one job per house (or attach to the run: its id is a
- * hash of the spec and the house ids), make houses here too unless told not to, wait until every
- * house is done, then assemble and write the set as a local generate does. Returns its summary line.
+ * `generate <benchmark> --queue URL`: plan the jobs and enqueue them (or attach to the run: its id
+ * is a hash of the spec and the job ids), make jobs here too unless told not to, wait until every
+ * job is done, then assemble and write the set as a local generate does. Returns its summary line.
  */
-export async function generateOnQueue(benchmark: string, o: { outDir: string; seed: number; count: number; extra: Record<string, string>; assetsDir?: string; log: (line: string) => void }, queue: QueuedGenerate): Promise<string> {
-  if (!QUEUED_GENERATORS.includes(benchmark)) {
-    throw new UsageError(`generate --queue supports ${QUEUED_GENERATORS.join(", ")}; the ${benchmark} generator does not split into independent jobs yet (docs/queue.md): run it without --queue`);
-  }
-  const spec: GenerateSpec = {
+export async function generateOnQueue(benchmark: string, request: GenerateRequest, queue: QueuedGenerate): Promise<string> {
+  const generator = await generatorFor(benchmark, `generate --queue supports ${QUEUED_GENERATORS.join(", ")}; the ${benchmark} generator does not split into independent jobs yet (docs/queue.md): run it without --queue`);
+  const base: GenerateSpec = {
     version: 1,
     kind: "generate",
     benchmark,
     model: "-",
-    seed: o.seed,
-    count: o.count,
-    extra: o.extra,
-    ...(o.assetsDir ? { assetsDir: path.resolve(o.assetsDir) } : {}),
-    command: generateCommand(benchmark, { outDir: o.outDir, seed: o.seed, count: o.count, extra: o.extra }),
+    seed: request.seed,
+    count: request.count,
+    extra: request.extra,
+    ...(request.assetsDir ? { assetsDir: path.resolve(request.assetsDir) } : {}),
+    command: generateCommand(benchmark, { outDir: request.outDir, seed: request.seed, count: request.count, extra: request.extra }),
   };
   // Bad options are refused before anything is enqueued.
-  const options = await generatorOptions(spec, o.outDir);
-  const { egoPathSceneId, assembleEgoPathRelease, generateSummary } = await construct();
-  const { readLibraries } = await import("../world/assets/catalog.js");
-  const catalogue = readLibraries(spec.assetsDir);
-  const sceneIds = Array.from({ length: o.count }, (_, s) => egoPathSceneId(s));
-  const runId = await enqueueAndWait(spec, sceneIds, {
+  const { jobIds, plan } = await generator.plan(request, base);
+  const spec: GenerateSpec = plan === undefined ? base : { ...base, plan };
+  const runId = await enqueueAndWait(spec, jobIds, {
     url: queue.url,
     work: queue.work,
     concurrency: queue.concurrency ?? 1,
     ...(queue.leaseSeconds ? { leaseSeconds: queue.leaseSeconds } : {}),
     signal: queue.signal ?? new AbortController().signal,
-    write: o.log,
+    write: request.log,
+    unit: generator.unit,
   });
   const connection = await connectQueue(queue.url, 1);
-  let houses: EgoPathHouse[];
   try {
-    houses = (await itemResults(connection.pool, runId)).map((r) => ({ ...(JSON.parse(r.record) as HouseRecord), files: new Map<string, string | Buffer>(r.files) }));
+    const records = (await itemRecords(connection.pool, runId)).map((r) => ({ index: r.index, jobId: r.itemId, record: r.record }));
+    return await generator.assemble(request, spec, { records, files: (index) => itemFiles(connection.pool, runId, index) });
   } finally {
     await connection.close();
   }
-  for (const house of houses) o.log(house.line);
-  const result = await assembleEgoPathRelease({ ...options, log: o.log }, houses, catalogue);
-  return generateSummary(o.count, result);
 }

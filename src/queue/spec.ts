@@ -62,8 +62,8 @@ export interface NavigationSpec {
 }
 
 /**
- * A queued generator run (`generate egopath --queue`, queue/generate.ts): one work item per house,
- * each made from (seed, index) and the options alone. `model` is "-" (the runs table's column).
+ * A queued generator run (`generate <benchmark> --queue`, queue/generate.ts): one work item per job
+ * (a house, an episode's renders), each made from the spec alone. `model` is "-" (the runs table's column).
  */
 export interface GenerateSpec {
   version: 1;
@@ -78,6 +78,8 @@ export interface GenerateSpec {
   assetsDir?: string;
   /** The command recorded in the set's README (it names the coordinator's --out). */
   command: string;
+  /** What the coordinator planned that every job needs (queue/generators/), when the options alone do not say. */
+  plan?: unknown;
 }
 
 /** What a run on the queue is: a run of questions (no kind, as before), a navigation run or a generator run. */

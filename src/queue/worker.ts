@@ -6,7 +6,7 @@ import { runItems } from "../core/run.js";
 import { PostgresStore } from "../store/postgres.js";
 import { connectQueue } from "./connect.js";
 import { claimItems, completeItem, openItems, registerWorker, releaseItems, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
-import { rebuildGenerate, runQueuedHouse, type GenerateContext } from "./generate.js";
+import { rebuildGenerate, runQueuedJob, type GenerateContext } from "./generate.js";
 import { rebuildNavigation, runQueuedEpisode, type NavigationContext } from "./navigation.js";
 import { rebuildRun, type RunContext } from "./rebuild.js";
 import { ensureSchema } from "./schema.js";
@@ -115,9 +115,9 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
         return;
       }
       if (context.kind === "generate") {
-        // Rendering holds the CPU between heartbeats: renew before the house starts.
+        // Rendering holds the CPU between heartbeats: renew before the job starts.
         await renewLeases(pool, workerId, options.leaseSeconds);
-        await runQueuedHouse(pool, context, claim);
+        await runQueuedJob(pool, context, claim);
         summary.done++;
         return;
       }

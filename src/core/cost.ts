@@ -196,7 +196,7 @@ export interface CostBudget {
  * runItems under a cost limit (see the top of this file). Throws CostLimitReached before asking
  * more once the projection is over `budget.maxUsd`; otherwise returns the results in item order.
  */
-export async function runWithinBudget<I extends BenchItem>(options: RunOptions<I>, budget: CostBudget): Promise<ItemResult[]> {
+export async function runWithinBudget<I extends BenchItem>(options: RunOptions<I>, budget: CostBudget, ask: AskItems = runItems): Promise<ItemResult[]> {
   // The sizing pass reports nothing: no progress, no live results.
   const { progress: _progress, onResult: _onResult, ...quiet } = options;
   const inputs = new Map<I, number>();
@@ -215,7 +215,7 @@ export async function runWithinBudget<I extends BenchItem>(options: RunOptions<I
   if (inputOnly.usd > budget.maxUsd) throw new CostLimitReached(inputOnly.usd, budget.maxUsd, 0);
 
   const first = toAsk.slice(0, Math.max(1, options.concurrency));
-  const firstResults = await runItems({ ...options, items: first });
+  const firstResults = await ask({ ...options, items: first });
   const rest = toAsk.slice(first.length);
   if (rest.length > 0) {
     const output = expectedOutputTokens(firstResults, budget.maxTokens);
@@ -226,7 +226,7 @@ export async function runWithinBudget<I extends BenchItem>(options: RunOptions<I
 
   const firstSet = new Set(first);
   const others = options.items.filter((item) => !firstSet.has(item));
-  const otherResults = await runItems({ ...options, items: others }).catch(recountInterruption((completed) => first.length + completed));
+  const otherResults = await ask({ ...options, items: others }).catch(recountInterruption((completed) => first.length + completed));
   const byItem = new Map<I, ItemResult>();
   first.forEach((item, i) => byItem.set(item, firstResults[i]!));
   others.forEach((item, i) => byItem.set(item, otherResults[i]!));
@@ -245,7 +245,10 @@ export function costBudget(spec: string, maxUsd: number | undefined, price: Pric
   return { maxUsd, price: batch ? batchPrice(price) : price, provider: model.identity.provider, maxTokens };
 }
 
-/** runItems, under the budget when there is one. */
-export function runItemsWithin<I extends BenchItem>(budget: CostBudget | undefined, options: RunOptions<I>): Promise<ItemResult[]> {
-  return budget ? runWithinBudget(options, budget) : runItems(options);
+/** How the budget asks a set of items: runItems, or a queued run's workers (queue/coordinator.ts). */
+export type AskItems = <I extends BenchItem>(options: RunOptions<I>) => Promise<ItemResult[]>;
+
+/** runItems, under the budget when there is one; `ask` in place of runItems for the items the budget lets go. */
+export function runItemsWithin<I extends BenchItem>(budget: CostBudget | undefined, options: RunOptions<I>, ask: AskItems = runItems): Promise<ItemResult[]> {
+  return budget ? runWithinBudget(options, budget, ask) : runItems(options);
 }

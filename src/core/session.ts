@@ -19,7 +19,7 @@ import type { RequestOptions } from "../benchmarks/requests.js";
 import { getBenchmark } from "../registry.js";
 import { resultFacts, scoreCoverage } from "../report/run-facts.js";
 import { ResponseStore } from "../store/store.js";
-import { queuedRunStore } from "../queue/coordinator.js";
+import { queuedRun } from "../queue/coordinator.js";
 
 /**
  * The work behind `run` and `score`: load and check the data, get answers (model, built-in or
@@ -257,9 +257,11 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
   // One writer per folder (core/lock.ts): a second run on this --out stops here, before asking anything.
   return withFolderLock(options.out, async () => {
     // --queue (queue/coordinator.ts): the workers answer every item first; the run below then finds each reply in the server's store.
-    const store = options.queue
-      ? await queuedRunStore({ queue: options.queue, options, settings, responderKind: choice.responder.kind, hasCostLimit: costLimit !== undefined, ...(maxImages ? { maxImages } : {}), ...(imageBudget ? { imageBudget } : {}), itemIds: loaded.items.map((item) => item.id), concurrency })
-      : choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
+    // Under --max-cost the items are enqueued held and the budget releases them (queued.ask).
+    const queued = options.queue
+      ? await queuedRun({ queue: options.queue, options, settings, responderKind: choice.responder.kind, hasCostLimit: costLimit !== undefined, ...(maxImages ? { maxImages } : {}), ...(imageBudget ? { imageBudget } : {}), itemIds: loaded.items.map((item) => item.id), concurrency })
+      : undefined;
+    const store = queued ? queued.store : choice.responder.kind === "model" ? new ResponseStore(options.storeFile ?? path.join(options.out, "responses.sqlite")) : undefined;
     let live: LiveLog | undefined;
     try {
       const header: LiveHeader & { name?: string; control: string } = {
@@ -297,7 +299,7 @@ export async function executeRun(options: RunCommandOptions): Promise<RunSummary
         await runBatchPass(itemOptions, { client: batchClient, pollMs: (settings.batch_poll ?? DEFAULT_BATCH_POLL_SECONDS) * 1000, ...(log ? { log } : {}), ...(costLimit ? { budget: costLimit } : {}) });
       }
       // Under --batch the batch pass asked the stored errors again already (--retry-errors): the normal pass sends nothing.
-      const results = await runItemsWithin(costLimit, batchClient ? { ...itemOptions, retryErrors: false } : itemOptions);
+      const results = await runItemsWithin(costLimit, batchClient ? { ...itemOptions, retryErrors: false } : itemOptions, queued?.ask);
       const identity = choice.responder.kind === "model" ? choice.responder.model.identity : { provider: "builtin", endpoint: "", model: choice.responder.name };
       const scores = scoresDocument(loaded.benchmark, options.model, loaded, results, options, { ...(name ? { name } : {}), control: options.control, predictions: false }, {
         prompt: info,

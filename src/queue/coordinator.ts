@@ -1,11 +1,13 @@
 import type { ModelSettingsConfig } from "../core/config.js";
+import type { AskItems } from "../core/cost.js";
 import { UsageError } from "../core/problems.js";
-import { RunInterrupted } from "../core/run.js";
+import type { BenchItem, ItemResult } from "../core/benchmark.js";
+import { RunInterrupted, runItems, type RunOptions } from "../core/run.js";
 import type { RunCommandOptions } from "../core/session.js";
 import type { ImageBudgets } from "../models/shape.js";
 import { PostgresStore } from "../store/postgres.js";
 import { connectQueue } from "./connect.js";
-import { enqueueRun, liveWorkers, runStatuses, type RunStatus } from "./queue.js";
+import { enqueueRun, liveWorkers, releaseHeld, runStatuses, type RunStatus } from "./queue.js";
 import { ensureSchema } from "./schema.js";
 import { isGenerateSpec, isNavigationSpec, normalizeSpec, runIdOf, type QueuedSpec, type RunSpec } from "./spec.js";
 import { runWorker } from "./worker.js";
@@ -28,7 +30,7 @@ export interface QueuedRunOptions {
 
 /** One progress line of a queued run. */
 export function progressLine(runId: string, status: RunStatus, workers: number): string {
-  return `[queue ${runId} ${status.benchmark}${status.kind === "navigation" ? " navigate" : status.kind === "generate" ? " generate" : ""} ${status.model}] ${status.done}/${status.total} done · ${status.inFlight} in flight · ${status.pending} pending · ${status.errors} errors · ${workers} live workers`;
+  return `[queue ${runId} ${status.benchmark}${status.kind === "navigation" ? " navigate" : status.kind === "generate" ? " generate" : ""} ${status.model}] ${status.done}/${status.total} done · ${status.inFlight} in flight · ${status.pending} pending · ${status.held > 0 ? `${status.held} held (--max-cost) · ` : ""}${status.errors} errors · ${workers} live workers`;
 }
 
 /**
@@ -41,54 +43,103 @@ export async function runOnQueue(spec: RunSpec, itemIds: readonly string[], opti
   return { runId, store: await PostgresStore.open(options.url) };
 }
 
-/**
- * Enqueue a run of any kind (or attach to it), work on it here unless `options.work` is false, and
- * print progress until every item is done; returns the run id.
- */
-export async function enqueueAndWait(spec: QueuedSpec, itemIds: readonly string[], options: QueuedRunOptions): Promise<string> {
+function sayer(options: QueuedRunOptions): (line: string) => void {
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const say = (line: string) => {
+  return (line) => {
     if (!options.quiet) write(line);
   };
+}
+
+type Connection = Awaited<ReturnType<typeof connectQueue>>;
+
+/** Enqueue a run (or attach to it) and say which; `held`: its items start held (a --max-cost run). */
+async function enqueueAndAnnounce(connection: Connection, runId: string, spec: QueuedSpec, itemIds: readonly string[], options: QueuedRunOptions, held: boolean): Promise<void> {
+  await ensureSchema(connection.pool);
+  const created = await enqueueRun(connection.pool, runId, spec, itemIds, held);
+  sayer(options)(`${created ? "enqueued" : "attached to"} run ${runId} (${itemIds.length} ${options.unit ?? (isNavigationSpec(spec) ? "episodes" : isGenerateSpec(spec) ? "houses" : "items")}) on ${connection.url.replace(/:[^:@/]*@/, ":***@")}; more workers: spatialprobe worker --queue <url>`);
+}
+
+/**
+ * Work on a run here unless `options.work` is false, and print progress until no item is left that
+ * a worker could take (every item done, or the rest held).
+ */
+async function workUntilNoneOpen(connection: Connection, runId: string, options: QueuedRunOptions): Promise<void> {
+  const say = sayer(options);
+  const local = new AbortController();
+  const stopLocal = () => local.abort();
+  options.signal.addEventListener("abort", stopLocal, { once: true });
+  const working = options.work
+    ? runWorker({ url: options.url, concurrency: options.concurrency, leaseSeconds: options.leaseSeconds ?? 60, exitWhenIdle: true, onlyRun: runId, signal: local.signal, ...(options.env ? { env: options.env } : {}), log: say })
+    : undefined;
+  // A failing local worker (a missing key, say) ends the wait with its error.
+  let workerError: unknown;
+  working?.catch((error) => {
+    workerError = error;
+  });
+  let last = "";
+  for (;;) {
+    const [status] = await runStatuses(connection.pool, runId);
+    const line = progressLine(runId, status!, (await liveWorkers(connection.pool)).length);
+    if (line !== last) say(line);
+    last = line;
+    if (status!.pending + status!.inFlight === 0) break;
+    if (workerError !== undefined) throw workerError;
+    if (options.signal.aborted) {
+      // The local worker gives its claims back before the run stops.
+      await working?.catch(() => {});
+      throw new RunInterrupted(status!.done);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  options.signal.removeEventListener("abort", stopLocal);
+  await working;
+}
+
+/**
+ * Enqueue a run of any kind (or attach to it), work on it here unless `options.work` is false, and
+ * print progress until every item is done; returns the run id. Items a --max-cost run left held
+ * are released: without a limit the whole run goes.
+ */
+export async function enqueueAndWait(spec: QueuedSpec, itemIds: readonly string[], options: QueuedRunOptions): Promise<string> {
   const runId = runIdOf(spec, itemIds);
   const connection = await connectQueue(options.url, 2);
   try {
-    await ensureSchema(connection.pool);
-    const created = await enqueueRun(connection.pool, runId, spec, itemIds);
-    say(`${created ? "enqueued" : "attached to"} run ${runId} (${itemIds.length} ${options.unit ?? (isNavigationSpec(spec) ? "episodes" : isGenerateSpec(spec) ? "houses" : "items")}) on ${connection.url.replace(/:[^:@/]*@/, ":***@")}; more workers: spatialprobe worker --queue <url>`);
-    const local = new AbortController();
-    const stopLocal = () => local.abort();
-    options.signal.addEventListener("abort", stopLocal, { once: true });
-    const working = options.work
-      ? runWorker({ url: options.url, concurrency: options.concurrency, leaseSeconds: options.leaseSeconds ?? 60, exitWhenIdle: true, onlyRun: runId, signal: local.signal, ...(options.env ? { env: options.env } : {}), log: say })
-      : undefined;
-    // A failing local worker (a missing key, say) ends the wait with its error.
-    let workerError: unknown;
-    working?.catch((error) => {
-      workerError = error;
-    });
-    let last = "";
-    let status: RunStatus | undefined;
-    for (;;) {
-      [status] = await runStatuses(connection.pool, runId);
-      const line = progressLine(runId, status!, (await liveWorkers(connection.pool)).length);
-      if (line !== last) say(line);
-      last = line;
-      if (status!.done === status!.total) break;
-      if (workerError !== undefined) throw workerError;
-      if (options.signal.aborted) {
-        // The local worker gives its claims back before the run stops.
-        await working?.catch(() => {});
-        throw new RunInterrupted(status!.done);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-    options.signal.removeEventListener("abort", stopLocal);
-    await working;
+    await enqueueAndAnnounce(connection, runId, spec, itemIds, options, false);
+    await releaseHeld(connection.pool, runId, itemIds.map((_, i) => i));
+    await workUntilNoneOpen(connection, runId, options);
     return runId;
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * A --max-cost run on the queue: its items are enqueued held, and `ask` (given to core/cost.ts
+ * runWithinBudget in place of runItems) releases the items the budget is ready to ask, waits until
+ * the workers have answered them, and reads their replies from the server's store. The budget asks
+ * the first items, projects from their replies, and releases the rest only when the projection is
+ * within the limit; otherwise the rest stay held (`status` shows them) until the same command, with
+ * a higher limit, attaches to the run (the limit is not part of the run's spec).
+ */
+async function budgetedQueueRun(spec: RunSpec, itemIds: readonly string[], options: QueuedRunOptions): Promise<AskItems> {
+  const runId = runIdOf(spec, itemIds);
+  const connection = await connectQueue(options.url, 2);
+  try {
+    await enqueueAndAnnounce(connection, runId, spec, itemIds, options, true);
+  } finally {
+    await connection.close();
+  }
+  const indexOf = new Map(itemIds.map((id, i) => [id, i]));
+  return async <I extends BenchItem>(run: RunOptions<I>): Promise<ItemResult[]> => {
+    const asking = await connectQueue(options.url, 2);
+    try {
+      await releaseHeld(asking.pool, runId, run.items.map((item) => indexOf.get(item.id)!));
+      await workUntilNoneOpen(asking, runId, options);
+    } finally {
+      await asking.close();
+    }
+    return runItems(run);
+  };
 }
 
 /** What executeRun knows of a run when it hands it to the queue (core/session.ts). */
@@ -105,15 +156,25 @@ export interface QueueRequest {
   concurrency: number;
 }
 
+/** A queued run as executeRun uses it: the server's store, and under --max-cost the budget's way to ask. */
+export interface QueuedRun {
+  store: PostgresStore;
+  /** Under --max-cost: runItems for core/cost.ts runWithinBudget, asking through the queue. */
+  ask?: AskItems;
+}
+
 /**
- * executeRun's `--queue` step: refuse what the queue does not carry yet, build the run's spec, run
- * it on the queue, and return the server's store for the local scoring pass.
+ * executeRun's `--queue` step: refuse what the queue does not carry, build the run's spec, and
+ * either run it on the queue (every item answered before this returns) or, under --max-cost,
+ * enqueue it held for the budget to release (budgetedQueueRun). The local scoring pass then reads
+ * every reply from the server's store.
  */
-export async function queuedRunStore(request: QueueRequest): Promise<PostgresStore> {
+export async function queuedRun(request: QueueRequest): Promise<QueuedRun> {
   const { options } = request;
   if (request.responderKind !== "model") throw new UsageError("--queue is for provider models (openai:, anthropic:, gemini:); built-ins answer locally in no time: run without --queue");
-  if (request.hasCostLimit) throw new UsageError("--max-cost (or max_cost in the config) is not supported with --queue yet: run without one of them");
-  const spec: RunSpec = {
+  // The limit is the coordinator's business, not the workers': a new limit attaches to the same run.
+  const { max_cost: _limit, ...settings } = request.settings;
+  const spec: RunSpec = normalizeSpec({
     version: 1,
     benchmark: options.benchmark,
     benchmarkOptions: { ...options.benchmarkOptions },
@@ -121,7 +182,7 @@ export async function queuedRunStore(request: QueueRequest): Promise<PostgresSto
     ...(options.tasks && options.tasks.length > 0 ? { tasks: options.tasks } : {}),
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
     model: options.model,
-    settings: request.settings,
+    settings,
     promptSource: options.promptSource,
     control: options.control,
     ...(options.templateFile ? { templateFile: options.templateFile } : {}),
@@ -130,8 +191,8 @@ export async function queuedRunStore(request: QueueRequest): Promise<PostgresSto
     ...(request.imageBudget ? { imageBudget: request.imageBudget } : {}),
     retryErrors: options.retryErrors,
     ...(options.repeat ? { repeat: options.repeat.index } : {}),
-  };
-  const { store } = await runOnQueue(spec, request.itemIds, {
+  });
+  const queueOptions: QueuedRunOptions = {
     url: request.queue.url,
     work: request.queue.work,
     concurrency: request.concurrency,
@@ -139,6 +200,11 @@ export async function queuedRunStore(request: QueueRequest): Promise<PostgresSto
     ...(options.quiet ? { quiet: true } : {}),
     signal: options.signal ?? new AbortController().signal,
     ...(options.env ? { env: options.env } : {}),
-  });
-  return store;
+  };
+  if (request.hasCostLimit) {
+    const ask = await budgetedQueueRun(spec, request.itemIds, queueOptions);
+    return { store: await PostgresStore.open(request.queue.url), ask };
+  }
+  const { store } = await runOnQueue(spec, request.itemIds, queueOptions);
+  return { store };
 }

@@ -15,8 +15,11 @@ export interface ClaimedItem {
   attempts: number;
 }
 
-/** Enqueue a run and its items unless a run with this id exists; true when this call created it. */
-export async function enqueueRun(pool: pg.Pool, runId: string, spec: QueuedSpec, itemIds: readonly string[]): Promise<boolean> {
+/**
+ * Enqueue a run and its items unless a run with this id exists; true when this call created it.
+ * `held`: the items start held (not claimable) until releaseHeld lets them go (a --max-cost run).
+ */
+export async function enqueueRun(pool: pg.Pool, runId: string, spec: QueuedSpec, itemIds: readonly string[], held = false): Promise<boolean> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
@@ -27,8 +30,8 @@ export async function enqueueRun(pool: pg.Pool, runId: string, spec: QueuedSpec,
     );
     if (inserted.rowCount === 1) {
       await client.query(
-        "INSERT INTO work_items (run_id, idx, item_id) SELECT $1, t.idx - 1, t.item_id FROM unnest($2::text[]) WITH ORDINALITY AS t(item_id, idx) ORDER BY t.idx",
-        [runId, itemIds],
+        "INSERT INTO work_items (run_id, idx, item_id, state) SELECT $1, t.idx - 1, t.item_id, $3 FROM unnest($2::text[]) WITH ORDINALITY AS t(item_id, idx) ORDER BY t.idx",
+        [runId, itemIds, held ? "held" : "pending"],
       );
     }
     await client.query("COMMIT");
@@ -39,6 +42,11 @@ export async function enqueueRun(pool: pg.Pool, runId: string, spec: QueuedSpec,
   } finally {
     client.release();
   }
+}
+
+/** Held items of a run become claimable (those already released or done are left as they are). */
+export async function releaseHeld(pool: pg.Pool, runId: string, indices: readonly number[]): Promise<void> {
+  await pool.query("UPDATE work_items SET state = 'pending' WHERE run_id = $1 AND idx = ANY($2::int[]) AND state = 'held'", [runId, indices]);
 }
 
 export async function runSpec(pool: pg.Pool, runId: string): Promise<{ spec: QueuedSpec; itemIds: string[] } | undefined> {
@@ -113,10 +121,19 @@ export async function unregisterWorker(pool: pg.Pool, workerId: string): Promise
   await pool.query("DELETE FROM workers WHERE id = $1", [workerId]);
 }
 
-/** Items not done yet (pending or claimed, by anyone), in one run or in every run but the excluded. */
+/** Items a worker may still get (pending or claimed, by anyone; held ones are not), in one run or in every run but the excluded. */
 export async function openItems(pool: pg.Pool, options: { onlyRun?: string; excluded?: readonly string[] } = {}): Promise<number> {
   const { rows } = await pool.query<{ n: string }>(
-    "SELECT COUNT(*) AS n FROM work_items WHERE state <> 'done' AND ($1::text IS NULL OR run_id = $1) AND NOT (run_id = ANY($2::text[]))",
+    "SELECT COUNT(*) AS n FROM work_items WHERE state IN ('pending', 'claimed') AND ($1::text IS NULL OR run_id = $1) AND NOT (run_id = ANY($2::text[]))",
+    [options.onlyRun ?? null, options.excluded ?? []],
+  );
+  return Number(rows[0]!.n);
+}
+
+/** Items held by a --max-cost coordinator, in one run or in every run but the excluded. */
+export async function heldItems(pool: pg.Pool, options: { onlyRun?: string; excluded?: readonly string[] } = {}): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(
+    "SELECT COUNT(*) AS n FROM work_items WHERE state = 'held' AND ($1::text IS NULL OR run_id = $1) AND NOT (run_id = ANY($2::text[]))",
     [options.onlyRun ?? null, options.excluded ?? []],
   );
   return Number(rows[0]!.n);
@@ -137,6 +154,8 @@ export interface RunStatus {
   /** Pending, plus claimed whose lease expired (claimable again). */
   pending: number;
   errors: number;
+  /** Held back by --max-cost until the projection allows them (queue/coordinator.ts). */
+  held: number;
   /** Workers holding a live lease on this run's items. */
   workers: number;
   /** Items finished in the last 60 seconds. */
@@ -150,6 +169,7 @@ export async function runStatuses(pool: pg.Pool, onlyRun?: string): Promise<RunS
             COUNT(*) FILTER (WHERE w.state = 'claimed' AND w.lease_until >= now()) AS in_flight,
             COUNT(*) FILTER (WHERE w.state = 'pending' OR (w.state = 'claimed' AND w.lease_until < now())) AS pending,
             COUNT(*) FILTER (WHERE w.state = 'done' AND w.error) AS errors,
+            COUNT(*) FILTER (WHERE w.state = 'held') AS held,
             COUNT(DISTINCT w.claimed_by) FILTER (WHERE w.state = 'claimed' AND w.lease_until >= now()) AS workers,
             COUNT(*) FILTER (WHERE w.state = 'done' AND w.finished_at > now() - interval '60 seconds') AS last_minute
        FROM runs r LEFT JOIN work_items w ON w.run_id = r.id
@@ -168,6 +188,7 @@ export async function runStatuses(pool: pg.Pool, onlyRun?: string): Promise<RunS
     inFlight: Number(r["in_flight"]),
     pending: Number(r["pending"]),
     errors: Number(r["errors"]),
+    held: Number(r["held"]),
     workers: Number(r["workers"]),
     lastMinute: Number(r["last_minute"]),
   }));

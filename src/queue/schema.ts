@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS work_items (
   run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   idx INTEGER NOT NULL,
   item_id TEXT NOT NULL,
-  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'claimed', 'done')),
+  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'claimed', 'done', 'held')),
   claimed_by TEXT,
   lease_until TIMESTAMPTZ,
   attempts INTEGER NOT NULL DEFAULT 0,
@@ -53,6 +53,15 @@ CREATE TABLE IF NOT EXISTS item_files (
   FOREIGN KEY (run_id, idx) REFERENCES item_results (run_id, idx) ON DELETE CASCADE
 );
 CREATE INDEX IF NOT EXISTS work_items_open ON work_items (id) WHERE state <> 'done';
+-- 'held' (a --max-cost run's items not released yet) came later: a table made before gets the wider check.
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'work_items_state_check' AND conrelid = 'work_items'::regclass
+             AND pg_get_constraintdef(oid) NOT LIKE '%held%') THEN
+    ALTER TABLE work_items DROP CONSTRAINT work_items_state_check;
+    ALTER TABLE work_items ADD CONSTRAINT work_items_state_check CHECK (state IN ('pending', 'claimed', 'done', 'held'));
+  END IF;
+END $$;
 CREATE TABLE IF NOT EXISTS workers (
   id TEXT PRIMARY KEY,
   host TEXT NOT NULL,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { claimItems, completeItem, enqueueRun, liveWorkers, registerWorker, releaseItems, renewLeases, runStatuses } from "../../src/queue/queue.js";
+import { claimItems, completeItem, enqueueRun, heldItems, liveWorkers, openItems, registerWorker, releaseHeld, releaseItems, renewLeases, runStatuses } from "../../src/queue/queue.js";
 import { ensureSchema } from "../../src/queue/schema.js";
 import type { RunSpec } from "../../src/queue/spec.js";
 import { PostgresStore } from "../../src/store/postgres.js";
@@ -33,7 +33,7 @@ test("leases: claims skip each other, an expired lease returns the items, status
   await completeItem(db.pool, "run-a", 5, true);
 
   const [live] = await runStatuses(db.pool);
-  assert.deepEqual({ ...live, createdAt: undefined }, { runId: "run-a", kind: "run", benchmark: "egopath", model: "openai:mock-vlm", createdAt: undefined, total: 10, done: 2, inFlight: 4, pending: 4, errors: 1, workers: 1, lastMinute: 2 });
+  assert.deepEqual({ ...live, createdAt: undefined }, { runId: "run-a", kind: "run", benchmark: "egopath", model: "openai:mock-vlm", createdAt: undefined, total: 10, done: 2, inFlight: 4, pending: 4, errors: 1, held: 0, workers: 1, lastMinute: 2 });
 
   // The table `status` prints, from another process.
   const shown = await exited(cli(["status", "--queue", db.url]));
@@ -67,6 +67,36 @@ test("leases: claims skip each other, an expired lease returns the items, status
   await releaseItems(db.pool, "B");
   const [all] = await runStatuses(db.pool);
   assert.deepEqual([all!.inFlight, all!.pending], [0, 8]);
+});
+
+test("held items (a --max-cost run) are not claimable nor open until released; status counts them", async () => {
+  await enqueueRun(db.pool, "run-h", SPEC, ["h0", "h1", "h2", "h3"], true);
+  assert.deepEqual(await claimItems(db.pool, "H", 30, 10, { onlyRun: "run-h" }), []);
+  assert.equal(await openItems(db.pool, { onlyRun: "run-h" }), 0);
+  assert.equal(await heldItems(db.pool, { onlyRun: "run-h" }), 4);
+  await releaseHeld(db.pool, "run-h", [0, 2]);
+  assert.deepEqual((await claimItems(db.pool, "H", 30, 10, { onlyRun: "run-h" })).map((c) => c.itemId), ["h0", "h2"]);
+  await completeItem(db.pool, "run-h", 0, false);
+  // Releasing again leaves claimed and done items as they are.
+  await releaseHeld(db.pool, "run-h", [0, 1, 2]);
+  const [status] = await runStatuses(db.pool, "run-h");
+  assert.deepEqual([status!.done, status!.inFlight, status!.pending, status!.held], [1, 1, 1, 1]);
+  assert.equal(await openItems(db.pool, { onlyRun: "run-h" }), 2);
+});
+
+test("a queue made before held items existed gets the wider state check", async () => {
+  const old = await freshSchema();
+  try {
+    await ensureSchema(old.pool);
+    await old.pool.query("ALTER TABLE work_items DROP CONSTRAINT work_items_state_check");
+    await old.pool.query("ALTER TABLE work_items ADD CONSTRAINT work_items_state_check CHECK (state IN ('pending', 'claimed', 'done'))");
+    await assert.rejects(enqueueRun(old.pool, "run-old", SPEC, ["x"], true), /work_items_state_check/);
+    await ensureSchema(old.pool);
+    assert.equal(await enqueueRun(old.pool, "run-old", SPEC, ["x"], true), true);
+    assert.equal(await heldItems(old.pool), 1);
+  } finally {
+    await old.drop();
+  }
 });
 
 test("concurrent claims never hand out the same item (FOR UPDATE SKIP LOCKED)", async () => {

@@ -112,3 +112,48 @@ export function normalizeSpec(spec: RunSpec): RunSpec {
   };
   return JSON.parse(JSON.stringify(withPaths)) as RunSpec;
 }
+
+/** `worker --path-map FROM=TO`: where this machine keeps what the coordinator saw under FROM. */
+export interface PathMapping {
+  from: string;
+  to: string;
+}
+
+/** Parses FROM=TO (both absolute; trailing slashes dropped). */
+export function parsePathMapping(text: string): PathMapping {
+  const i = text.indexOf("=");
+  const [from, to] = i > 0 ? [text.slice(0, i), text.slice(i + 1)] : ["", ""];
+  if (!path.isAbsolute(from) || !path.isAbsolute(to)) throw new Error(`--path-map expects FROM=TO with two absolute paths, got "${text}"`);
+  return { from: path.resolve(from), to: path.resolve(to) };
+}
+
+/** An absolute path under a mapping's FROM (the folder itself or anything inside it), moved to its TO; the first mapping that applies wins. */
+export function mapPath(file: string, mappings: readonly PathMapping[]): string {
+  for (const { from, to } of mappings) {
+    if (file === from) return to;
+    if (file.startsWith(from.endsWith(path.sep) ? from : from + path.sep)) return path.join(to, file.slice(from.length));
+  }
+  return file;
+}
+
+/**
+ * A queued spec with every path the worker reads moved by the mappings: the data, a template, the
+ * EgoTL --train file, the furniture libraries, and --set values that are absolute paths (PathEval's
+ * environments= and scenarios=). The item ids are checked afterwards as always, so a mapping to
+ * other data is refused rather than answered.
+ */
+export function mapSpecPaths<S extends QueuedSpec>(spec: S, mappings: readonly PathMapping[]): S {
+  if (mappings.length === 0) return spec;
+  const move = (file: string | undefined) => (file === undefined ? undefined : mapPath(file, mappings));
+  const moved: Record<string, unknown> = { ...spec };
+  for (const key of ["data", "templateFile", "assetsDir"]) {
+    const value = moved[key];
+    if (typeof value === "string") moved[key] = move(value);
+  }
+  if (isGenerateSpec(spec)) {
+    moved["extra"] = Object.fromEntries(Object.entries(spec.extra).map(([k, v]) => [k, path.isAbsolute(v) ? mapPath(v, mappings) : v]));
+  } else if (!isNavigationSpec(spec) && spec.benchmarkOptions.train) {
+    moved["benchmarkOptions"] = { ...spec.benchmarkOptions, train: move(spec.benchmarkOptions.train) };
+  }
+  return moved as unknown as S;
+}

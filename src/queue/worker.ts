@@ -5,12 +5,12 @@ import { DataError, formatProblem, UsageError } from "../core/problems.js";
 import { runItems } from "../core/run.js";
 import { PostgresStore } from "../store/postgres.js";
 import { connectQueue } from "./connect.js";
-import { claimItems, completeItem, openItems, registerWorker, releaseItems, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
+import { claimItems, completeItem, heldItems, openItems, registerWorker, releaseItems, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
 import { rebuildGenerate, runQueuedJob, type GenerateContext } from "./generate.js";
 import { rebuildNavigation, runQueuedEpisode, type NavigationContext } from "./navigation.js";
 import { rebuildRun, type RunContext } from "./rebuild.js";
 import { ensureSchema } from "./schema.js";
-import { isGenerateSpec, isNavigationSpec } from "./spec.js";
+import { isGenerateSpec, isNavigationSpec, mapSpecPaths, type PathMapping } from "./spec.js";
 
 /** A queued run as a worker holds it: a run of questions, a navigation run (episodes) or a generator run (houses). */
 type WorkContext = ({ kind: "items" } & RunContext) | NavigationContext | GenerateContext;
@@ -31,6 +31,8 @@ export interface WorkerOptions {
   log?: (line: string) => void;
   /** How often to look for work when there is none, in ms (default 500). */
   pollMs?: number;
+  /** `--path-map`: where this machine keeps the files the specs name (spec.ts mapSpecPaths). */
+  pathMap?: readonly PathMapping[];
 }
 
 export interface WorkerSummary {
@@ -39,6 +41,13 @@ export interface WorkerSummary {
   errors: number;
   refusedRuns: string[];
 }
+
+/**
+ * --exit-when-idle with held items in the queue: how long nothing claimable must last before the
+ * worker leaves. Above the coordinator's 1 s status poll plus its projection, so a budget's next
+ * release finds the workers still there; after a --max-cost stop the workers leave this much later.
+ */
+const HELD_IDLE_MS = 4000;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -86,8 +95,9 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       let context = contexts.get(runId);
       if (!context) {
         context = (async (): Promise<WorkContext> => {
-          const found = await runSpec(pool, runId);
-          if (!found) throw new UsageError(`run ${runId} is not in the queue`);
+          const stored = await runSpec(pool, runId);
+          if (!stored) throw new UsageError(`run ${runId} is not in the queue`);
+          const found = { ...stored, spec: mapSpecPaths(stored.spec, options.pathMap ?? []) };
           const env = options.env ?? process.env;
           // A navigation run: one simulator per slot, so every slot can run an episode at once.
           if (isNavigationSpec(found.spec)) return rebuildNavigation(found.spec, found.itemIds, options.concurrency, store, env);
@@ -152,15 +162,24 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       summary.done++;
       if (error) summary.errors++;
     };
+    // A --max-cost coordinator releases a run's held items a moment after its first ones are done
+    // (queue/coordinator.ts budgetedQueueRun): with held items about, idle means idle for a while.
+    let idleSince: number | undefined;
+    const idleLongEnough = async (filter: { onlyRun?: string; excluded?: readonly string[] }): Promise<boolean> => {
+      if ((await heldItems(pool, filter)) === 0) return true;
+      idleSince ??= Date.now();
+      return Date.now() - idleSince >= HELD_IDLE_MS;
+    };
     const slot = async () => {
       while (!options.signal.aborted && !idle && failure === undefined) {
         const filter = { ...(options.onlyRun ? { onlyRun: options.onlyRun } : {}), excluded: [...refused] };
         const [claim] = await claimItems(pool, workerId, options.leaseSeconds, 1, filter);
         if (!claim) {
-          if (options.exitWhenIdle && (await openItems(pool, filter)) === 0) idle = true;
+          if (options.exitWhenIdle && (await openItems(pool, filter)) === 0 && (await idleLongEnough(filter))) idle = true;
           else await sleep(pollMs, options.signal);
           continue;
         }
+        idleSince = undefined;
         await answer(claim);
       }
     };

@@ -18,6 +18,10 @@ import type { GenerateRequest, GeneratorWorker, QueuedGenerator } from "./genera
 /** The generators whose work splits into independent jobs, each loaded when asked for. */
 const GENERATORS: Record<string, () => Promise<QueuedGenerator>> = {
   egopath: async () => (await import("./generators/egopath.js")).egoPathGenerator,
+  epic: async () => (await import("./generators/epic.js")).epicGenerator,
+  egotl: async () => (await import("./generators/egotl.js")).egoTLGenerator,
+  vcn: async () => (await import("./generators/vcn.js")).vcnGenerator,
+  patheval: async () => (await import("./generators/patheval.js")).pathEvalGenerator,
 };
 
 export const QUEUED_GENERATORS = Object.keys(GENERATORS);

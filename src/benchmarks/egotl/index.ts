@@ -191,14 +191,13 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
     imageBudget: { picture: { maxSide: 768, format: "jpeg", jpegQuality: 85 }, frame: { maxSide: 768, format: "jpeg", jpegQuality: 85 } },
     async generate({ outDir, seed, count, extra, log, assetsDir }) {
       // Loaded on demand: the generator pulls in the world engine.
-      const { generateEgoTLRelease, generateOptions } = await import("./construct/index.js");
+      const { generateEgoTLRelease, generateOptions, generateSummary } = await import("./construct/index.js");
       const options = generateOptions(extra);
       const result = await generateEgoTLRelease({
         outDir, seed, houses: count, assetsDir, log, ...options,
         command: generateCommand("egotl", { outDir, seed, count, extra }),
       });
-      const counts = (s: "test" | "train") => Object.entries(result.questions[s]).map(([t, n]) => `${t} ${n}`).join(", ");
-      return `EgoTL-Bench-format set from ${count} houses, ${result.episodes.rendered} rendered episodes (${result.frames} frames): test ${counts("test")}; train ${counts("train")}`;
+      return generateSummary(count, result);
     },
   };
 }

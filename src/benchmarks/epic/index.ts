@@ -209,17 +209,13 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     predictionKey: sampleKeyFromImages,
     async generate({ outDir, seed, count, extra, log, assetsDir }) {
       // Loaded on demand: the generator pulls in the world engine.
-      const { generateEpicRelease, generateOptions } = await import("./construct/index.js");
+      const { epicSummary, generateEpicRelease, generateOptions } = await import("./construct/index.js");
       const options = generateOptions(extra);
       const result = await generateEpicRelease({
         outDir, seed, houses: count, assetsDir, log, ...options,
         command: generateCommand("epic", { outDir, seed, count, extra }),
       });
-      for (const [task, s] of Object.entries(result.tasks)) {
-        const extraText = [s.zero_target_share !== undefined ? `0-target share ${s.zero_target_share}` : "", s.placement_feasible_share !== undefined ? `feasible share ${s.placement_feasible_share}` : ""].filter(Boolean).join(", ");
-        log(`  ${task}: ${s.samples}${s.counts ? ` (counts ${Object.entries(s.counts).map(([k, n]) => `${k}:${n}`).join(" ")})` : ""}${extraText ? `; ${extraText}` : ""}`);
-      }
-      return `EPIC-Bench-layout set from ${count} houses, ${result.views} views: ${result.samples} samples over ${Object.values(result.tasks).filter((t) => t.samples > 0).length} task types (statistics in stats.json)`;
+      return epicSummary(count, result, log);
     },
     configure(options: BenchmarkOptions) {
       const coords = options.coords ? coordsOption(options.coords) : options.model ? coordModeForModel(options.model) : "auto";

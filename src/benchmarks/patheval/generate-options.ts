@@ -3,6 +3,7 @@ import type { PlannerName } from "./plan.js";
 import { DESCRIPTORS, PAPER_THRESHOLDS, type DescriptorName, type Descriptors } from "./scenarios.js";
 import type { Dim } from "./types.js";
 import type { GenerateSummary } from "./generate.js";
+import type { EnvironmentSource } from "./environment-job.js";
 
 /** Options of `generatePathEval`, apart from the generator so the CLI can read them without loading it. */
 export interface GenerateOptions {
@@ -46,6 +47,8 @@ export interface GenerateOptions {
   maxIterations?: number;
   timeLimitMs?: number;
   workers?: number;
+  /** Where the environments come from (in task order): made here on threads by default; a queued run's stored jobs at its assembly (queue/generators/patheval.ts). */
+  environmentSource?: EnvironmentSource;
   /** The preset the options came from, for the output's README. */
   preset?: string;
   log?: (line: string) => void;

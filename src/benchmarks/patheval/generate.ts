@@ -5,12 +5,10 @@ import { renderMap2D } from "../../media/render2d.js";
 import { renderMap3D } from "../../media/render3d.js";
 import { parseEnvironment, type Polygon } from "../../geometry/polygon.js";
 import { createRng } from "../../stats/rng.js";
-import { descriptors } from "./descriptors.js";
+import { labelPairs, pairPicture, type EnvironmentOutput, type EnvironmentTask } from "./environment-job.js";
 import { parseEnvironmentName, releaseEnvironmentList } from "./environments/index.js";
-import { labelDetail } from "./label.js";
-import { farthestPairs } from "./pairs.js";
-import type { EnvironmentJob, EnvironmentPlans, PlannerName } from "./plan.js";
-import { planAll } from "./pool.js";
+import type { EnvironmentPlans, PlannerName } from "./plan.js";
+import { makeEnvironments } from "./pool.js";
 import { DESCRIPTORS, PAPER_THRESHOLDS, SCENARIOS, type Descriptors } from "./scenarios.js";
 import type { Dim, PathEvalRecord, PathName } from "./types.js";
 import { PAPER_TABLE_10, type GenerateOptions } from "./generate-options.js";
@@ -30,6 +28,10 @@ export { PAPER_TABLE_10, type GenerateOptions };
  * Options (generate-options.ts): the user's environment files, exact validity, thresholds, the
  * user's scenario texts, label balance and an environment-disjoint split (split.ts), and the
  * encoder-probing set (probing-set.ts).
+ *
+ * The work is one task per environment (environment-job.ts: its plans, labelled pairs and their
+ * pictures), made on a pool of threads here or by queue workers (queue/generators/patheval.ts),
+ * then this assembly: the split, balance, records, fine-grained and probing sets, stats.
  */
 
 export interface GenerateSummary {
@@ -59,13 +61,15 @@ export function chooseEnvironments(count: number, seed: number) {
   return createRng(seed ^ 0xe57).shuffle(all).slice(0, count);
 }
 
-/** The planning jobs: the user's environment files (environments=DIR) or the generated families. */
-function environmentJobs(options: GenerateOptions): EnvironmentJob[] {
+/** The environment tasks: the user's environment files (environments=DIR) or the generated families. */
+export function environmentTasks(options: GenerateOptions): EnvironmentTask[] {
   const common = {
     seed: options.seed, runs: options.runsPerEnvironment ?? 30, planner: options.planner ?? "rrt-connect" as PlannerName,
     simplify: options.simplify ?? true, maxIterations: options.maxIterations ?? 50_000,
     ...(options.timeLimitMs ? { timeLimitMs: options.timeLimitMs } : {}),
     ...(options.validity ? { validity: options.validity } : {}),
+    pairs: options.pairsPerEnvironment ?? 5, labelledPairs: options.labelledPairs ?? "all" as const,
+    thresholds: options.thresholds ?? PAPER_THRESHOLDS, dims: options.dims ?? ["2D", "3D"] as Dim[],
   };
   if (!options.environmentsDir) return chooseEnvironments(options.environments, options.seed).map((e) => ({ ...e, ...common }));
   const files = readUserEnvironments(options.environmentsDir);
@@ -80,34 +84,29 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
   const out = options.outDir;
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`${out} is not empty: choose a new folder`);
   // The user's files are checked before anything is written.
-  const jobs = environmentJobs(options);
+  const tasks = environmentTasks(options);
   mkdirSync(path.join(out, "environments"), { recursive: true });
 
   const started = performance.now();
-  const plans = await planAll(jobs, { ...(options.workers ? { workers: options.workers } : {}), onDone: (n) => { if (n % 25 === 0 || n === jobs.length) log(`planned ${n}/${jobs.length} environments`); } });
+  const made = options.environmentSource ?? ((all: EnvironmentTask[]) => makeEnvironments(all, { ...(options.workers ? { workers: options.workers } : {}), onDone: (n) => { if (n % 25 === 0 || n === all.length) log(`planned ${n}/${all.length} environments`); } }));
+  const outputs = await made(tasks);
+  const plans = outputs.map((o) => o.plans);
+  const picturesOf = new Map(outputs.map((o) => [o.plans.name, o.pictures]));
   const planningSeconds = (performance.now() - started) / 1000;
 
   const thresholds = options.thresholds ?? PAPER_THRESHOLDS;
   const samples: Sample[] = [];
   let pairCount = 0;
   const polygonsOf = new Map<string, Polygon[]>();
-  for (const env of plans) {
+  plans.forEach((env, e) => {
     writeFileSync(path.join(out, "environments", env.fileName), env.text);
     if (env.paths.length < 2) log(`${env.fileName}: ${env.paths.length} of ${env.runs} plans reached the goal, so it gives no pair`);
     const polygons = parseEnvironment(env.text, env.fileName);
     polygonsOf.set(env.name, polygons);
-    const metrics = env.paths.map((p) => descriptors(p.points, polygons));
-    const chosen = farthestPairs(metrics, options.pairsPerEnvironment ?? 5);
-    const pairs = options.labelledPairs === "last" ? chosen.slice(-1) : chosen;
+    const pairs = labelPairs(env, polygons, tasks[e]!);
     pairCount += pairs.length;
-    for (const pair of pairs) {
-      const m = { "Path 1": metrics[pair[0]]!, "Path 2": metrics[pair[1]]! };
-      for (const scenario of SCENARIOS) {
-        const { label } = labelDetail(m["Path 1"], m["Path 2"], scenario.directions, thresholds);
-        if (label !== "Unresolved") samples.push({ env, pair, scenarioId: scenario.id, label, metrics: m, swapped: false });
-      }
-    }
-  }
+    for (const { pair, metrics, labels } of pairs) for (const { scenarioId, label } of labels) samples.push({ env, pair, scenarioId, label, metrics, swapped: false });
+  });
 
   const perScenario = options.testPerScenario ?? 70;
   const split = options.split === "environment" ? splitByEnvironment(samples, perScenario, options.seed) : { ...splitByScenario(samples, perScenario, options.seed), unused: [] as Sample[] };
@@ -116,8 +115,8 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
   const train = split.train;
   const texts = options.scenarioTexts?.texts;
   const renderStart = performance.now();
-  const testRecords = await writeRecords(out, "test", test, dims, polygonsOf, true, log, texts);
-  await writeRecords(out, "train", train, dims, polygonsOf, options.trainImages ?? false, log, texts);
+  const testRecords = await writeRecords(out, "test", test, dims, polygonsOf, picturesOf, true, log, texts);
+  await writeRecords(out, "train", train, dims, polygonsOf, picturesOf, options.trainImages ?? false, log, texts);
   // [patheval-analysis] The fine-grained perception set (App. C.2, Table 8) from all valid paths: finegrained-set.ts.
   await (await import("./finegrained-set.js")).writeFineGrainedSet(out, plans.map((e) => ({ environment: e.name, polygons: polygonsOf.get(e.name)!, paths: e.paths })), { seed: options.seed, dims, log });
   const probingPairs = options.probingPairs ? await writeProbingSet(out, plans, polygonsOf, { pairs: options.probingPairs, seed: options.seed, dims, log }) : 0;
@@ -144,7 +143,7 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
   return summary;
 }
 
-async function writeRecords(out: string, split: "test" | "train", samples: Sample[], dims: Dim[], polygonsOf: Map<string, Polygon[]>, render: boolean, log: (line: string) => void, texts?: Record<number, string>): Promise<number> {
+async function writeRecords(out: string, split: "test" | "train", samples: Sample[], dims: Dim[], polygonsOf: Map<string, Polygon[]>, picturesOf: Map<string, Map<string, Buffer>>, render: boolean, log: (line: string) => void, texts?: Record<number, string>): Promise<number> {
   const single = new Map<string, Buffer>();
   const picture = async (env: EnvironmentPlans, index: number, dim: Dim) => {
     const key = `${env.name}|${index}|${dim}`;
@@ -164,7 +163,9 @@ async function writeRecords(out: string, split: "test" | "train", samples: Sampl
       const image = `combined_images/${prefix}${id}_${dim}.png`;
       if (render) {
         mkdirSync(path.join(out, "combined_images"), { recursive: true });
-        writeFileSync(path.join(out, image), await sideBySide(await picture(s.env, s.pair[0], dim), await picture(s.env, s.pair[1], dim)));
+        // The pair's picture as its environment's task made it; a swapped pair's is drawn here.
+        const made = picturesOf.get(s.env.name)?.get(pairPicture(s.pair, dim));
+        writeFileSync(path.join(out, image), made ?? (await sideBySide(await picture(s.env, s.pair[0], dim), await picture(s.env, s.pair[1], dim))));
         if ((id + 1) % 200 === 0) log(`${split} ${dim}: ${id + 1}/${samples.length} pictures`);
       }
       const scenario = { ...SCENARIOS[s.scenarioId - 1]!, ...(texts?.[s.scenarioId] !== undefined ? { text: texts[s.scenarioId]! } : {}) };

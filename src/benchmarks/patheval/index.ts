@@ -20,6 +20,7 @@ import { readChoice, scoreChoice } from "./score.js";
 import type { Dim, PathEvalItem } from "./types.js";
 import { pathevalCharts } from "./charts.js";
 import { pathevalOverlay } from "./overlay.js";
+import type { GenerateSummary } from "./generate.js";
 
 export * from "./descriptors.js";
 export * from "./label.js";
@@ -297,18 +298,23 @@ export const patheval: Benchmark<PathEvalItem> = {
     // Loaded on demand: generation pulls in the planners and the image libraries.
     const { generatePathEval } = await import("./generate.js");
     const summary = await generatePathEval({ outDir, seed, environments: count, ...options, log });
-    const lines = [
-      `${summary.environments} environments, ${summary.validPaths} paths reaching the goal, ${summary.pairs} pairs, ${summary.test} test and ${summary.train} training questions`,
-      `label balance (test): Path 1 ${summary.labelBalance.test["Path 1"]}, Path 2 ${summary.labelBalance.test["Path 2"]}`,
-      ...summaryNotes(summary),
-      "average descriptor differences of the test pairs (paper Table 10 in brackets):",
-      ...DESCRIPTORS.map((d) => `  ${d.padEnd(18)} ${summary.meanDifference[d].toFixed(3).padStart(9)}  (${PAPER_TABLE_10[d]})`),
-      ...fineGrainedSummaryLines(outDir),
-      `planning ${summary.seconds.planning.toFixed(1)} s, pictures ${summary.seconds.rendering.toFixed(1)} s`,
-    ];
-    return lines.join("\n");
+    return generateSummaryText(summary, outDir);
   },
 };
+
+/** What `generate patheval` prints when the set is written (also after a queued run's assembly). */
+export function generateSummaryText(summary: GenerateSummary, outDir: string): string {
+  const lines = [
+    `${summary.environments} environments, ${summary.validPaths} paths reaching the goal, ${summary.pairs} pairs, ${summary.test} test and ${summary.train} training questions`,
+    `label balance (test): Path 1 ${summary.labelBalance.test["Path 1"]}, Path 2 ${summary.labelBalance.test["Path 2"]}`,
+    ...summaryNotes(summary),
+    "average descriptor differences of the test pairs (paper Table 10 in brackets):",
+    ...DESCRIPTORS.map((d) => `  ${d.padEnd(18)} ${summary.meanDifference[d].toFixed(3).padStart(9)}  (${PAPER_TABLE_10[d]})`),
+    ...fineGrainedSummaryLines(outDir),
+    `planning ${summary.seconds.planning.toFixed(1)} s, pictures ${summary.seconds.rendering.toFixed(1)} s`,
+  ];
+  return lines.join("\n");
+}
 
 /** `generate patheval --set study=segments [dims=2d,3d]`: the segment study alone, in its own folder. */
 async function generateStudy(outDir: string, seed: number, extra: Record<string, string>, log?: (line: string) => void): Promise<string> {
@@ -328,6 +334,6 @@ async function generateStudy(outDir: string, seed: number, extra: Record<string,
 }
 
 /** `--set` options of `generate patheval` (generate-options.ts; the scenario file is read and checked here). */
-function generateOptions(extra: Record<string, string>): Omit<GenerateOptions, "outDir" | "seed" | "environments"> {
+export function generateOptions(extra: Record<string, string>): Omit<GenerateOptions, "outDir" | "seed" | "environments"> {
   return parseGenerateSet(extra, readScenarioFile);
 }

@@ -1,11 +1,10 @@
 import { parentPort } from "node:worker_threads";
-import { planEnvironment, type EnvironmentJob } from "./plan.js";
+import { runEnvironmentTask, type EnvironmentTask } from "./environment-job.js";
 
-/** Worker side of the planning pool: one environment per message. */
-parentPort?.on("message", (job: EnvironmentJob) => {
-  try {
-    parentPort!.postMessage({ ok: true, result: planEnvironment(job) });
-  } catch (error) {
-    parentPort!.postMessage({ ok: false, error: (error as Error).message });
-  }
+/** Worker side of the planning pool: one environment (plans, labelled pairs' pictures) per message. */
+parentPort?.on("message", (task: EnvironmentTask) => {
+  runEnvironmentTask(task).then(
+    (result) => parentPort!.postMessage({ ok: true, result }),
+    (error: unknown) => parentPort!.postMessage({ ok: false, error: (error as Error).message }),
+  );
 });

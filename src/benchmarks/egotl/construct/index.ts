@@ -254,142 +254,286 @@ function readme(opts: GenerateEgoTLOptions, result: GenerateEgoTLResult, media: 
   ].join("\n");
 }
 
-/** Generates the set and writes it under `outDir`; same options, same bytes. */
-export async function generateEgoTLRelease(opts: GenerateEgoTLOptions): Promise<GenerateEgoTLResult> {
+/** What the world engine's caches hold across houses (each house is made from (seed, h) alone). */
+export interface EgoTLShared {
+  catalogue: ReturnType<typeof readLibraries>;
+  library: ModelLibrary;
+  textures: TextureCache;
+  close(): void;
+}
+
+export function egoTLShared(assetsDir?: string): EgoTLShared {
+  const library = new ModelLibrary();
+  return { catalogue: readLibraries(assetsDir), library, textures: new TextureCache(), close: () => library.close() };
+}
+
+/** Phase 1 of one house: scene, grids, episodes and their question candidates. */
+export interface EgoTLHouse {
+  index: number;
+  name: string;
+  isTest: boolean;
+  view: HouseView;
+  episodes: HouseEpisode[];
+  candidates: Candidate[];
+  /** scene.json and the grids (test houses only). */
+  files: Map<string, string | Buffer>;
+  /** Catalogue entries of the objects (test houses only; for ATTRIBUTION). */
+  used: CatalogEntry[];
+  line: string;
+}
+
+type HouseOptions = Pick<GenerateEgoTLOptions, "seed" | "houses" | "episodesPerHouse" | "antialias">;
+
+/**
+ * House h (test houses first, then train houses) from (seed, h) alone: its random streams are
+ * deriveSeed(seed, h + 1) (activities, episodes, distractors) and deriveSeed(seed, 1000 + h) (the
+ * house), so any house can be rebuilt on its own.
+ */
+export async function buildEgoTLHouse(opts: HouseOptions, h: number, shared: EgoTLShared): Promise<EgoTLHouse> {
+  const { catalogue, library, textures } = shared;
+  const perHouse = opts.episodesPerHouse ?? 3;
+  const isTest = h < opts.houses;
+  const house = `${isTest ? "house" : "train_house"}_${pad(isTest ? h + 1 : h - opts.houses + 1, 3)}`;
+  const rng = createRng(deriveSeed(opts.seed, h + 1));
+  const scene = { ...(await generateHouse({ catalogue, library, seed: deriveSeed(opts.seed, 1000 + h) })), id: house };
+  const meshes = await sceneMeshes(scene, library, catalogue, { textures });
+  const skip = (m: WorldMesh) => m.category === "floor" || m.category === "ceiling" || P.nonBlocking.includes(m.category);
+  const raw = occupancyForScene(scene, meshes, { cellSize: P.gridCellM, zMin: P.obstacleMinZ, zMax: P.obstacleMaxZ, skip });
+  const grids: Grids = { raw, person: inflate(raw, P.personRadiusM) };
+  const names = objectPhrases(scene);
+  const activities = houseActivities(scene, names);
+  const houseSteps = houseStepTexts(activities, names);
+  const view = houseView(scene, meshes, opts.antialias ?? false);
+  const files = new Map<string, string | Buffer>();
+  const used: CatalogEntry[] = [];
+  if (isTest) {
+    const entriesById = new Map(catalogue.entries.map((e) => [e.id, e]));
+    for (const o of scene.objects) used.push(entriesById.get(o.catalogId)!);
+    files.set(`houses/${house}/scene.json`, JSON.stringify({ ...sceneToJson(scene), names: Object.fromEntries([...names].sort(([a], [b]) => a - b)), occupancy: { file: "occupancy.png", obstacle_z: [P.obstacleMinZ, P.obstacleMaxZ], skipped: P.nonBlocking, ...occupancyMeta(grids.raw) }, person_grid: { file: "person_grid.png", radius_m: P.personRadiusM, ...occupancyMeta(grids.person) }, walk_clearance_m: WALK_CLEARANCE_M }, null, 1) + "\n");
+    files.set(`houses/${house}/person_grid.png`, await occupancyToPng(grids.person));
+    files.set(`houses/${house}/occupancy.png`, await occupancyToPng(grids.raw));
+  }
+  const chosen = chooseActivities(activities, perHouse * 2, rng);
+  const episodes: HouseEpisode[] = [];
+  const candidates: Candidate[] = [];
+  const visibility = (x: HouseEpisode, frame: number, ids: number[]) => visiblePixels(view, x.episode.frames[frame]!, ids, x.episode.moved[frame]!, x.episode.switchedOn[frame]!);
+  for (const activity of chosen) {
+    if (episodes.length >= perHouse) break;
+    const episode = buildEpisode({ scene, grids, activity, names, rng });
+    if (!episode) continue;
+    const id = `${house}_ep${pad(episodes.length + 1)}`;
+    const walkthrough = buildWalkthrough(scene, grids, episode, rng);
+    const he: HouseEpisode = { id, house, scene, grids, episode, walkthrough };
+    episodes.push(he);
+    candidates.push(...episodeCandidates(he, view, names, houseSteps, rng, visibility));
+  }
+  const line = `${house}${isTest ? "" : " (train)"}: ${scene.rooms.length} rooms, ${scene.objects.length} objects, ${activities.length} activities, ${episodes.length} episodes`;
+  return { index: h, name: house, isTest, view, episodes, candidates, files, used, line };
+}
+
+/** What a rendering job makes of one test episode (JSON: it travels in a queued run's spec). */
+export interface EpisodeNeed {
+  id: string;
+  /** The house index h (buildEgoTLHouse). */
+  house: number;
+  /** Clip indices with a clip file, frames with a current-frame JPEG, ascending. */
+  clips: number[];
+  frames: number[];
+  memory: boolean;
+}
+
+/** Everything but the renders: the selected rows, the episodes to render and the house files. */
+export interface EgoTLPlanned {
+  needs: EpisodeNeed[];
+  testRows: EgoTLRow[];
+  trainRows: EgoTLRow[];
+  stats: Record<string, unknown>;
+  episodes: { test: number; train: number };
+  files: Map<string, string | Buffer>;
+  used: CatalogEntry[];
+  /** The test houses built (kept only when asked: the local generate renders from them). */
+  houses: EgoTLHouse[];
+}
+
+/**
+ * Phase 1 for every house in order, then the selection: per task, balanced; letters and answer
+ * positions balanced by a seeded cycle (one stream, deriveSeed(seed, 0x7e57), over all houses).
+ */
+export async function planEgoTLRelease(opts: GenerateEgoTLOptions, shared: EgoTLShared, keepHouses: boolean): Promise<EgoTLPlanned> {
   checkSeedAndSize(opts.seed, "houses", opts.houses);
   const log = opts.log ?? (() => {});
   const media = opts.media ?? "spans";
-  const perHouse = opts.episodesPerHouse ?? 3;
   const perTask = opts.perTask ?? Infinity;
-  const size = opts.frameSize ?? { width: P.width, height: P.height };
-  const catalogue = readLibraries(opts.assetsDir);
-  const entriesById = new Map(catalogue.entries.map((e) => [e.id, e]));
-  const library = new ModelLibrary();
-  const textures = new TextureCache();
-  const files = new Map<string, string | Buffer>();
-  const used = new Map<string, CatalogEntry>();
   const test: Candidate[] = [];
   const train: Candidate[] = [];
-  const houseEpisodes = new Map<string, HouseEpisode>();
-  const views = new Map<string, { view: HouseView; meshes: WorldMesh[] }>();
+  const episodeById = new Map<string, HouseEpisode>();
+  const houseOf = new Map<string, number>();
+  const files = new Map<string, string | Buffer>();
+  const used: CatalogEntry[] = [];
+  const houses: EgoTLHouse[] = [];
   let episodesTest = 0, episodesTrain = 0;
   const total = opts.houses + (opts.trainHouses ?? 0);
+  for (let h = 0; h < total; h++) {
+    const built = await buildEgoTLHouse(opts, h, shared);
+    (built.isTest ? test : train).push(...built.candidates);
+    if (built.isTest) episodesTest += built.episodes.length;
+    else episodesTrain += built.episodes.length;
+    for (const he of built.episodes) {
+      episodeById.set(he.id, he);
+      houseOf.set(he.id, h);
+    }
+    for (const [rel, content] of built.files) files.set(rel, content);
+    used.push(...built.used);
+    if (keepHouses && built.isTest) houses.push(built);
+    log(built.line);
+  }
+  const selRng = createRng(deriveSeed(opts.seed, 0x7e57));
+  const rowsOf = (cands: Candidate[], cap: number) => {
+    const rows: EgoTLRow[] = [];
+    const kept: Candidate[] = [];
+    for (const task of EGOTL_TASKS) {
+      const chosen = selectBalanced(cands.filter((c) => c.task === task), cap, selRng);
+      const cycle = selRng.shuffle([0, 1, 2, 3]);
+      chosen.sort((a, b) => (a.row(media, 0).id < b.row(media, 0).id ? -1 : 1));
+      chosen.forEach((c, k) => rows.push(c.row(media, cycle[k % 4]!)));
+      kept.push(...chosen);
+    }
+    return { rows, kept };
+  };
+  const testSel = rowsOf(test, perTask);
+  const trainSel = rowsOf(train, Infinity);
+  if (testSel.rows.length === 0) throw new UsageError(`the ${opts.houses} house(s) gave no questions; nothing was written. Try more houses (--count).`);
+  // What the test items use, per episode (in the order the items name them: the stats' order).
+  const needed = new Map<string, { clips: Set<number>; frames: Set<number>; memory: boolean }>();
+  for (const c of testSel.kept) {
+    const n = needed.get(c.episode) ?? { clips: new Set<number>(), frames: new Set<number>(), memory: false };
+    if (c.clip) n.clips.add(c.clip.index);
+    if (c.frame !== undefined) n.frames.add(c.frame);
+    if (c.memory) n.memory = true;
+    needed.set(c.episode, n);
+  }
+  const needs = [...needed].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, n]): EpisodeNeed => ({
+    id, house: houseOf.get(id)!, clips: [...n.clips].sort((a, b) => a - b), frames: [...n.frames].sort((a, b) => a - b), memory: n.memory && episodeById.get(id)!.walkthrough !== null,
+  }));
+  const stats = datasetStats(testSel.rows, trainSel.rows, [...needed.keys()].map((id) => episodeById.get(id)!.episode));
+  return { needs, testRows: testSel.rows, trainRows: trainSel.rows, stats, episodes: { test: episodesTest, train: episodesTrain }, files, used, houses };
+}
+
+/** One rendered episode: its files, the frames rendered, the log line. */
+export interface RenderedEpisode {
+  files: Map<string, Buffer | string>;
+  frames: number;
+  line: string;
+}
+
+/**
+ * Renders frame after frame, letting other work run between frames: a queue worker's lease
+ * heartbeat is a timer, and an episode's frames take tens of seconds in all.
+ */
+async function renderEach<T>(poses: readonly T[], render: (pose: T, k: number) => Uint8Array): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (let k = 0; k < poses.length; k++) {
+    out.push(render(poses[k]!, k));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
+/**
+ * Phase 2 for one episode: every frame rendered and encoded as episode.mp4, the clips and current
+ * frames the items use, the memory-bank walkthrough, poses.json. `tmpDir` holds the encoder's files
+ * while it runs (removed after).
+ */
+export async function renderEgoTLEpisode(house: EgoTLHouse, need: EpisodeNeed, size: { width: number; height: number }, tmpDir: string): Promise<RenderedEpisode> {
+  const { id } = need;
+  const he = house.episodes.find((e) => e.id === id);
+  if (!he) throw new Error(`${house.name} has no episode ${id}`);
+  const { view } = house;
+  const ep = he.episode;
+  const files = new Map<string, Buffer | string>();
+  const frames = await renderEach(ep.frames, (p, k) => renderFrame(view, p, ep.moved[k]!, ep.switchedOn[k]!, size).rgb);
+  let framesRendered = frames.length;
+  await mkdir(tmpDir, { recursive: true });
+  const encode = async (rel: string, list: Uint8Array[], fps: number) => {
+    const file = path.join(tmpDir, path.basename(rel));
+    await encodeMp4(list, file, { ...size, fps, crf: P.crf });
+    files.set(rel, await readFile(file));
+    await rm(file, { force: true });
+  };
+  await encode(episodeVideo(id), frames, P.fps);
+  for (const index of need.clips) {
+    const clip = ep.clips.find((c) => c.index === index)!;
+    await encode(clipVideo(id, clip), frames.slice(clip.first, clip.last + 1), P.fps);
+  }
+  for (const f of need.frames) {
+    files.set(currentFrame(id, f), await sharp(Buffer.from(frames[f]!), { raw: { ...size, channels: 3 } }).jpeg({ quality: P.jpegQuality }).toBuffer());
+  }
+  if (need.memory && he.walkthrough) {
+    const step = Math.round(P.fps / P.memoryFps);
+    const memFrames = await renderEach(he.walkthrough.filter((_, k) => k % step === 0), (p) => renderFrame(view, p, new Map(), new Set(), size).rgb);
+    framesRendered += memFrames.length;
+    await encode(memoryVideo(id), memFrames, P.memoryFps);
+  }
+  await rm(tmpDir, { recursive: true, force: true });
+  files.set(`episodes/${id}/poses.json`, posesJson(he));
+  return { files, frames: framesRendered, line: `${id}: ${ep.frames.length} frames, ${ep.clips.length} clips rendered and encoded` };
+}
+
+export const egoTLFrameSize = (opts: Pick<GenerateEgoTLOptions, "frameSize">) => opts.frameSize ?? { width: P.width, height: P.height };
+
+/** The planned files, the rendered episodes (in plan order), the rows, stats, ATTRIBUTION and README, written under outDir. */
+export async function assembleEgoTLRelease(opts: GenerateEgoTLOptions, planned: EgoTLPlanned, rendered: readonly RenderedEpisode[]): Promise<GenerateEgoTLResult> {
+  const log = opts.log ?? (() => {});
+  const media = opts.media ?? "spans";
+  const files = new Map<string, string | Buffer>(planned.files);
+  for (const r of rendered) for (const [rel, content] of r.files) files.set(rel, content);
+  const count = (rows: EgoTLRow[]) => Object.fromEntries(EGOTL_TASKS.map((t) => [t, rows.filter((r) => r.task === t).length])) as Record<EgoTLTask, number>;
+  const result: GenerateEgoTLResult = {
+    questions: { test: count(planned.testRows), train: count(planned.trainRows) },
+    episodes: { ...planned.episodes, rendered: planned.needs.length },
+    frames: rendered.reduce((n, r) => n + r.frames, 0),
+    stats: planned.stats,
+  };
+  files.set("test.jsonl", planned.testRows.map((r) => JSON.stringify(r) + "\n").join(""));
+  files.set("train.jsonl", planned.trainRows.map((r) => JSON.stringify(r) + "\n").join(""));
+  files.set("stats.json", JSON.stringify(planned.stats, null, 1) + "\n");
+  files.set("ATTRIBUTION", attributionText(planned.used));
+  files.set("README.md", readme(opts, result, media));
+  log(statsSummary(planned.stats));
+  await prepareGeneratedOutDir(opts.outDir, README_MARK);
+  await writeFileSet(opts.outDir, files);
+  return result;
+}
+
+/** The line `spatialprobe generate egotl` prints (src/benchmarks/egotl/index.ts). */
+export function generateSummary(count: number, result: GenerateEgoTLResult): string {
+  const counts = (s: "test" | "train") => Object.entries(result.questions[s]).map(([t, n]) => `${t} ${n}`).join(", ");
+  return `EgoTL-Bench-format set from ${count} houses, ${result.episodes.rendered} rendered episodes (${result.frames} frames): test ${counts("test")}; train ${counts("train")}`;
+}
+
+/**
+ * Generates the set and writes it under `outDir`; same options, same bytes. The same pieces a
+ * queued run uses (src/queue/generators/egotl.ts): the plan, one rendering job per episode in
+ * plan order, the assembly.
+ */
+export async function generateEgoTLRelease(opts: GenerateEgoTLOptions): Promise<GenerateEgoTLResult> {
+  checkSeedAndSize(opts.seed, "houses", opts.houses);
+  const log = opts.log ?? (() => {});
+  const shared = egoTLShared(opts.assetsDir);
   try {
-    for (let h = 0; h < total; h++) {
-      const isTest = h < opts.houses;
-      const house = `${isTest ? "house" : "train_house"}_${pad(isTest ? h + 1 : h - opts.houses + 1, 3)}`;
-      const rng = createRng(deriveSeed(opts.seed, h + 1));
-      const scene = { ...(await generateHouse({ catalogue, library, seed: deriveSeed(opts.seed, 1000 + h) })), id: house };
-      const meshes = await sceneMeshes(scene, library, catalogue, { textures });
-      const skip = (m: WorldMesh) => m.category === "floor" || m.category === "ceiling" || P.nonBlocking.includes(m.category);
-      const raw = occupancyForScene(scene, meshes, { cellSize: P.gridCellM, zMin: P.obstacleMinZ, zMax: P.obstacleMaxZ, skip });
-      const grids: Grids = { raw, person: inflate(raw, P.personRadiusM) };
-      const names = objectPhrases(scene);
-      const activities = houseActivities(scene, names);
-      const houseSteps = houseStepTexts(activities, names);
-      const view = houseView(scene, meshes, opts.antialias ?? false);
-      views.set(house, { view, meshes });
-      if (isTest) {
-        for (const o of scene.objects) used.set(o.catalogId, entriesById.get(o.catalogId)!);
-        files.set(`houses/${house}/scene.json`, JSON.stringify({ ...sceneToJson(scene), names: Object.fromEntries([...names].sort(([a], [b]) => a - b)), occupancy: { file: "occupancy.png", obstacle_z: [P.obstacleMinZ, P.obstacleMaxZ], skipped: P.nonBlocking, ...occupancyMeta(grids.raw) }, person_grid: { file: "person_grid.png", radius_m: P.personRadiusM, ...occupancyMeta(grids.person) }, walk_clearance_m: WALK_CLEARANCE_M }, null, 1) + "\n");
-        files.set(`houses/${house}/person_grid.png`, await occupancyToPng(grids.person));
-        files.set(`houses/${house}/occupancy.png`, await occupancyToPng(grids.raw));
-      }
-      const chosen = chooseActivities(activities, perHouse * 2, rng);
-      let made = 0;
-      for (const activity of chosen) {
-        if (made >= perHouse) break;
-        const episode = buildEpisode({ scene, grids, activity, names, rng });
-        if (!episode) continue;
-        made++;
-        const id = `${house}_ep${pad(made)}`;
-        const walkthrough = buildWalkthrough(scene, grids, episode, rng);
-        const he: HouseEpisode = { id, house, scene, grids, episode, walkthrough };
-        houseEpisodes.set(id, he);
-        const visibility = (x: HouseEpisode, frame: number, ids: number[]) => visiblePixels(view, x.episode.frames[frame]!, ids, x.episode.moved[frame]!, x.episode.switchedOn[frame]!);
-        const cands = episodeCandidates(he, view, names, houseSteps, rng, visibility);
-        (isTest ? test : train).push(...cands);
-        if (isTest) episodesTest++;
-        else episodesTrain++;
-      }
-      log(`${house}${isTest ? "" : " (train)"}: ${scene.rooms.length} rooms, ${scene.objects.length} objects, ${activities.length} activities, ${made} episodes`);
+    const planned = await planEgoTLRelease(opts, shared, true);
+    const byHouse = new Map(planned.houses.map((h) => [h.index, h]));
+    const rendered: RenderedEpisode[] = [];
+    const tmpRoot = opts.outDir + ".partial-videos";
+    for (const need of planned.needs) {
+      const r = await renderEgoTLEpisode(byHouse.get(need.house)!, need, egoTLFrameSize(opts), path.join(tmpRoot, need.id));
+      log(r.line);
+      rendered.push(r);
     }
-    // Selection: per task, balanced; letters and answer positions balanced by a seeded cycle.
-    const selRng = createRng(deriveSeed(opts.seed, 0x7e57));
-    const rowsOf = (cands: Candidate[], cap: number) => {
-      const rows: EgoTLRow[] = [];
-      const kept: Candidate[] = [];
-      for (const task of EGOTL_TASKS) {
-        const chosen = selectBalanced(cands.filter((c) => c.task === task), cap, selRng);
-        const cycle = selRng.shuffle([0, 1, 2, 3]);
-        chosen.sort((a, b) => (a.row(media, 0).id < b.row(media, 0).id ? -1 : 1));
-        chosen.forEach((c, k) => rows.push(c.row(media, cycle[k % 4]!)));
-        kept.push(...chosen);
-      }
-      return { rows, kept };
-    };
-    const testSel = rowsOf(test, perTask);
-    const trainSel = rowsOf(train, Infinity);
-    // Render what the test items use.
-    const needed = new Map<string, { clips: Set<Clip>; frames: Set<number>; memory: boolean }>();
-    for (const c of testSel.kept) {
-      const n = needed.get(c.episode) ?? { clips: new Set<Clip>(), frames: new Set<number>(), memory: false };
-      if (c.clip) n.clips.add(c.clip);
-      if (c.frame !== undefined) n.frames.add(c.frame);
-      if (c.memory) n.memory = true;
-      needed.set(c.episode, n);
-    }
-    let framesRendered = 0;
-    for (const [id, need] of [...needed].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const he = houseEpisodes.get(id)!;
-      const { view } = views.get(he.house)!;
-      const ep = he.episode;
-      const frames = ep.frames.map((p, k) => renderFrame(view, p, ep.moved[k]!, ep.switchedOn[k]!, size).rgb);
-      framesRendered += frames.length;
-      const tmp = path.join(opts.outDir + ".partial-videos", id);
-      await mkdir(tmp, { recursive: true });
-      const encode = async (rel: string, list: Uint8Array[], fps: number) => {
-        const file = path.join(tmp, path.basename(rel));
-        await encodeMp4(list, file, { ...size, fps, crf: P.crf });
-        files.set(rel, await readFile(file));
-        await rm(file, { force: true });
-      };
-      await encode(episodeVideo(id), frames, P.fps);
-      for (const clip of [...need.clips].sort((a, b) => a.index - b.index)) await encode(clipVideo(id, clip), frames.slice(clip.first, clip.last + 1), P.fps);
-      for (const f of [...need.frames].sort((a, b) => a - b)) {
-        files.set(currentFrame(id, f), await sharp(Buffer.from(frames[f]!), { raw: { ...size, channels: 3 } }).jpeg({ quality: P.jpegQuality }).toBuffer());
-      }
-      if (need.memory && he.walkthrough) {
-        const step = Math.round(P.fps / P.memoryFps);
-        const memFrames = he.walkthrough.filter((_, k) => k % step === 0).map((p) => renderFrame(view, p, new Map(), new Set(), size).rgb);
-        framesRendered += memFrames.length;
-        await encode(memoryVideo(id), memFrames, P.memoryFps);
-      }
-      await rm(tmp, { recursive: true, force: true });
-      files.set(`episodes/${id}/poses.json`, posesJson(he));
-      log(`${id}: ${ep.frames.length} frames, ${ep.clips.length} clips rendered and encoded`);
-    }
-    await rm(opts.outDir + ".partial-videos", { recursive: true, force: true });
-    const count = (rows: EgoTLRow[]) => Object.fromEntries(EGOTL_TASKS.map((t) => [t, rows.filter((r) => r.task === t).length])) as Record<EgoTLTask, number>;
-    const stats = datasetStats(testSel.rows, trainSel.rows, [...needed.keys()].map((id) => houseEpisodes.get(id)!.episode));
-    const result: GenerateEgoTLResult = {
-      questions: { test: count(testSel.rows), train: count(trainSel.rows) },
-      episodes: { test: episodesTest, train: episodesTrain, rendered: needed.size },
-      frames: framesRendered,
-      stats,
-    };
-    if (testSel.rows.length === 0) throw new UsageError(`the ${opts.houses} house(s) gave no questions; nothing was written. Try more houses (--count).`);
-    files.set("test.jsonl", testSel.rows.map((r) => JSON.stringify(r) + "\n").join(""));
-    files.set("train.jsonl", trainSel.rows.map((r) => JSON.stringify(r) + "\n").join(""));
-    files.set("stats.json", JSON.stringify(stats, null, 1) + "\n");
-    files.set("ATTRIBUTION", attributionText([...used.values()]));
-    files.set("README.md", readme(opts, result, media));
-    log(statsSummary(stats));
-    await prepareGeneratedOutDir(opts.outDir, README_MARK);
-    await writeFileSet(opts.outDir, files);
-    return result;
+    await rm(tmpRoot, { recursive: true, force: true });
+    return await assembleEgoTLRelease(opts, planned, rendered);
   } finally {
-    library.close();
+    shared.close();
   }
 }
 

@@ -12,7 +12,7 @@ import type { BitMask } from "../../../geometry/mask.js";
 import { encodeRle } from "../../../geometry/rle.js";
 import { UsageError } from "../../../core/problems.js";
 import { createRng, deriveSeed, type Rng } from "../../../stats/rng.js";
-import { attributionText, readLibraries, type CatalogEntry } from "../../../world/assets/catalog.js";
+import { attributionText, readLibraries, type Catalogue, type CatalogEntry } from "../../../world/assets/catalog.js";
 import { ModelLibrary } from "../../../world/assets/models.js";
 import { TextureCache } from "../../../world/meshes.js";
 import { prepareShadows } from "../../../world/render/index.js";
@@ -102,6 +102,69 @@ const BUILDERS: Array<(v: ViewScene) => Draft | null> = [
   affordanceSample, contactOneSample, contactThreeSample, placementSample,
 ];
 
+type EpicSettings = Required<Pick<GenerateEpicOptions, "viewsPerHouse" | "people" | "width" | "height" | "matchingShare">>;
+
+/** The options with their defaults filled in. */
+export function epicSettings(opts: Pick<GenerateEpicOptions, "viewsPerHouse" | "people" | "width" | "height" | "matchingShare">): EpicSettings {
+  return {
+    viewsPerHouse: opts.viewsPerHouse ?? P.viewsPerHouse,
+    people: opts.people ?? P.peoplePerHouse,
+    width: opts.width ?? P.width,
+    height: opts.height ?? P.height,
+    matchingShare: opts.matchingShare ?? 0.5,
+  };
+}
+
+/** The furniture catalogue, models and textures, shared by the houses one process makes. */
+export interface EpicShared {
+  catalogue: Catalogue;
+  library: ModelLibrary;
+  textures: TextureCache;
+}
+
+export function epicShared(assetsDir?: string): EpicShared {
+  return { catalogue: readLibraries(assetsDir), library: new ModelLibrary(), textures: new TextureCache() };
+}
+
+/** The id of house h (0-based) as a queued run names its job. */
+export const epicHouseId = (h: number): string => `house_${String(h + 1).padStart(3, "0")}`;
+
+/**
+ * One sample as its house records it. Its files are named only at assembly: a sample's number
+ * runs on across the houses (0001, 0002, ...), so it is known once the earlier houses are made.
+ */
+export interface EpicSampleRecord {
+  leaf: string;
+  /** House files: the view's JPEG (shared by the samples of a view), the second view's (Visual Matching), the overlay PNG. */
+  image: string;
+  second?: string;
+  overlay?: string;
+  /** House file: the sample's `{"text_annotation", "mask_annotation"}` JSON, the ground truth file without its image paths. */
+  annotation: string;
+  /** For the answer statistics: the first value of each count field the sample has, and (PlacementRegion) its feasibility. */
+  counts: Record<string, string>;
+  feasible?: boolean;
+  /** Its construction/samples.jsonl fields after `gt`. */
+  construction: Record<string, unknown>;
+}
+
+/** What one house gives the set, as JSON (generateEpicHouse). */
+export interface EpicHouseRecord {
+  views: number;
+  /** Catalogue ids of the furniture (and people) it uses, in the order of first use. */
+  used: string[];
+  samples: EpicSampleRecord[];
+  /** The progress line of the house. */
+  line: string;
+}
+
+/** A made house: its record (JSON text of an EpicHouseRecord) and the files it names. */
+export interface EpicHouse {
+  record: string;
+  files: Map<string, Buffer>;
+  line: string;
+}
+
 interface Written {
   draft: Draft;
   view: EpicView;
@@ -114,11 +177,12 @@ interface Written {
 
 const pad = (n: number) => String(n).padStart(4, "0");
 const rles = (masks: readonly BitMask[]) => masks.map((m) => encodeRle(m));
+const COUNT_FIELDS = ["count_target_instance", "count_matching_area", "count_contact_target"];
 
 /** The views' samples of one house. */
-async function houseSamples(houseIndex: number, houseSeed: number, rngSeed: number, rng: Rng, ctx: { catalogue: ReturnType<typeof readLibraries>; library: ModelLibrary; textures: TextureCache }, opts: Required<Pick<GenerateEpicOptions, "viewsPerHouse" | "people" | "width" | "height" | "matchingShare">>, log: (line: string) => void, used: Map<string, CatalogEntry>): Promise<{ written: Written[]; views: number }> {
+async function houseSamples(houseIndex: number, houseSeed: number, rngSeed: number, rng: Rng, ctx: EpicShared, opts: EpicSettings): Promise<{ written: Written[]; views: number; used: string[]; line: string }> {
   const house = await buildEpicHouse(ctx.catalogue, ctx.library, ctx.textures, houseSeed, rng, opts.people);
-  for (const o of house.scene.objects) used.set(o.catalogId, house.entries.get(o.catalogId)!);
+  const used = [...new Set(house.scene.objects.map((o) => o.catalogId))];
   const shadows: Shadows = prepareShadows(house.meshes, house.scene.lights);
   const written: Written[] = [];
   const cameras = chooseCameras(house, rng, opts.viewsPerHouse, opts.width, opts.height);
@@ -134,27 +198,112 @@ async function houseSamples(houseIndex: number, houseSeed: number, rngSeed: numb
       if (draft) written.push({ draft, view, house: houseIndex, houseSeed, rngSeed, people: opts.people });
     }
   }
-  log(`house ${houseIndex + 1}: ${house.scene.rooms.length} rooms, ${house.scene.objects.length} objects (${house.scene.objects.filter((o) => o.category === "person").length} people), ${cameras.length} views, ${written.length} samples`);
-  return { written, views: cameras.length };
+  const line = `house ${houseIndex + 1}: ${house.scene.rooms.length} rooms, ${house.scene.objects.length} objects (${house.scene.objects.filter((o) => o.category === "person").length} people), ${cameras.length} views, ${written.length} samples`;
+  return { written, views: cameras.length, used, line };
 }
 
-function taskStats(written: readonly Written[]): Record<string, EpicTaskStats> {
+/**
+ * House h (0-based): built, rendered and labelled from (seed, h) and the options alone (random
+ * streams deriveSeed(seed, 1000 + h) for the house, deriveSeed(seed, h + 1) for people, cameras
+ * and samples), so houses can be made in any order, in any process (generate --queue).
+ */
+export async function generateEpicHouse(seed: number, h: number, settings: EpicSettings, shared: EpicShared): Promise<EpicHouse> {
+  const houseSeed = deriveSeed(seed, 1000 + h);
+  const rngSeed = deriveSeed(seed, h + 1);
+  try {
+    const out = await houseSamples(h, houseSeed, rngSeed, createRng(rngSeed), shared, settings);
+    const { samples, files } = await encodeSamples(out.written);
+    const record: EpicHouseRecord = { views: out.views, used: out.used, samples, line: out.line };
+    return { record: JSON.stringify(record), files, line: out.line };
+  } finally {
+    // Textures are per house; the models are kept for the next house.
+    shared.textures.clear();
+  }
+}
+
+/** The files of a house's samples under house-local names, and their records. */
+async function encodeSamples(batch: readonly Written[]): Promise<{ samples: EpicSampleRecord[]; files: Map<string, Buffer> }> {
+  const files = new Map<string, Buffer>();
+  const jpegs = new Map<EpicView, string>();
+  const jpeg = async (view: EpicView) => {
+    let name = jpegs.get(view);
+    if (!name) {
+      name = `view_${jpegs.size}.jpg`;
+      files.set(name, await encodeJpeg(view.buffers.rgb, view.buffers.width, view.buffers.height));
+      jpegs.set(view, name);
+    }
+    return name;
+  };
+  const samples: EpicSampleRecord[] = [];
+  for (const [k, w] of batch.entries()) {
+    const task = leafTask(w.draft.leaf)!;
+    const { width, height } = w.view.buffers;
+    const color = w.draft.overlayField === "masklet_target_area" ? MARK_TARGET_AREA : MARK_REFERENCE;
+    const text = w.draft.text;
+    const sample: EpicSampleRecord = {
+      leaf: w.draft.leaf,
+      image: await jpeg(w.view),
+      annotation: `sample_${k}.json`,
+      counts: Object.fromEntries(COUNT_FIELDS.filter((f) => f in text).map((f) => [f, String((text[f] as number[])[0])])),
+      construction: { task: task.byType, house: w.house, house_seed: w.houseSeed, rng_seed: w.rngSeed, people: w.people, view: w.view.kind, camera: w.view.camera, provenance: w.draft.provenance },
+    };
+    if (w.draft.second) sample.second = await jpeg(w.draft.second);
+    // Visual Matching marks its first image; single-view tasks with an overlay suffix mark theirs.
+    if (w.draft.second || overlaySuffix(task)) {
+      sample.overlay = `sample_${k}_overlay.png`;
+      files.set(sample.overlay, await overlayPng(w.view.buffers.rgb, width, height, w.draft.masks[w.draft.overlayField!]!, color));
+    }
+    if (w.draft.leaf === "PlacementRegion") sample.feasible = Boolean((text["placement_feasible"] as boolean[])[0]);
+    const maskAnnotation = Object.fromEntries(Object.entries(w.draft.masks).map(([field, masks]) => [field, rles(masks)]));
+    files.set(sample.annotation, Buffer.from(JSON.stringify({ text_annotation: text, mask_annotation: maskAnnotation }), "utf8"));
+    samples.push(sample);
+  }
+  return { samples, files };
+}
+
+/**
+ * Sample number `id` in the release layout: `<id>_image.jpg`, the overlay and `<id>_mask_rle.json`
+ * (Visual Matching: `<id>a_image.jpg`, `<id>b_image.jpg`, `<id>a<overlay>`, `<id>a__<id>b_mask_rle.json`).
+ */
+function placeSample(s: EpicSampleRecord, id: string, from: ReadonlyMap<string, Buffer>, files: Map<string, string | Buffer>, records: string[]): void {
+  const task = leafTask(s.leaf)!;
+  const folder = `EPIC_Bench/${task.byType}`;
+  const file = (name: string) => {
+    const b = from.get(name);
+    if (!b) throw new Error(`EPIC sample ${id}: the house's file ${name} is missing`);
+    return b;
+  };
+  const base = s.second ? `${id}a` : id;
+  const images = [`${folder}/${base}_image.jpg`];
+  files.set(images[0]!, file(s.image));
+  if (s.second) {
+    images.push(`${folder}/${id}b_image.jpg`);
+    files.set(images[1]!, file(s.second));
+  }
+  if (s.overlay) files.set(`${folder}/${base}${overlaySuffix(task)}`, file(s.overlay));
+  const gt = `${folder}/${s.second ? `${id}a__${id}b` : id}_mask_rle.json`;
+  // {"image_path_saved":[...],"text_annotation":...,"mask_annotation":...}: the house wrote the object from its second field on.
+  files.set(gt, `{"image_path_saved":${JSON.stringify(images)},${file(s.annotation).toString("utf8").slice(1)}\n`);
+  records.push(JSON.stringify({ gt, ...s.construction }) + "\n");
+}
+
+function taskStats(samples: readonly EpicSampleRecord[]): Record<string, EpicTaskStats> {
   const out: Record<string, EpicTaskStats> = {};
   for (const task of LEAF_TASKS) {
-    const mine = written.filter((w) => w.draft.leaf === task.leaf);
+    const mine = samples.filter((s) => s.leaf === task.leaf);
     if (mine.length === 0 && NOT_GENERATED[task.leaf]) continue;
     const s: EpicTaskStats = { samples: mine.length };
-    const countField = ["count_target_instance", "count_matching_area", "count_contact_target"].find((f) => mine.some((w) => f in w.draft.text));
+    const countField = COUNT_FIELDS.find((f) => mine.some((w) => f in w.counts));
     if (countField) {
       const counts: Record<string, number> = {};
       for (const w of mine) {
-        const n = String((w.draft.text[countField] as number[])[0]);
+        const n = w.counts[countField]!;
         counts[n] = (counts[n] ?? 0) + 1;
       }
       s.counts = Object.fromEntries(Object.entries(counts).sort(([a], [b]) => Number(a) - Number(b)));
       s.zero_target_share = mine.length > 0 ? round4((counts["0"] ?? 0) / mine.length) : 0;
     }
-    if (task.leaf === "PlacementRegion") s.placement_feasible_share = mine.length > 0 ? round4(mine.filter((w) => (w.draft.text["placement_feasible"] as boolean[])[0]).length / mine.length) : 0;
+    if (task.leaf === "PlacementRegion") s.placement_feasible_share = mine.length > 0 ? round4(mine.filter((w) => w.feasible).length / mine.length) : 0;
     out[task.byType] = s;
   }
   return out;
@@ -200,43 +349,47 @@ function readme(opts: GenerateEpicOptions, result: GenerateEpicResult, size: str
   ].join("\n");
 }
 
-/** Generates the set under `outDir`; same options, same bytes. */
-export async function generateEpicRelease(opts: GenerateEpicOptions): Promise<GenerateEpicResult> {
-  checkSeedAndSize(opts.seed, "houses", opts.houses);
-  const settings: Required<Pick<GenerateEpicOptions, "viewsPerHouse" | "people" | "width" | "height" | "matchingShare">> = {
-    viewsPerHouse: opts.viewsPerHouse ?? P.viewsPerHouse,
-    people: opts.people ?? P.peoplePerHouse,
-    width: opts.width ?? P.width,
-    height: opts.height ?? P.height,
-    matchingShare: opts.matchingShare ?? 0.5,
-  };
-  const log = opts.log ?? (() => {});
-  const catalogue = readLibraries(opts.assetsDir);
-  const library = new ModelLibrary();
-  const textures = new TextureCache();
-  const used = new Map<string, CatalogEntry>();
-  const files = new Map<string, string | Buffer>();
-  const records: string[] = [];
-  let all: Written[] = [];
-  let views = 0;
-  try {
-    for (let h = 0; h < opts.houses; h++) {
-      const houseSeed = deriveSeed(opts.seed, 1000 + h);
-      const rngSeed = deriveSeed(opts.seed, h + 1);
-      const out = await houseSamples(h, houseSeed, rngSeed, createRng(rngSeed), { catalogue, library, textures }, settings, log, used);
-      views += out.views;
-      all = all.concat(out.written);
-      // Write this house's samples now so its buffers can be freed.
-      await writeSamples(out.written, all.length - out.written.length, files, records);
-      textures.clear();
-    }
-  } finally {
-    library.close();
+/** What `generate epic` prints once the set is written: a line per task type (logged) and the summary line (returned). */
+export function epicSummary(count: number, result: GenerateEpicResult, log: (line: string) => void): string {
+  for (const [task, s] of Object.entries(result.tasks)) {
+    const extraText = [s.zero_target_share !== undefined ? `0-target share ${s.zero_target_share}` : "", s.placement_feasible_share !== undefined ? `feasible share ${s.placement_feasible_share}` : ""].filter(Boolean).join(", ");
+    log(`  ${task}: ${s.samples}${s.counts ? ` (counts ${Object.entries(s.counts).map(([k, n]) => `${k}:${n}`).join(" ")})` : ""}${extraText ? `; ${extraText}` : ""}`);
   }
-  if (all.length === 0) throw new UsageError(`no sample could be made from ${opts.houses} house(s); nothing was written. Try more houses (--count) or views (--set views=N).`);
-  const result: GenerateEpicResult = { samples: all.length, views, houses: opts.houses, tasks: taskStats(all), notGenerated: NOT_GENERATED };
-  files.set("construction/samples.jsonl", records.join(""));
-  files.set("stats.json", JSON.stringify({ seed: opts.seed, houses: opts.houses, views, samples: all.length, tasks: result.tasks, not_generated: NOT_GENERATED }, null, 1) + "\n");
+  return `EPIC-Bench-layout set from ${count} houses, ${result.views} views: ${result.samples} samples over ${Object.values(result.tasks).filter((t) => t.samples > 0).length} task types (statistics in stats.json)`;
+}
+
+/**
+ * Puts the houses (records in house order; their files read one house at a time) together and
+ * writes the set under `outDir`: each sample gets its number over the set and its file names,
+ * then construction/samples.jsonl, stats.json, ATTRIBUTION and README.md.
+ */
+export async function assembleEpicRelease(opts: GenerateEpicOptions, records: readonly string[], houseFiles: (h: number) => Promise<ReadonlyMap<string, Buffer>>, catalogue: Catalogue): Promise<GenerateEpicResult> {
+  const settings = epicSettings(opts);
+  if (records.length !== opts.houses) throw new Error(`assembleEpicRelease: expected ${opts.houses} houses, got ${records.length}`);
+  const houses = records.map((r) => JSON.parse(r) as EpicHouseRecord);
+  const samples = houses.flatMap((h) => h.samples);
+  if (samples.length === 0) throw new UsageError(`no sample could be made from ${opts.houses} house(s); nothing was written. Try more houses (--count) or views (--set views=N).`);
+  const entriesById = new Map(catalogue.entries.map((e) => [e.id, e]));
+  const used = new Map<string, CatalogEntry>();
+  for (const [h, house] of houses.entries()) {
+    for (const id of house.used) {
+      const entry = entriesById.get(id);
+      if (!entry) throw new Error(`house ${h + 1} uses furniture ${id}, which is not in the libraries at ${catalogue.dir} (the houses must be made with the same furniture libraries)`);
+      if (!used.has(id)) used.set(id, entry);
+    }
+  }
+  const files = new Map<string, string | Buffer>();
+  const lines: string[] = [];
+  let start = 0;
+  for (const [h, house] of houses.entries()) {
+    const from = await houseFiles(h);
+    house.samples.forEach((s, k) => placeSample(s, pad(start + k + 1), from, files, lines));
+    start += house.samples.length;
+  }
+  const views = houses.reduce((n, h) => n + h.views, 0);
+  const result: GenerateEpicResult = { samples: samples.length, views, houses: opts.houses, tasks: taskStats(samples), notGenerated: NOT_GENERATED };
+  files.set("construction/samples.jsonl", lines.join(""));
+  files.set("stats.json", JSON.stringify({ seed: opts.seed, houses: opts.houses, views, samples: samples.length, tasks: result.tasks, not_generated: NOT_GENERATED }, null, 1) + "\n");
   files.set("ATTRIBUTION", attributionText([...used.values()]));
   files.set("README.md", readme(opts, result, `${settings.width} x ${settings.height}`));
   await prepareGeneratedOutDir(opts.outDir, README_MARK);
@@ -244,38 +397,21 @@ export async function generateEpicRelease(opts: GenerateEpicOptions): Promise<Ge
   return result;
 }
 
-/** Files of a batch of samples, numbered from `start` + 1 across the set. */
-async function writeSamples(batch: readonly Written[], start: number, files: Map<string, string | Buffer>, records: string[]): Promise<void> {
-  const jpegs = new Map<EpicView, Buffer>();
-  const jpeg = async (view: EpicView) => {
-    let b = jpegs.get(view);
-    if (!b) jpegs.set(view, (b = await encodeJpeg(view.buffers.rgb, view.buffers.width, view.buffers.height)));
-    return b;
-  };
-  for (const [k, w] of batch.entries()) {
-    const task = leafTask(w.draft.leaf)!;
-    const folder = `EPIC_Bench/${task.byType}`;
-    const id = pad(start + k + 1);
-    const { width, height } = w.view.buffers;
-    const color = w.draft.overlayField === "masklet_target_area" ? MARK_TARGET_AREA : MARK_REFERENCE;
-    let gtName: string;
-    let imagePaths: string[];
-    if (w.draft.second) {
-      const [a, b] = [`${id}a`, `${id}b`];
-      files.set(`${folder}/${a}_image.jpg`, await jpeg(w.view));
-      files.set(`${folder}/${b}_image.jpg`, await jpeg(w.draft.second));
-      files.set(`${folder}/${a}${overlaySuffix(task)}`, await overlayPng(w.view.buffers.rgb, width, height, w.draft.masks[w.draft.overlayField!]!, color));
-      gtName = `${a}__${b}_mask_rle.json`;
-      imagePaths = [`${folder}/${a}_image.jpg`, `${folder}/${b}_image.jpg`];
-    } else {
-      files.set(`${folder}/${id}_image.jpg`, await jpeg(w.view));
-      const suffix = overlaySuffix(task);
-      if (suffix) files.set(`${folder}/${id}${suffix}`, await overlayPng(w.view.buffers.rgb, width, height, w.draft.masks[w.draft.overlayField!]!, color));
-      gtName = `${id}_mask_rle.json`;
-      imagePaths = [`${folder}/${id}_image.jpg`];
+/** Generates the set under `outDir`: every house in order, then the assembly; same options, same bytes. */
+export async function generateEpicRelease(opts: GenerateEpicOptions): Promise<GenerateEpicResult> {
+  checkSeedAndSize(opts.seed, "houses", opts.houses);
+  const settings = epicSettings(opts);
+  const log = opts.log ?? (() => {});
+  const shared = epicShared(opts.assetsDir);
+  const houses: EpicHouse[] = [];
+  try {
+    for (let h = 0; h < opts.houses; h++) {
+      const house = await generateEpicHouse(opts.seed, h, settings, shared);
+      log(house.line);
+      houses.push(house);
     }
-    const maskAnnotation = Object.fromEntries(Object.entries(w.draft.masks).map(([field, masks]) => [field, rles(masks)]));
-    files.set(`${folder}/${gtName}`, JSON.stringify({ image_path_saved: imagePaths, text_annotation: w.draft.text, mask_annotation: maskAnnotation }) + "\n");
-    records.push(JSON.stringify({ gt: `${folder}/${gtName}`, task: task.byType, house: w.house, house_seed: w.houseSeed, rng_seed: w.rngSeed, people: w.people, view: w.view.kind, camera: w.view.camera, provenance: w.draft.provenance }) + "\n");
+  } finally {
+    shared.library.close();
   }
+  return assembleEpicRelease(opts, houses.map((h) => h.record), async (h) => houses[h]!.files, shared.catalogue);
 }

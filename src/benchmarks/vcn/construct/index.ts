@@ -5,13 +5,14 @@
  * release's episode file plus the goal-identification items and shortest-path logs, so the
  * existing loaders read the set unchanged.
  */
-import { rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import sharp from "sharp";
 import { UsageError } from "../../../core/problems.js";
 import { createRng, deriveSeed } from "../../../stats/rng.js";
-import { attributionText, readLibraries, type CatalogEntry } from "../../../world/assets/catalog.js";
+import { attributionText, readLibraries, type Catalogue, type CatalogEntry } from "../../../world/assets/catalog.js";
 import { ModelLibrary } from "../../../world/assets/models.js";
 import { sceneToJson } from "../../../world/house/index.js";
 import { sceneMeshes, TextureCache } from "../../../world/meshes.js";
@@ -125,11 +126,6 @@ async function initialViews(e: Episode, meshes: readonly WorldMesh[], shadows: S
   return out;
 }
 
-interface HouseResult {
-  episodes: Episode[];
-  tours: Tour[];
-}
-
 const jsonl = (rows: readonly object[]): string => rows.map((r) => JSON.stringify(r) + "\n").join("");
 
 function readme(o: GenerateVcnOptions, settings: VcnGenerateSettings, houses: number, statsText: string, shortfall: string): string {
@@ -166,117 +162,249 @@ function readme(o: GenerateVcnOptions, settings: VcnGenerateSettings, houses: nu
   ].join("\n");
 }
 
-/** Generates the set under `outDir` and returns the summary text; same options, same bytes. */
-export async function generateVcnRelease(o: GenerateVcnOptions): Promise<string> {
+
+/*
+ * The generator in three pieces, so that `generate vcn --queue` (src/queue/generators/vcn.ts) and a
+ * local generate share one code path: a house job builds house h and renders its tours from
+ * (seed, h) and the options alone (the renders: the expensive part, order-free); the assembly takes
+ * the houses in order and draws their episodes, because a house's quota per instruction type is
+ * what the houses before it left unfilled and episode ids run on across houses.
+ */
+
+/** A generate command's options, checked, with what follows from them. */
+export interface VcnRun {
+  o: GenerateVcnOptions;
+  settings: VcnGenerateSettings;
+  houseCount: number;
+}
+
+export function vcnRun(o: GenerateVcnOptions): VcnRun {
   checkSeedAndSize(o.seed, "count (episodes)", o.count);
   const settings = generateOptions(o.extra ?? {});
-  const log = o.log ?? (() => {});
-  const houseCount = settings.houses ?? Math.max(2, Math.ceil(o.count / P.episodesPerHouse));
-  const toursPerHouse = settings.tours ?? 1;
-  const side = settings.imageSide ?? P.imageSide;
+  return { o, settings, houseCount: settings.houses ?? Math.max(2, Math.ceil(o.count / P.episodesPerHouse)) };
+}
+
+export const vcnSceneId = (h: number): string => `house_${String(h + 1).padStart(3, "0")}`;
+
+/** What the jobs of a run share: the furniture libraries, their models and textures (close() frees the models). */
+export interface VcnShared {
+  catalogue: Catalogue;
+  library: ModelLibrary;
+  textures: TextureCache;
+}
+
+export function vcnShared(assetsDir?: string): VcnShared {
+  return { catalogue: readLibraries(assetsDir), library: new ModelLibrary(), textures: new TextureCache() };
+}
+
+/** A house's geometry: everything the episode draw and the initial views need besides the tours. */
+export interface VcnHouseGeometry {
+  scene: Scene;
+  meshes: WorldMesh[];
+  shadows: ShadowMaps;
+}
+
+/** House h from (seed, h) alone: deriveSeed(seed, 1000 + h); the same scene, meshes and shadow maps every time. */
+export async function vcnHouseGeometry(run: VcnRun, h: number, shared: VcnShared): Promise<VcnHouseGeometry> {
+  const { catalogue, library, textures } = shared;
+  const rooms = run.settings.rooms;
+  const scene: Scene = await vcnHouse({ catalogue, library, seed: deriveSeed(run.o.seed, 1000 + h), id: vcnSceneId(h), ...(rooms ? { rooms } : {}) });
+  const meshes = await sceneMeshes(scene, library, catalogue, { textures });
+  return { scene, meshes, shadows: prepareShadows(meshes, scene.lights) };
+}
+
+/** A house job's record (its files hold the rest: scene.json and every tour's tour.json and media). */
+export interface VcnHouseRecord {
+  scene: string;
+  /** Tour ids in order; tours/<id>/tour.json is among the files. */
+  tours: string[];
+}
+
+export interface VcnHouseOutput {
+  record: VcnHouseRecord;
+  /** Paths relative to the set's folder. */
+  files: Map<string, Buffer>;
+}
+
+/** Files under `dir`, relative, in sorted order. */
+async function filesUnder(dir: string, rel = ""): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const sub = path.posix.join(rel, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(dir, sub)));
+    else out.push(sub);
+  }
+  return out;
+}
+
+/**
+ * The house job: builds house h and renders its tours (tour streams deriveSeed(seed, 2000 + h)),
+ * in a scratch folder of its own; returns the files the set keeps of them (media=video drops the
+ * frames, media=frames the video) and the geometry (a local generate hands it to the assembly).
+ */
+export async function vcnHouseJob(run: VcnRun, h: number, shared: VcnShared, log: (line: string) => void = () => {}): Promise<VcnHouseOutput & { geometry: VcnHouseGeometry }> {
+  const { o, settings } = run;
   const media = settings.media ?? "both";
-  const itemMedia: MediaPaths["media"] = media === "frames" ? "frames" : "video";
-  const remaining = taskQuotas(o.count, settings.perTask);
-  const wanted = { ...remaining };
-  await prepareGeneratedOutDir(o.outDir, README_MARK);
-  const catalogue = readLibraries(o.assetsDir);
-  const library = new ModelLibrary();
-  const textures = new TextureCache();
-  const entriesById = new Map(catalogue.entries.map((e) => [e.id, e]));
-  const used = new Map<string, CatalogEntry>();
-  const files = new Map<string, string | Buffer>();
-  const tourFrames: number[] = [];
-  const facts: EpisodeFacts[] = [];
-  const episodes: object[] = [];
-  const items: object[] = [];
-  const trajectories: object[] = [];
-  let serial = 0;
+  const geometry = await vcnHouseGeometry(run, h, shared);
+  const { scene, meshes, shadows } = geometry;
+  const grids = tourGrids(scene, meshes);
+  const index = indexTourScene(scene, meshes);
+  const files = new Map<string, Buffer>([[`houses/${scene.id}/scene.json`, Buffer.from(JSON.stringify(sceneToJson(scene), null, 1) + "\n", "utf8")]]);
+  const tours: string[] = [];
+  const scratch = await mkdtemp(path.join(tmpdir(), "spatialprobe-vcn-"));
   try {
-    for (let h = 0; h < houseCount; h++) {
-      const sceneId = `house_${String(h + 1).padStart(3, "0")}`;
-      const scene: Scene = await vcnHouse({ catalogue, library, seed: deriveSeed(o.seed, 1000 + h), id: sceneId, ...(settings.rooms ? { rooms: settings.rooms } : {}) });
-      for (const obj of scene.objects) used.set(obj.catalogId, entriesById.get(obj.catalogId)!);
-      const meshes = await sceneMeshes(scene, library, catalogue, { textures });
-      const grid = robotGrid(scene, meshes);
-      const grids = tourGrids(scene, meshes);
-      const shadows = prepareShadows(meshes, scene.lights);
-      const index = indexTourScene(scene, meshes);
-      const house = houseFacts(scene);
-      const region = regionMapper(scene);
-      files.set(`houses/${sceneId}/scene.json`, JSON.stringify(sceneToJson(scene), null, 1) + "\n");
-      const result: HouseResult = { episodes: [], tours: [] };
-      const spaces: TourSpace[] = [];
-      for (let t = 0; t < toursPerHouse; t++) {
-        const tourDir = path.join(o.outDir, "tours", sceneId, `tour_${t}`);
-        const tour = await buildTour({
-          scene, meshes, grids, seed: deriveSeed(o.seed, 2000 + h), tourIndex: t, outDir: tourDir, shadows, index, log, imageSide: side,
-          fps: settings.fps ?? P.tourFps, ...(settings.tourFrames ? { maxFrames: settings.tourFrames } : {}),
-        });
-        if (media === "video") await rm(path.join(tourDir, "frames"), { recursive: true, force: true });
-        if (media === "frames") await rm(path.join(tourDir, "tour.mp4"), { force: true });
-        files.set(`tours/${tour.id}/tour.json`, JSON.stringify(tour) + "\n");
-        tourFrames.push(tour.frames.length);
-        result.tours.push(tour);
-        spaces.push(new TourSpace(scene, house, grid, tour));
+    for (let t = 0; t < (settings.tours ?? 1); t++) {
+      const tourDir = path.join(scratch, `tour_${t}`);
+      const tour = await buildTour({
+        scene, meshes, grids, seed: deriveSeed(o.seed, 2000 + h), tourIndex: t, outDir: tourDir, shadows, index, log, imageSide: settings.imageSide ?? P.imageSide,
+        fps: settings.fps ?? P.tourFps, ...(settings.tourFrames ? { maxFrames: settings.tourFrames } : {}),
+      });
+      for (const rel of await filesUnder(tourDir)) {
+        if ((media === "video" && rel.startsWith("frames/")) || (media === "frames" && rel === "tour.mp4")) continue;
+        files.set(`tours/${tour.id}/${rel}`, await readFile(path.join(tourDir, rel)));
       }
-      const tagged = mergeTagged(spaces.map((s) => tourPlans(s, settings.minWindow ?? P.minWindowFrames, P.windowStepFrames, settings.maxWindow)));
-      const rng = createRng(deriveSeed(o.seed, 4000 + h));
-      const housesLeft = houseCount - h;
-      const rejected: Record<string, number> = {};
-      for (const task of TASK_CODES) {
-        const quota = Math.ceil(remaining[task] / housesLeft);
-        let built = 0;
-        for (const t of choiceOrder(tagged, task, rng)) {
-          if (built >= quota) break;
-          for (const v of variantOrder(t, rng).slice(0, 3)) {
-            const e = buildEpisode(v.space, v.facts, v.plan, rng);
-            if (typeof e === "string") {
-              rejected[e] = (rejected[e] ?? 0) + 1;
-              continue;
-            }
-            result.episodes.push(e);
-            built++;
-            break;
-          }
-        }
-        remaining[task] -= built;
-      }
-      for (const e of result.episodes) {
-        const id = `vcn_${String(++serial).padStart(4, "0")}`;
-        const views = await initialViews(e, meshes, shadows);
-        const viewPaths = { front: `episodes/${id}/front.jpg`, left: `episodes/${id}/left.jpg`, back: `episodes/${id}/back.jpg`, right: `episodes/${id}/right.jpg` };
-        for (const k of Object.keys(viewPaths) as Array<keyof typeof viewPaths>) files.set(viewPaths[k], views[k]);
-        const item = itemRecord(e, id, { tourDir: `tours/${e.space.tour.id}`, media: itemMedia, views: viewPaths }, region);
-        items.push(item);
-        episodes.push(episodeRecord(e, id, region));
-        trajectories.push(trajectoryRecord(e, id, region));
-        const visited = [...new Set(item.annotations.map((a) => a.room).filter((r): r is string => r !== null))];
-        const areaOf = new Map(scene.rooms.map((r) => [region(r.id), house.rooms.get(r.id)!.area]));
-        facts.push({
-          item,
-          targetCategory: e.plan.targetObject !== undefined ? e.objectCategory : house.rooms.get(e.plan.targetRoom)!.category,
-          roomsVisited: visited.length,
-          areaM2: visited.reduce((s, r) => s + areaOf.get(r)!, 0),
-          geodesicM: e.route.length,
-          steps: e.route.steps,
-        });
-      }
-      const rejectedText = Object.entries(rejected).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
-      log(`${sceneId}: ${scene.rooms.length} rooms (${scene.rooms.map((r) => r.type).join(", ")}), ${result.tours.map((t) => t.frames.length).join("+")} tour frames, ${tagged.length} tagged plans, ${result.episodes.length} episodes; rejected: ${rejectedText}`);
+      files.set(`tours/${tour.id}/tour.json`, Buffer.from(JSON.stringify(tour) + "\n", "utf8"));
+      tours.push(tour.id);
     }
   } finally {
-    library.close();
+    await rm(scratch, { recursive: true, force: true });
   }
-  if (items.length === 0) throw new UsageError(`no episode passed the construction rules in ${houseCount} house(s); nothing usable was written. Try more houses (--set houses=N) or longer tours.`);
-  const stats = setStatistics(tourFrames, facts);
-  const shortfall = TASK_CODES.filter((t) => remaining[t] > 0).map((t) => `${t} ${wanted[t] - remaining[t]} of ${wanted[t]}`).join(", ");
-  const text = statisticsText(stats) + (shortfall ? `\nnot filled: ${shortfall}` : "");
-  files.set("episodes.json.gz", gzipSync(Buffer.from(JSON.stringify({ episodes }) + "\n"), { level: 9 }));
-  files.set("items.jsonl", jsonl(items));
-  files.set("trajectories.jsonl", jsonl(trajectories));
-  files.set("stats.json", JSON.stringify(stats, null, 1) + "\n");
-  files.set("ATTRIBUTION", attributionText([...used.values()]));
-  files.set("README.md", readme(o, settings, houseCount, statisticsText(stats), shortfall));
-  await writeFileSet(o.outDir, files);
-  return `VCN-Bench set in ${o.outDir} from ${houseCount} houses:\n${text}`;
+  return { record: { scene: scene.id, tours }, files, geometry };
+}
+
+/**
+ * The assembly: houses in order (begin, addHouse for h = 0, 1, ..., finish). A house's files are
+ * written as it comes; its episodes are drawn with quotas ceil(remaining / houses left) per task
+ * and numbered on from the houses before. The tours are read back from their tour.json, so a
+ * local generate and a queued one draw from the same values.
+ */
+export class VcnAssembly {
+  private readonly remaining: Record<TaskCode, number>;
+  private readonly wanted: Record<TaskCode, number>;
+  private readonly entriesById: Map<string, CatalogEntry>;
+  private readonly used = new Map<string, CatalogEntry>();
+  private readonly files = new Map<string, string | Buffer>();
+  private readonly tourFrames: number[] = [];
+  private readonly facts: EpisodeFacts[] = [];
+  private readonly episodes: object[] = [];
+  private readonly items: object[] = [];
+  private readonly trajectories: object[] = [];
+  private serial = 0;
+  private next = 0;
+
+  private constructor(private readonly run: VcnRun, private readonly shared: VcnShared, private readonly log: (line: string) => void) {
+    this.remaining = taskQuotas(run.o.count, run.settings.perTask);
+    this.wanted = { ...this.remaining };
+    this.entriesById = new Map(shared.catalogue.entries.map((e) => [e.id, e]));
+  }
+
+  /** Makes the output folder ready (a new or empty one, or a set this generator wrote). */
+  static async begin(run: VcnRun, shared: VcnShared, log: (line: string) => void = () => {}): Promise<VcnAssembly> {
+    await prepareGeneratedOutDir(run.o.outDir, README_MARK);
+    return new VcnAssembly(run, shared, log);
+  }
+
+  /** House h's job output; its geometry is rebuilt from (seed, h) when not given. */
+  async addHouse(h: number, output: VcnHouseOutput, given?: VcnHouseGeometry): Promise<void> {
+    if (h !== this.next) throw new Error(`houses are assembled in order: house ${this.next} next, got ${h}`);
+    this.next++;
+    const { o, settings } = this.run;
+    const itemMedia: MediaPaths["media"] = settings.media === "frames" ? "frames" : "video";
+    const remaining = this.remaining;
+    await writeFileSet(o.outDir, output.files);
+    const tours = output.record.tours.map((id) => JSON.parse(output.files.get(`tours/${id}/tour.json`)!.toString("utf8")) as Tour);
+    const { scene, meshes, shadows } = given ?? (await vcnHouseGeometry(this.run, h, this.shared));
+    const sceneId = scene.id;
+    for (const obj of scene.objects) this.used.set(obj.catalogId, this.entriesById.get(obj.catalogId)!);
+    const grid = robotGrid(scene, meshes);
+    const house = houseFacts(scene);
+    const region = regionMapper(scene);
+    const spaces: TourSpace[] = [];
+    for (const tour of tours) {
+      this.tourFrames.push(tour.frames.length);
+      spaces.push(new TourSpace(scene, house, grid, tour));
+    }
+    const drawn: Episode[] = [];
+    const tagged = mergeTagged(spaces.map((s) => tourPlans(s, settings.minWindow ?? P.minWindowFrames, P.windowStepFrames, settings.maxWindow)));
+    const rng = createRng(deriveSeed(o.seed, 4000 + h));
+    const housesLeft = this.run.houseCount - h;
+    const rejected: Record<string, number> = {};
+    for (const task of TASK_CODES) {
+      const quota = Math.ceil(remaining[task] / housesLeft);
+      let built = 0;
+      for (const t of choiceOrder(tagged, task, rng)) {
+        if (built >= quota) break;
+        for (const v of variantOrder(t, rng).slice(0, 3)) {
+          const e = buildEpisode(v.space, v.facts, v.plan, rng);
+          if (typeof e === "string") {
+            rejected[e] = (rejected[e] ?? 0) + 1;
+            continue;
+          }
+          drawn.push(e);
+          built++;
+          break;
+        }
+      }
+      remaining[task] -= built;
+    }
+    for (const e of drawn) {
+      const id = `vcn_${String(++this.serial).padStart(4, "0")}`;
+      const views = await initialViews(e, meshes, shadows);
+      const viewPaths = { front: `episodes/${id}/front.jpg`, left: `episodes/${id}/left.jpg`, back: `episodes/${id}/back.jpg`, right: `episodes/${id}/right.jpg` };
+      for (const k of Object.keys(viewPaths) as Array<keyof typeof viewPaths>) this.files.set(viewPaths[k], views[k]);
+      const item = itemRecord(e, id, { tourDir: `tours/${e.space.tour.id}`, media: itemMedia, views: viewPaths }, region);
+      this.items.push(item);
+      this.episodes.push(episodeRecord(e, id, region));
+      this.trajectories.push(trajectoryRecord(e, id, region));
+      const visited = [...new Set(item.annotations.map((a) => a.room).filter((r): r is string => r !== null))];
+      const areaOf = new Map(scene.rooms.map((r) => [region(r.id), house.rooms.get(r.id)!.area]));
+      this.facts.push({
+        item,
+        targetCategory: e.plan.targetObject !== undefined ? e.objectCategory : house.rooms.get(e.plan.targetRoom)!.category,
+        roomsVisited: visited.length,
+        areaM2: visited.reduce((s, r) => s + areaOf.get(r)!, 0),
+        geodesicM: e.route.length,
+        steps: e.route.steps,
+      });
+    }
+    const rejectedText = Object.entries(rejected).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+    this.log(`${sceneId}: ${scene.rooms.length} rooms (${scene.rooms.map((r) => r.type).join(", ")}), ${tours.map((t) => t.frames.length).join("+")} tour frames, ${tagged.length} tagged plans, ${drawn.length} episodes; rejected: ${rejectedText}`);
+  }
+
+  /** Writes the episode files, statistics, ATTRIBUTION and README; returns the summary text. */
+  async finish(): Promise<string> {
+    const { o, settings, houseCount } = this.run;
+    if (this.next !== houseCount) throw new Error(`${this.next} of ${houseCount} houses assembled`);
+    const { remaining, wanted, files } = this;
+    if (this.items.length === 0) throw new UsageError(`no episode passed the construction rules in ${houseCount} house(s); nothing usable was written. Try more houses (--set houses=N) or longer tours.`);
+    const stats = setStatistics(this.tourFrames, this.facts);
+    const shortfall = TASK_CODES.filter((t) => remaining[t] > 0).map((t) => `${t} ${wanted[t] - remaining[t]} of ${wanted[t]}`).join(", ");
+    const text = statisticsText(stats) + (shortfall ? `\nnot filled: ${shortfall}` : "");
+    files.set("episodes.json.gz", gzipSync(Buffer.from(JSON.stringify({ episodes: this.episodes }) + "\n"), { level: 9 }));
+    files.set("items.jsonl", jsonl(this.items));
+    files.set("trajectories.jsonl", jsonl(this.trajectories));
+    files.set("stats.json", JSON.stringify(stats, null, 1) + "\n");
+    files.set("ATTRIBUTION", attributionText([...this.used.values()]));
+    files.set("README.md", readme(o, settings, houseCount, statisticsText(stats), shortfall));
+    await writeFileSet(o.outDir, files);
+    return `VCN-Bench set in ${o.outDir} from ${houseCount} houses:\n${text}`;
+  }
+}
+
+/** Generates the set under `outDir` and returns the summary text; same options, same bytes. */
+export async function generateVcnRelease(o: GenerateVcnOptions): Promise<string> {
+  const run = vcnRun(o);
+  const log = o.log ?? (() => {});
+  // The queued generator's pieces, run here in order: each house job, then its part of the assembly.
+  const shared = vcnShared(o.assetsDir);
+  try {
+    const assembly = await VcnAssembly.begin(run, shared, log);
+    for (let h = 0; h < run.houseCount; h++) {
+      const { geometry, ...output } = await vcnHouseJob(run, h, shared, log);
+      await assembly.addHouse(h, output, geometry);
+    }
+    return await assembly.finish();
+  } finally {
+    shared.library.close();
+  }
 }

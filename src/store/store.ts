@@ -35,6 +35,27 @@ export interface BatchRecord {
   updated_at: string;
   /** Its results (or their errors) are in the responses table: never polled again. */
   collected: boolean;
+  /** The client-generated id it was submitted under (BatchIntent), when it had one. */
+  intent?: string;
+}
+
+/**
+ * A batch about to be submitted, written before the submit call (models/batch/intent.ts): a run
+ * killed between the provider's acceptance and saveBatch finds it on restart and looks for the
+ * batch at the provider by `intent` instead of submitting its requests again.
+ */
+export interface BatchIntent {
+  /** Random, 16 hex characters; sent with the batch where the provider keeps it (OpenAI metadata, Gemini display_name). */
+  intent: string;
+  provider: string;
+  model: string;
+  requests: BatchRecord["requests"];
+  created_at: string;
+  /**
+   * For an API that keeps no label on a batch (Anthropic): the newest batch the provider listed
+   * just before the submit (null: none). Its batch is among those listed above this one.
+   */
+  listed_after?: string | null;
 }
 
 /**
@@ -73,6 +94,17 @@ export class ResponseStore implements ReplyStore {
       created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL
     )`);
+    // Added later: stores written before keep working (no intent table, no intent column until opened here).
+    this.db.exec(`CREATE TABLE IF NOT EXISTS batch_intents (
+      intent TEXT PRIMARY KEY,
+      provider TEXT NOT NULL,
+      model TEXT NOT NULL,
+      requests TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      listed_after TEXT
+    )`);
+    const columns = this.db.prepare("PRAGMA table_info(batches)").all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === "intent")) this.db.exec("ALTER TABLE batches ADD COLUMN intent TEXT");
     this.mayHoldEndpointKeys = this.keyScheme() !== ENDPOINT_FREE;
     this.getStatement = this.db.prepare("SELECT body FROM responses WHERE key = ?");
     this.putStatement = this.db.prepare(
@@ -101,11 +133,37 @@ export class ResponseStore implements ReplyStore {
     this.putStatement.run(key, itemId, model, response.outcome, JSON.stringify(response), new Date().toISOString());
   }
 
-  /** Record a batch the moment the provider has accepted it. */
+  /** Record a batch the moment the provider has accepted it; the intent it was submitted under, if any, is resolved in the same transaction. */
   saveBatch(batch: BatchRecord): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare("INSERT OR REPLACE INTO batches (id, provider, model, state, requests, collected, created_at, updated_at, intent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        .run(batch.id, batch.provider, batch.model, batch.state, JSON.stringify(batch.requests), batch.collected ? 1 : 0, batch.created_at, batch.updated_at, batch.intent ?? null);
+      if (batch.intent) this.db.prepare("DELETE FROM batch_intents WHERE intent = ?").run(batch.intent);
+    })();
+  }
+
+  /** Record a batch about to be submitted (committed before the submit call). */
+  saveIntent(intent: BatchIntent): void {
     this.db
-      .prepare("INSERT OR REPLACE INTO batches (id, provider, model, state, requests, collected, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(batch.id, batch.provider, batch.model, batch.state, JSON.stringify(batch.requests), batch.collected ? 1 : 0, batch.created_at, batch.updated_at);
+      .prepare("INSERT INTO batch_intents (intent, provider, model, requests, created_at, listed_after) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(intent.intent, intent.provider, intent.model, JSON.stringify(intent.requests), intent.created_at, intent.listed_after ?? null);
+  }
+
+  /** Forget an intent whose submit is known not to have created a batch. */
+  dropIntent(intent: string): void {
+    this.db.prepare("DELETE FROM batch_intents WHERE intent = ?").run(intent);
+  }
+
+  /** The intents of a model spec that have no batch recorded, oldest first. */
+  intents(model: string): BatchIntent[] {
+    const rows = this.db.prepare("SELECT * FROM batch_intents WHERE model = ? ORDER BY created_at, rowid").all(model) as Array<Omit<BatchIntent, "requests"> & { requests: string }>;
+    return rows.map(({ listed_after, ...row }) => ({ ...row, requests: JSON.parse(row.requests) as BatchIntent["requests"], ...(listed_after !== undefined && listed_after !== null && { listed_after }) }));
+  }
+
+  /** Every provider batch id this store has recorded, of any model. */
+  batchIds(): Set<string> {
+    return new Set((this.db.prepare("SELECT id FROM batches").all() as Array<{ id: string }>).map((r) => r.id));
   }
 
   /** A batch's new state; `collected` once its results are stored. */
@@ -117,8 +175,8 @@ export class ResponseStore implements ReplyStore {
   batches(model: string, all = false): BatchRecord[] {
     const rows = this.db
       .prepare(`SELECT * FROM batches WHERE model = ?${all ? "" : " AND collected = 0"} ORDER BY created_at, rowid`)
-      .all(model) as Array<Omit<BatchRecord, "requests" | "collected"> & { requests: string; collected: number }>;
-    return rows.map((row) => ({ ...row, requests: JSON.parse(row.requests) as BatchRecord["requests"], collected: row.collected === 1 }));
+      .all(model) as Array<Omit<BatchRecord, "requests" | "collected" | "intent"> & { requests: string; collected: number; intent: string | null }>;
+    return rows.map(({ intent, ...row }) => ({ ...row, requests: JSON.parse(row.requests) as BatchRecord["requests"], collected: row.collected === 1, ...(intent ? { intent } : {}) }));
   }
 
   count(): number {

@@ -3,8 +3,14 @@
  * batches), Anthropic Message Batches and Gemini batch mode with inlined requests. Each request of
  * a batch is answered by the mock's own normal route (an HTTP call to itself), so replies, faults
  * and the strict rules are those of the normal endpoints. The batch APIs' documented rules are
- * enforced: custom ids, endpoint, sizes and counts, unknown ids. A batch ends after a number of
- * polls (default 1); per-request errors and expired/failed batches can be injected.
+ * enforced: custom ids, endpoint, sizes and counts, unknown ids, OpenAI metadata (at most 16
+ * pairs, keys up to 64 and values up to 512 characters, strings), Anthropic's create body (no
+ * field besides `requests`), Gemini's required display_name. The list endpoints page as
+ * documented: OpenAI GET /v1/batches (newest first, limit 1-100, after = an id, has_more /
+ * first_id / last_id), Anthropic GET /v1/messages/batches (newest first, limit 1-1000, after_id /
+ * before_id, has_more / first_id / last_id), Gemini GET /v1beta/batches (operations, pageSize,
+ * pageToken / nextPageToken). A batch ends after a number of polls (default 1); per-request
+ * errors and expired/failed batches can be injected.
  *
  * Sources: platform.openai.com/docs/guides/batch and api-reference/batch, api-reference/files;
  * docs.anthropic.com/en/docs/build-with-claude/batch-processing, api/creating-message-batches;
@@ -31,8 +37,15 @@ export interface MockBatchOptions {
   geminiStatePrefix?: "JOB_STATE_" | "BATCH_STATE_";
   /** An HTTP error for a batch route call (`attempt` counts calls of that route and id, from 1). */
   routeFault?: (route: string, attempt: number) => { status: number; retryAfter?: string } | undefined;
+  /**
+   * A create call carried out (the batch exists) whose reply is lost: this status is sent instead
+   * (`attempt` as for routeFault). What a client sees when a gateway times out after the provider acted.
+   */
+  lostReply?: (route: string, attempt: number) => number | undefined;
   /** Tighter limits than the documented ones (to test the rules without 200 MB bodies). */
   limits?: Partial<typeof BATCH_LIMITS>;
+  /** The most batches one list page returns, whatever the limit asked (servers may return fewer): to exercise paging. */
+  maxPageSize?: number;
 }
 
 /** The documented limits. */
@@ -45,8 +58,8 @@ export const BATCH_LIMITS = {
 };
 
 export interface MockBatchStats {
-  /** Every batch created, in order. */
-  created: Array<{ provider: BatchProvider; id: string; customIds: string[] }>;
+  /** Every batch created, in order, with the label it was given (OpenAI metadata, Gemini display name). */
+  created: Array<{ provider: BatchProvider; id: string; customIds: string[]; metadata?: Record<string, string> | null; displayName?: string }>;
   /** Custom id -> how many batches carried it. */
   submitted: Map<string, number>;
   polls: number;
@@ -54,6 +67,8 @@ export interface MockBatchStats {
   rejected: Array<{ rule: string; status: number; message: string }>;
   /** Request bodies of every batch line, by custom id (the last one sent). */
   bodies: Map<string, unknown>;
+  /** Calls of the list endpoints, by provider. */
+  lists: Record<BatchProvider, number>;
 }
 
 interface Line {
@@ -76,6 +91,9 @@ interface MockBatch {
   errorFileId?: string;
   failure?: { code: string; message: string };
   headers: Record<string, string>;
+  /** OpenAI metadata / Gemini display name, as given. */
+  metadata?: Record<string, string> | null;
+  displayName?: string;
 }
 
 const ANTHROPIC_CUSTOM_ID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -90,7 +108,7 @@ export interface MockBatchHandler {
 /** `selfUrl` gives the mock server's own URL, where each request of a batch is answered. */
 export function createMockBatch(options: MockBatchOptions, selfUrl: () => string): MockBatchHandler {
   const limits = { ...BATCH_LIMITS, ...options.limits };
-  const stats: MockBatchStats = { created: [], submitted: new Map(), polls: 0, rejected: [], bodies: new Map() };
+  const stats: MockBatchStats = { created: [], submitted: new Map(), polls: 0, rejected: [], bodies: new Map(), lists: { openai: 0, anthropic: 0, gemini: 0 } };
   const files = new Map<string, { bytes: number; content: string; purpose: string }>();
   const batches = new Map<string, MockBatch>();
   const routeCalls = new Map<string, number>();
@@ -166,7 +184,7 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
 
   function record(batch: MockBatch) {
     batches.set(batch.id, batch);
-    stats.created.push({ provider: batch.provider, id: batch.id, customIds: batch.lines.map((l) => l.customId) });
+    stats.created.push({ provider: batch.provider, id: batch.id, customIds: batch.lines.map((l) => l.customId), ...(batch.metadata !== undefined && { metadata: batch.metadata }), ...(batch.displayName !== undefined && { displayName: batch.displayName }) });
     for (const line of batch.lines) {
       stats.submitted.set(line.customId, (stats.submitted.get(line.customId) ?? 0) + 1);
       stats.bodies.set(line.customId, line.body);
@@ -207,6 +225,7 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
       error_file_id: batch.errorFileId ?? null,
       created_at: Math.floor(batch.createdAt / 1000),
       request_counts: { total: batch.lines.length, completed: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length },
+      metadata: batch.metadata ?? null,
     };
   }
 
@@ -237,7 +256,12 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
     return { lines, model: model ?? "" };
   }
 
-  async function openai(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer): Promise<boolean> {
+  /** A provider's batches, newest first (ties: the later created first). */
+  function newestFirst(provider: BatchProvider): MockBatch[] {
+    return [...batches.values()].filter((b) => b.provider === provider).sort((a, b) => b.createdAt - a.createdAt || b.n - a.n);
+  }
+
+  async function openai(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer, query: URLSearchParams): Promise<boolean> {
     if (req.method === "POST" && path === "/v1/files") {
       const form = parseMultipart(req.headers["content-type"], raw);
       if (!form) return refuse(res, "openai", "openai.files.multipart", 400, "The request must be multipart/form-data with 'file' and 'purpose'.");
@@ -258,10 +282,12 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
       if (!OPENAI_ENDPOINTS.has(body.endpoint)) return refuse(res, "openai", "openai.batches.endpoint", 400, `Invalid value for 'endpoint': '${String(body.endpoint)}'.`);
       if (body.endpoint !== "/v1/chat/completions") return refuse(res, "openai", "openai.batches.endpoint_unsupported", 400, `This mock serves only /v1/chat/completions batches, not ${body.endpoint}.`);
       if (body.completion_window !== "24h") return refuse(res, "openai", "openai.batches.window", 400, `Invalid value for 'completion_window': '${String(body.completion_window)}'. Supported values are: '24h'.`);
+      const metadataError = openaiMetadataError(body.metadata);
+      if (metadataError) return refuse(res, "openai", "openai.batches.metadata", 400, metadataError);
       const file = files.get(body.input_file_id);
       if (!file || file.purpose !== "batch") return refuse(res, "openai", "openai.batches.unknown_file", 404, `No such File object: ${String(body.input_file_id)}`);
       const checked = openaiValidate(file.content);
-      const batch: MockBatch = { provider: "openai", id: nextId("batch_"), n: stats.created.length + 1, model: "lines" in checked ? checked.model : "", lines: "lines" in checked ? checked.lines : [], polls: 0, state: "validating", createdAt: Date.now(), headers: credentialHeaders(req) };
+      const batch: MockBatch = { provider: "openai", id: nextId("batch_"), n: stats.created.length + 1, model: "lines" in checked ? checked.model : "", lines: "lines" in checked ? checked.lines : [], polls: 0, state: "validating", createdAt: Date.now(), headers: credentialHeaders(req), metadata: body.metadata ?? null };
       record(batch);
       // Validation fails the batch at its first poll, as OpenAI reports it (status failed, errors.data).
       if ("error" in checked) {
@@ -271,6 +297,17 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
         stats.rejected.push({ rule: "openai.batches.invalid_file", status: 200, message: checked.error });
       }
       return json(res, 200, openaiBatchObject(batch));
+    }
+    if (req.method === "GET" && path === "/v1/batches") {
+      stats.lists.openai++;
+      const limit = pageLimit(query.get("limit"), 20, 100);
+      if (limit === undefined) return refuse(res, "openai", "openai.batches.list_limit", 400, `Invalid 'limit': '${query.get("limit")}'. Expected an integer between 1 and 100.`);
+      const all = newestFirst("openai");
+      const after = query.get("after");
+      const start = after === null ? 0 : all.findIndex((b) => b.id === after) + 1;
+      if (start === 0 && after !== null) return refuse(res, "openai", "openai.batches.list_after", 400, `No such object: '${after}' (after).`);
+      const page = all.slice(start, start + Math.min(limit, options.maxPageSize ?? limit));
+      return json(res, 200, { object: "list", data: page.map(openaiBatchObject), first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null, has_more: start + page.length < all.length });
     }
     const get = /^\/v1\/batches\/([^/]+)$/.exec(path);
     if (req.method === "GET" && get) {
@@ -313,7 +350,7 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
     };
   }
 
-  async function anthropic(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer): Promise<boolean> {
+  async function anthropic(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer, query: URLSearchParams): Promise<boolean> {
     if (req.method === "POST" && path === "/v1/messages/batches") {
       if (raw.length > limits.anthropicMaxBytes) return refuse(res, "anthropic", "anthropic.batches.too_large", 413, `Request exceeds the maximum size: ${raw.length} bytes > ${limits.anthropicMaxBytes} bytes for a message batch.`);
       let body: any;
@@ -322,6 +359,8 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
       } catch {
         return refuse(res, "anthropic", "anthropic.batches.json", 400, "The body is not JSON.");
       }
+      const extra = body && typeof body === "object" ? Object.keys(body).filter((k) => k !== "requests") : [];
+      if (extra.length > 0) return refuse(res, "anthropic", "anthropic.batches.extra_field", 400, `${extra[0]}: Extra inputs are not permitted`);
       const requests = Array.isArray(body.requests) ? body.requests : undefined;
       if (!requests || requests.length === 0) return refuse(res, "anthropic", "anthropic.batches.requests", 400, "requests: List should have at least 1 item after validation, not 0");
       if (requests.length > limits.anthropicMaxRequests) return refuse(res, "anthropic", "anthropic.batches.too_many", 400, `requests: List should have at most ${limits.anthropicMaxRequests} items after validation, not ${requests.length}`);
@@ -336,6 +375,24 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
       const batch: MockBatch = { provider: "anthropic", id: nextId("msgbatch_"), n: stats.created.length + 1, model: "", lines: requests.map((r: any) => ({ customId: r.custom_id, body: r.params })), polls: 0, state: "in_progress", createdAt: Date.now(), headers: credentialHeaders(req) };
       record(batch);
       return json(res, 200, anthropicBatchObject(batch));
+    }
+    if (req.method === "GET" && path === "/v1/messages/batches") {
+      stats.lists.anthropic++;
+      const limit = pageLimit(query.get("limit"), 20, 1000);
+      if (limit === undefined) return refuse(res, "anthropic", "anthropic.batches.list_limit", 400, `limit: Input should be between 1 and 1000`);
+      const afterId = query.get("after_id");
+      const beforeId = query.get("before_id");
+      if (afterId !== null && beforeId !== null) return refuse(res, "anthropic", "anthropic.batches.list_cursor", 400, "Only one of after_id and before_id may be given.");
+      const all = newestFirst("anthropic");
+      const cursor = afterId ?? beforeId;
+      const at = cursor === null ? -1 : all.findIndex((b) => b.id === cursor);
+      if (cursor !== null && at < 0) return refuse(res, "anthropic", "anthropic.batches.list_cursor", 400, `No message batch found with id '${cursor}'.`);
+      const size = Math.min(limit, options.maxPageSize ?? limit);
+      // after_id: the page just after (older than) the cursor; before_id: the page just before (newer).
+      const [from, to] = beforeId !== null ? [Math.max(0, at - size), at] : [at + 1, at + 1 + size];
+      const page = all.slice(from, to);
+      const hasMore = beforeId !== null ? from > 0 : to < all.length;
+      return json(res, 200, { data: page.map(anthropicBatchObject), has_more: hasMore, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
     }
     const results = /^\/v1\/messages\/batches\/([^/]+)\/results$/.exec(path);
     if (req.method === "GET" && results) {
@@ -368,7 +425,7 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
     const metadata = {
       "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.GenerateContentBatch",
       model: `models/${batch.model}`,
-      displayName: "batch",
+      displayName: batch.displayName ?? "",
       createTime: new Date(batch.createdAt).toISOString(),
       state: batch.state,
       name: batch.id,
@@ -396,7 +453,7 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
     };
   }
 
-  async function gemini(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer): Promise<boolean> {
+  async function gemini(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer, query: URLSearchParams): Promise<boolean> {
     const create = /^\/v1beta\/models\/(.+):batchGenerateContent$/.exec(path);
     if (req.method === "POST" && create) {
       if (raw.length > limits.geminiMaxBytes) return refuse(res, "gemini", "gemini.batch.too_large", 400, `Request payload size exceeds the limit: ${limits.geminiMaxBytes} bytes.`);
@@ -408,7 +465,9 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
       }
       const config = body?.batch?.input_config ?? body?.batch?.inputConfig;
       const requests = config?.requests?.requests;
-      if (!body?.batch || (body.batch.display_name ?? body.batch.displayName) === undefined) return refuse(res, "gemini", "gemini.batch.display_name", 400, "* BatchGenerateContentRequest.batch.display_name: field is required\n");
+      const displayName = body?.batch?.display_name ?? body?.batch?.displayName;
+      if (!body?.batch || displayName === undefined) return refuse(res, "gemini", "gemini.batch.display_name", 400, "* BatchGenerateContentRequest.batch.display_name: field is required\n");
+      if (typeof displayName !== "string") return refuse(res, "gemini", "gemini.batch.display_name", 400, `Invalid value at 'batch.display_name' (TYPE_STRING)`);
       if (!Array.isArray(requests) || requests.length === 0) return refuse(res, "gemini", "gemini.batch.requests", 400, "* BatchGenerateContentRequest.batch.input_config: inlined requests are empty\n");
       for (const [i, r] of requests.entries()) {
         if (!r?.request || typeof r.request !== "object") return refuse(res, "gemini", "gemini.batch.request", 400, `* requests[${i}].request: field is required\n`);
@@ -426,9 +485,27 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
         state: `${geminiPrefix}PENDING`,
         createdAt: Date.now(),
         headers: credentialHeaders(req),
+        displayName,
       };
       record(batch);
       return json(res, 200, geminiOperation(batch));
+    }
+    if (req.method === "GET" && path === "/v1beta/batches") {
+      stats.lists.gemini++;
+      const size = pageLimit(query.get("pageSize"), 50, 1000);
+      if (size === undefined) return refuse(res, "gemini", "gemini.batch.list_page_size", 400, `Invalid value at 'page_size' (TYPE_INT32), "${query.get("pageSize")}"`);
+      const all = newestFirst("gemini");
+      // A page token is opaque: here the name of the last batch of the previous page, encoded.
+      const token = query.get("pageToken");
+      const last = token ? Buffer.from(token, "base64url").toString("utf8") : undefined;
+      const start = last === undefined ? 0 : all.findIndex((b) => b.id === last) + 1;
+      if (last !== undefined && start === 0) return refuse(res, "gemini", "gemini.batch.list_page_token", 400, "Invalid page token.");
+      const page = all.slice(start, start + Math.min(size, options.maxPageSize ?? size));
+      const more = start + page.length < all.length;
+      return json(res, 200, { operations: page.map((b) => {
+        const { response: _response, ...op } = geminiOperation(b) as Record<string, unknown>;
+        return op;
+      }), ...(more && { nextPageToken: Buffer.from(page.at(-1)!.id).toString("base64url") }) });
     }
     const get = /^\/v1beta\/(batches\/[^/:]+)$/.exec(path);
     if (req.method === "GET" && get) {
@@ -443,13 +520,14 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
   return {
     stats,
     async handle(req, res, raw) {
-      const path = (req.url ?? "/").split("?")[0]!;
+      const [path, search] = (req.url ?? "/").split("?") as [string, string | undefined];
+      const query = new URLSearchParams(search ?? "");
       const provider: BatchProvider | undefined =
         path === "/v1/files" || path.startsWith("/v1/files/") || path === "/v1/batches" || path.startsWith("/v1/batches/")
           ? "openai"
           : path.startsWith("/v1/messages/batches")
             ? "anthropic"
-            : path.endsWith(":batchGenerateContent") || path.startsWith("/v1beta/batches/")
+            : path.endsWith(":batchGenerateContent") || path === "/v1beta/batches" || path.startsWith("/v1beta/batches/")
               ? "gemini"
               : undefined;
       if (!provider) return false;
@@ -458,11 +536,37 @@ export function createMockBatch(options: MockBatchOptions, selfUrl: () => string
       routeCalls.set(routeKey, attempt);
       const fault = options.routeFault?.(routeKey, attempt);
       if (fault) return json(res, fault.status, errorShape(provider, fault.status, `mock fault ${fault.status}`), fault.retryAfter !== undefined ? { "retry-after": fault.retryAfter } : {});
-      const handled = provider === "openai" ? await openai(req, res, path, raw) : provider === "anthropic" ? await anthropic(req, res, path, raw) : await gemini(req, res, path, raw);
+      const lost = options.lostReply?.(routeKey, attempt);
+      // The route runs against a response that goes nowhere; the client gets the lost reply's status.
+      const target = lost === undefined ? res : ({ writeHead: () => target, end: () => target } as unknown as ServerResponse);
+      const handled = provider === "openai" ? await openai(req, target, path, raw, query) : provider === "anthropic" ? await anthropic(req, target, path, raw, query) : await gemini(req, target, path, raw, query);
+      if (lost !== undefined) return json(res, lost, errorShape(provider, lost, `mock lost reply ${lost}`));
       if (!handled) return refuse(res, provider, "batch.no_route", 404, `no route ${req.method} ${path}`);
       return true;
     },
   };
+}
+
+/** A list page size: `fallback` when not given, undefined when not an integer in 1..max. */
+function pageLimit(given: string | null, fallback: number, max: number): number | undefined {
+  if (given === null) return fallback;
+  if (!/^\d+$/.test(given)) return undefined;
+  const n = Number(given);
+  return n >= 1 && n <= max ? n : undefined;
+}
+
+/** Why OpenAI would refuse a batch's metadata (api-reference: 16 pairs, keys <= 64, values <= 512 characters, strings), or undefined. */
+export function openaiMetadataError(metadata: unknown): string | undefined {
+  if (metadata === undefined || metadata === null) return undefined;
+  if (typeof metadata !== "object" || Array.isArray(metadata)) return "Invalid type for 'metadata': expected an object.";
+  const entries = Object.entries(metadata as Record<string, unknown>);
+  if (entries.length > 16) return `Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got ${entries.length} instead.`;
+  for (const [key, value] of entries) {
+    if (key.length > 64) return `Invalid 'metadata': string too long. Expected a key of at most 64 characters, but got one of ${key.length} characters instead.`;
+    if (typeof value !== "string") return `Invalid type for 'metadata.${key}': expected a string.`;
+    if (value.length > 512) return `Invalid 'metadata.${key}': string too long. Expected a string with maximum length 512, but got a string with length ${value.length} instead.`;
+  }
+  return undefined;
 }
 
 function errorShape(provider: BatchProvider, status: number, message: string): unknown {

@@ -108,8 +108,10 @@ for (const provider of Object.keys(MODELS) as Provider[]) {
 
   test(`${provider}: a run stopped after submitting resumes the same batch and resubmits nothing`, async () => {
     const controller = new AbortController();
-    // The first poll of the new batch stops the run (as a kill would, after the batch is recorded).
-    batchPlan = { routeFault: (route) => (route.startsWith("GET") ? (controller.abort(new Error("stopped")), undefined) : undefined) };
+    // The first poll of the new batch stops the run (as a kill would, after the batch is recorded);
+    // a list call (Anthropic lists before it submits: intent.ts) is not a poll.
+    const isList = (route: string) => /^GET \/v1(beta)?\/(messages\/)?batches$/.test(route);
+    batchPlan = { routeFault: (route) => (route.startsWith("GET") && !isList(route) ? (controller.abort(new Error("stopped")), undefined) : undefined) };
     const out = tmp();
     const created0 = server.batchStats.created.length;
     await assert.rejects(executeRun(options(provider, out, { signal: controller.signal }, { batch: true })), RunInterrupted);

@@ -4,11 +4,15 @@
  * GET /v1/messages/batches/{id} polled until processing_status "ended", then the JSONL at
  * results_url ({custom_id, result: {type: succeeded | errored | canceled | expired, message |
  * error}}). At most 100,000 requests or 256 MB per batch; custom_id 1-64 chars of [a-zA-Z0-9_-].
+ * A batch has no field for a client's label (the create body is {requests} alone), and a custom
+ * id is our 64-character store key already: a batch submitted before a kill is found again by
+ * its creation time and request count (intent.ts). GET /v1/messages/batches lists batches newest
+ * first, `limit` 1-1000, the next page `after_id` the last id while `has_more`.
  */
 import type { ResponseError } from "../../core/types.js";
 import { ProviderError } from "../errors.js";
 import { call, callJson, parseJsonl } from "./http.js";
-import { MB, type BatchApi, type BatchContext, type BatchLine, type BatchStatus, type LineResult } from "./types.js";
+import { MB, type BatchApi, type BatchContext, type BatchLine, type BatchPage, type BatchStatus, type LineResult, type ListedBatch } from "./types.js";
 
 const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
@@ -43,11 +47,31 @@ export const anthropicBatchApi: BatchApi = {
   // {"requests":[ ... ]}
   envelopeBytes: Buffer.byteLength('{"requests":[]}'),
 
+  findBy: "created",
+  newestFirst: true,
+
   async submit(lines: BatchLine[], context: BatchContext) {
-    const reply = await callJson(context.http, "POST", `${root(context.baseUrl)}/v1/messages/batches`, { json: { requests: lines.map(anthropicBatchRequest) } }, context.signal);
+    const reply = await callJson(context.http, "POST", `${root(context.baseUrl)}/v1/messages/batches`, { json: { requests: lines.map(anthropicBatchRequest) } }, context.signal, true);
     const id = str(reply.id);
     if (!id) throw new ProviderError("malformed", "POST /v1/messages/batches: reply has no batch id", { retryable: false });
     return { id, state: str(reply.processing_status) ?? "in_progress" };
+  },
+
+  async list(context: BatchContext, cursor?: string, limit = 100): Promise<BatchPage> {
+    const query = new URLSearchParams({ limit: String(limit), ...(cursor && { after_id: cursor }) });
+    const raw = await callJson(context.http, "GET", `${root(context.baseUrl)}/v1/messages/batches?${query}`, undefined, context.signal);
+    const data = Array.isArray(raw.data) ? (raw.data as Array<Record<string, unknown>>) : [];
+    const batches = data.flatMap((b): ListedBatch[] => {
+      const id = str(b?.id);
+      if (!id) return [];
+      const created = Date.parse(str(b.created_at) ?? "");
+      const c = (b.request_counts ?? {}) as Record<string, unknown>;
+      const counts = ["processing", "succeeded", "errored", "canceled", "expired"].map((k) => num(c[k]));
+      const requests = counts.every((n) => n === undefined) ? undefined : counts.reduce<number>((a, n) => a + (n ?? 0), 0);
+      return [{ id, state: str(b.processing_status) ?? "unknown", ...(Number.isFinite(created) && { createdMs: created }), ...(requests !== undefined && { requests }) }];
+    });
+    const next = raw.has_more === true ? (str(raw.last_id) ?? batches.at(-1)?.id) : undefined;
+    return { batches, ...(next && { next }) };
   },
 
   async poll(id: string, context: BatchContext): Promise<BatchStatus> {

@@ -5,12 +5,15 @@
  * GET /v1beta/batches/{id} is polled (JOB_STATE_PENDING / RUNNING / SUCCEEDED / FAILED / CANCELLED
  * / EXPIRED, spelled BATCH_STATE_* in newer docs: both accepted) and the inlined responses read
  * from it. Inline requests are limited to 20 MB in all; larger input needs the File API, which is
- * not supported here (those requests get an error naming the limit).
+ * not supported here (those requests get an error naming the limit). The batch's display_name
+ * (batch.displayName, required) carries our intent id: spatialprobe-<16 hex>. GET /v1beta/batches
+ * lists the batches as operations, `pageSize`, the next page by `pageToken` = nextPageToken; the
+ * order is not documented.
  */
 import type { ResponseError } from "../../core/types.js";
 import { ProviderError } from "../errors.js";
 import { callJson } from "./http.js";
-import { MB, type BatchApi, type BatchContext, type BatchLine, type BatchStatus, type LineResult } from "./types.js";
+import { MB, type BatchApi, type BatchContext, type BatchLine, type BatchPage, type BatchStatus, type LineResult, type ListedBatch } from "./types.js";
 
 const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
 const obj = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
@@ -29,9 +32,13 @@ export function geminiBatchRequest(line: BatchLine): { request: Record<string, u
   return { request: line.body, metadata: { key: line.customId } };
 }
 
-/** The envelope of the create request, its request list left empty. */
-function envelope(requests: unknown[]): unknown {
-  return { batch: { display_name: "spatialprobe", input_config: { requests: { requests } } } };
+/** The display name of a batch submitted under `intent`; the intent read back from one. */
+export const geminiDisplayName = (intent?: string) => (intent ? `spatialprobe-${intent}` : "spatialprobe");
+const intentOf = (displayName: string | undefined) => /^spatialprobe-([0-9a-f]{16})$/.exec(displayName ?? "")?.[1];
+
+/** The envelope of the create request. */
+function envelope(requests: unknown[], intent?: string): unknown {
+  return { batch: { display_name: geminiDisplayName(intent), input_config: { requests: { requests } } } };
 }
 
 /** The batch resource in an operation ({name, metadata: batch, done, response}) or given bare. */
@@ -76,14 +83,36 @@ export const geminiBatchApi: BatchApi = {
   provider: "gemini",
   limits: { maxRequests: Number.MAX_SAFE_INTEGER, maxBytes: 20 * MB },
   lineBytes: (line) => Buffer.byteLength(JSON.stringify(geminiBatchRequest(line))),
-  envelopeBytes: Buffer.byteLength(JSON.stringify(envelope([]))),
+  // With an intent id (16 characters) in the display name.
+  envelopeBytes: Buffer.byteLength(JSON.stringify(envelope([], "0".repeat(16)))),
+  findBy: "tag",
+  newestFirst: false,
 
-  async submit(lines: BatchLine[], context: BatchContext) {
+  async submit(lines: BatchLine[], context: BatchContext, intent?: string) {
     const model = encodeURIComponent(context.model.replace(/^models\//, ""));
-    const reply = await callJson(context.http, "POST", `${root(context.baseUrl)}/v1beta/models/${model}:batchGenerateContent`, { json: envelope(lines.map(geminiBatchRequest)) }, context.signal);
+    const reply = await callJson(context.http, "POST", `${root(context.baseUrl)}/v1beta/models/${model}:batchGenerateContent`, { json: envelope(lines.map(geminiBatchRequest), intent) }, context.signal, true);
     const id = str(reply.name) ?? str(obj(reply.metadata)?.name);
     if (!id || !/^batches\/[A-Za-z0-9_-]+$/.test(id)) throw new ProviderError("malformed", `batchGenerateContent: reply has no batch name (batches/...)`, { retryable: false });
     return { id, state: str(batchOf(reply).state) ?? "JOB_STATE_PENDING" };
+  },
+
+  async list(context: BatchContext, cursor?: string, limit = 100): Promise<BatchPage> {
+    const query = new URLSearchParams({ pageSize: String(limit), ...(cursor && { pageToken: cursor }) });
+    const raw = await callJson(context.http, "GET", `${root(context.baseUrl)}/v1beta/batches?${query}`, undefined, context.signal);
+    const listed = Array.isArray(raw.operations) ? raw.operations : Array.isArray(raw.batches) ? raw.batches : [];
+    const batches = (listed as unknown[]).flatMap((row): ListedBatch[] => {
+      const op = obj(row);
+      if (!op) return [];
+      const batch = batchOf(op);
+      const id = str(op.name) ?? str(batch.name);
+      if (!id) return [];
+      const created = Date.parse(str(batch.createTime) ?? "");
+      const intent = intentOf(str(batch.displayName) ?? str(batch.display_name));
+      const requests = count(obj(batch.batchStats)?.requestCount);
+      return [{ id, state: str(batch.state) ?? "unknown", ...(Number.isFinite(created) && { createdMs: created }), ...(intent && { intent }), ...(requests !== undefined && { requests }) }];
+    });
+    const next = str(raw.nextPageToken);
+    return { batches, ...(next && { next }) };
   },
 
   async poll(id: string, context: BatchContext): Promise<BatchStatus> {

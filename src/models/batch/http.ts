@@ -21,15 +21,31 @@ export type CallBody = { json: unknown } | { form: FormData };
  * One call, retried as the adapters retry; resolves with the body text of a 2xx reply, rejects
  * with the last ProviderError (or the signal's reason when aborted).
  */
-export async function call(http: BatchHttp, method: "GET" | "POST", url: string, body: CallBody | undefined, signal: AbortSignal): Promise<string> {
-  const outcome = await withRetries((_attempt, sig) => once(http, method, url, body, sig ?? signal), http.policy, signal);
+export async function call(http: BatchHttp, method: "GET" | "POST", url: string, body: CallBody | undefined, signal: AbortSignal, creates = false): Promise<string> {
+  const attempt = (sig: AbortSignal) => once(http, method, url, body, sig);
+  const outcome = await withRetries((_attempt, sig) => (creates ? onlyWhenNothingMade(attempt(sig ?? signal)) : attempt(sig ?? signal)), http.policy, signal);
   if (!outcome.ok) throw outcome.error;
   return outcome.value;
 }
 
-/** A call whose 2xx body must be a JSON object. */
-export async function callJson(http: BatchHttp, method: "GET" | "POST", url: string, body: CallBody | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const text = await call(http, method, url, body, signal);
+/**
+ * A call that creates a batch is retried here only when the provider certainly made nothing (429,
+ * 408: the request was turned away). A timeout, a dropped connection or a 5xx may have created the
+ * batch all the same: the runner then looks for it by its intent (intent.ts) before sending again.
+ */
+async function onlyWhenNothingMade<T>(attempt: Promise<T>): Promise<T> {
+  try {
+    return await attempt;
+  } catch (err) {
+    const e = classifyError(err);
+    if (e.retryable && e.status !== 429 && e.status !== 408) throw new ProviderError(e.kind, e.message, { ...(e.status !== undefined && { status: e.status }), retryable: false });
+    throw err;
+  }
+}
+
+/** A call whose 2xx body must be a JSON object; `creates`: it creates a batch (see onlyWhenNothingMade). */
+export async function callJson(http: BatchHttp, method: "GET" | "POST", url: string, body: CallBody | undefined, signal: AbortSignal, creates = false): Promise<Record<string, unknown>> {
+  const text = await call(http, method, url, body, signal, creates);
   let json: unknown;
   try {
     json = JSON.parse(text);

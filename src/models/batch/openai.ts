@@ -4,16 +4,20 @@
  * POST /v1/batches {input_file_id, endpoint, completion_window: "24h"}; GET /v1/batches/{id} is
  * polled (validating -> in_progress -> finalizing -> completed | failed | expired | cancelled);
  * the output and error files are read from GET /v1/files/{id}/content. At most 50,000 requests
- * and 200 MB per input file.
+ * and 200 MB per input file. The batch carries our intent id in `metadata` (at most 16 pairs,
+ * keys up to 64 and values up to 512 characters); GET /v1/batches lists batches newest first,
+ * `limit` 1-100, the next page `after` the last id while `has_more`.
  */
 import type { ResponseError } from "../../core/types.js";
 import { ProviderError } from "../errors.js";
 import { errorDetail } from "../http.js";
 import { call, callJson, parseJsonl } from "./http.js";
-import { MB, type BatchApi, type BatchContext, type BatchLine, type BatchStatus, type LineResult } from "./types.js";
+import { MB, type BatchApi, type BatchContext, type BatchLine, type BatchPage, type BatchStatus, type LineResult, type ListedBatch } from "./types.js";
 
 export const OPENAI_BATCH_ENDPOINT = "/v1/chat/completions";
 const TERMINAL = new Set(["completed", "failed", "expired", "cancelled"]);
+/** The metadata key of our intent id. */
+export const OPENAI_INTENT_KEY = "spatialprobe_intent";
 
 /** One line of the input file. */
 export function openaiBatchLine(line: BatchLine): string {
@@ -49,7 +53,10 @@ export const openaiBatchApi: BatchApi = {
   lineBytes: (line) => Buffer.byteLength(openaiBatchLine(line)) + 1,
   envelopeBytes: 0,
 
-  async submit(lines: BatchLine[], context: BatchContext) {
+  findBy: "tag",
+  newestFirst: true,
+
+  async submit(lines: BatchLine[], context: BatchContext, intent?: string) {
     const jsonl = lines.map((line) => openaiBatchLine(line) + "\n").join("");
     const form = new FormData();
     form.append("purpose", "batch");
@@ -61,12 +68,29 @@ export const openaiBatchApi: BatchApi = {
       context.http,
       "POST",
       `${context.baseUrl}/batches`,
-      { json: { input_file_id: fileId, endpoint: OPENAI_BATCH_ENDPOINT, completion_window: "24h" } },
+      { json: { input_file_id: fileId, endpoint: OPENAI_BATCH_ENDPOINT, completion_window: "24h", ...(intent && { metadata: { [OPENAI_INTENT_KEY]: intent } }) } },
       context.signal,
+      true,
     );
     const id = str(batch.id);
     if (!id) throw new ProviderError("malformed", "POST /batches: reply has no batch id", { retryable: false });
     return { id, state: str(batch.status) ?? "validating" };
+  },
+
+  async list(context: BatchContext, cursor?: string, limit = 100): Promise<BatchPage> {
+    const query = new URLSearchParams({ limit: String(limit), ...(cursor && { after: cursor }) });
+    const raw = await callJson(context.http, "GET", `${context.baseUrl}/batches?${query}`, undefined, context.signal);
+    const data = Array.isArray(raw.data) ? (raw.data as Array<Record<string, unknown>>) : [];
+    const batches = data.flatMap((b): ListedBatch[] => {
+      const id = str(b?.id);
+      if (!id) return [];
+      const created = num(b.created_at);
+      const intent = str((b.metadata as Record<string, unknown> | null | undefined)?.[OPENAI_INTENT_KEY]);
+      const total = num((b.request_counts as Record<string, unknown> | undefined)?.total);
+      return [{ id, state: str(b.status) ?? "unknown", ...(created !== undefined && { createdMs: created * 1000 }), ...(intent && { intent }), ...(total !== undefined && { requests: total }) }];
+    });
+    const next = raw.has_more === true ? (str(raw.last_id) ?? batches.at(-1)?.id) : undefined;
+    return { batches, ...(next && { next }) };
   },
 
   async poll(id: string, context: BatchContext): Promise<BatchStatus> {

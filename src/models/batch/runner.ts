@@ -2,10 +2,11 @@
  * `run --batch`: the pass before the normal one. Every request the run would send and the store
  * cannot answer (found exactly as the run finds them: core/run.ts runItems with beforeSend, which
  * shapes and keys them as askModel does) goes to the provider's batch API, in batches within its
- * limits; each batch is recorded in the store's `batches` table the moment it is accepted, polled
- * until it ends, and its results are stored under the same keys as normal replies. A run stopped
- * after submitting polls the same batches on restart and never resubmits their requests. The
- * normal pass then finds every reply in the store and scores as usual.
+ * limits; each batch is written as an intent before it is submitted (intent.ts), recorded in the
+ * store's `batches` table the moment it is accepted, polled until it ends, and its results are
+ * stored under the same keys as normal replies. A run stopped after submitting polls the same
+ * batches on restart and never resubmits their requests, even when it was stopped before the
+ * batch id was stored. The normal pass then finds every reply in the store and scores as usual.
  */
 import type { BenchItem } from "../../core/benchmark.js";
 import { CostLimitReached, estimateInputTokens, requestSize, type CostBudget } from "../../core/cost.js";
@@ -13,12 +14,13 @@ import { UsageError } from "../../core/problems.js";
 import { runItems, RunInterrupted, type RunOptions } from "../../core/run.js";
 import type { ModelRequest, ModelResponse, ResponseError } from "../../core/types.js";
 import { costUsd } from "../../core/usage.js";
-import { ResponseStore, type BatchRecord, type ReplyStore } from "../../store/store.js";
+import { ResponseStore, type BatchIntent, type BatchRecord, type ReplyStore } from "../../store/store.js";
 import { MAX_MESSAGE, ProviderError, classifyError } from "../errors.js";
 import { answeredReply } from "../provider.js";
-import { sleep as defaultSleep, type SleepFn } from "../retry.js";
+import { backoffDelay, RETRY_DEFAULTS, sleep as defaultSleep, type SleepFn } from "../retry.js";
 import { scrub, snippet } from "../secrets.js";
 import { chunkLines } from "./chunk.js";
+import { locateIntent, newIntentId, testKillPoint } from "./intent.js";
 import type { BatchClient } from "./client.js";
 import { CUSTOM_ID, MB, type BatchContext, type BatchLine, type BatchLimits, type BatchStatus, type LineResult } from "./types.js";
 
@@ -40,7 +42,7 @@ export interface BatchPassOptions {
 }
 
 export interface BatchPassSummary {
-  /** Batches found open in the store and polled to their end. */
+  /** Batches found open in the store (or found at the provider for an intent the store kept) and polled to their end. */
   resumed: number;
   /** Batches submitted by this pass. */
   submitted: number;
@@ -139,7 +141,38 @@ export async function runBatchPass<I extends BenchItem>(run: RunOptions<I>, opti
     }
   };
 
-  // 1. Batches a stopped run left open: polled to their end before anything new is sent.
+  /** The batch of an intent, found at the provider: recorded as if its submit had returned. */
+  const adopt = (intent: BatchIntent, found: { id: string; state: string }): BatchRecord => {
+    const record: BatchRecord = { id: found.id, provider: client.provider, model: client.spec, state: found.state, requests: intent.requests, created_at: intent.created_at, updated_at: new Date(now()).toISOString(), collected: false, intent: intent.intent };
+    store.saveBatch(record);
+    return record;
+  };
+  const locate = async (intent: BatchIntent) => {
+    try {
+      return await locateIntent(client.api, context, intent, store.batchIds());
+    } catch (err) {
+      if (run.signal.aborted) throw interrupted();
+      const e = classifyError(err, client.secrets);
+      throw new ProviderError(e.kind, `listing batches to find intent ${intent.intent} failed: ${e.message}; it is kept in the store, run the same command again`, { ...(e.status !== undefined && { status: e.status }), retryable: false });
+    }
+  };
+
+  // 1. Intents a run killed mid-submit left: found at the provider (then polled below) or, once
+  //    the listing shows they never got there, dropped, so step 2 finds their requests unanswered.
+  for (const intent of store.intents(client.spec)) {
+    const located = await locate(intent);
+    if (located.kind === "found") {
+      adopt(intent, located);
+      log(`batch ${located.id} (${client.spec}): found at the provider for intent ${intent.intent} (submitted before the restart), not submitted again`);
+    } else if (located.kind === "absent") {
+      store.dropIntent(intent.intent);
+      log(`intent ${intent.intent} (${client.spec}): no batch of it at the provider; its ${intent.requests.length} requests are submitted again`);
+    } else {
+      throw new ProviderError("other", `cannot tell whether the batch of intent ${intent.intent} (${intent.requests.length} requests, ${intent.created_at}) reached the provider: ${located.why}; nothing was resubmitted`, { retryable: false });
+    }
+  }
+
+  // Batches a stopped run left open: polled to their end before anything new is sent.
   const left = store.batches(client.spec);
   if (left.length > 0) {
     log(`resuming ${left.length} batch${left.length === 1 ? "" : "es"} of ${client.spec} kept in ${store.file}`);
@@ -178,6 +211,32 @@ export async function runBatchPass<I extends BenchItem>(run: RunOptions<I>, opti
   }
   if (lines.length === 0) return { resumed: left.length, submitted: 0, requests: 0 };
 
+  /**
+   * Submit a chunk under its intent. A failure that may have created the batch anyway (no reply, a
+   * server error: the create call is not retried by the HTTP layer for those, http.ts) is looked up
+   * by the intent first: found, it is that batch; absent, the submit never got there and is sent
+   * again, with the same backoff and attempts as any call.
+   */
+  type Submitted = { kind: "accepted" | "found"; batch: { id: string; state: string }; after?: string } | { kind: "not accepted"; error: ProviderError };
+  const submitIntent = async (chunk: BatchLine[], intent: BatchIntent): Promise<Submitted> => {
+    const attempts = Math.max(1, context.http.policy.maxAttempts ?? RETRY_DEFAULTS.maxAttempts);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return { kind: "accepted", batch: await client.api.submit(chunk, context, intent.intent) };
+      } catch (err) {
+        // Stopped mid-call: the batch may exist; the intent stays for the next run to look for it.
+        if (run.signal.aborted) throw interrupted();
+        const e = classifyError(err, client.secrets);
+        if (refused(e.status)) return { kind: "not accepted", error: e };
+        const located = await locate(intent);
+        if (located.kind === "found") return { kind: "found", batch: located, after: e.message };
+        if (located.kind === "undecided") throw new ProviderError(e.kind, `submitting a batch failed (${e.message}) and ${located.why}: intent ${intent.intent} is kept in the store, run the same command again`, { retryable: false });
+        if (attempt >= attempts) return { kind: "not accepted", error: e };
+        await sleep(backoffDelay(attempt, context.http.policy, e.retryAfterMs), run.signal).catch(() => Promise.reject(interrupted()));
+      }
+    }
+  };
+
   const submitted: BatchRecord[] = [];
   let requests = 0;
   /** Submit lines in batches within the limits, record each, then poll them all to their end. */
@@ -189,28 +248,52 @@ export async function runBatchPass<I extends BenchItem>(run: RunOptions<I>, opti
     }
     const records: BatchRecord[] = [];
     for (const chunk of chunks) {
-      let accepted: { id: string; state: string };
-      try {
-        accepted = await client.api.submit(chunk, context);
-      } catch (err) {
-        if (run.signal.aborted) throw interrupted();
-        // A batch the provider refused: its requests are errors, which --retry-errors asks again.
-        const e = classifyError(err, client.secrets);
+      /** Not accepted: its requests are errors, which --retry-errors asks again. */
+      const notAccepted = (e: ProviderError) => {
         for (const line of chunk) put(line.key, line.itemId, errorReply({ ...e.toResponseError(), message: `batch not accepted: ${e.message}` }));
         log(`batch of ${chunk.length} requests (${client.spec}) not accepted: ${e.message}`);
-        continue;
+      };
+      // An API with no label on a batch: the newest batch listed now marks where ours will appear (intent.ts).
+      let listedAfter: string | null | undefined;
+      if (client.api.findBy === "created") {
+        try {
+          listedAfter = (await client.api.list(context, undefined, 1)).batches[0]?.id ?? null;
+        } catch (err) {
+          if (run.signal.aborted) throw interrupted();
+          const e = classifyError(err, client.secrets);
+          notAccepted(new ProviderError(e.kind, `listing batches before submitting failed: ${e.message}`, { ...(e.status !== undefined && { status: e.status }), retryable: false }));
+          continue;
+        }
       }
-      const at = new Date(now()).toISOString();
-      const record: BatchRecord = {
-        id: accepted.id,
+      const intent: BatchIntent = {
+        intent: newIntentId(),
         provider: client.provider,
         model: client.spec,
-        state: accepted.state,
         requests: chunk.map((line) => ({ key: line.key, custom_id: line.customId, item_id: line.itemId })),
-        created_at: at,
-        updated_at: at,
-        collected: false,
+        created_at: new Date(now()).toISOString(),
+        ...(listedAfter !== undefined && { listed_after: listedAfter }),
       };
+      // Committed before the submit call: a kill from here on leaves the intent for the restart (step 1).
+      store.saveIntent(intent);
+      testKillPoint("before-submit");
+      const outcome = await submitIntent(chunk, intent);
+      if (outcome.kind === "found") {
+        records.push(adopt(intent, outcome.batch));
+        requests += chunk.length;
+        log(`batch ${outcome.batch.id} (${client.spec}): submitted ${chunk.length} requests (found at the provider after: ${outcome.after}), ${outcome.batch.state}`);
+        continue;
+      }
+      if (outcome.kind === "not accepted") {
+        // A batch the provider refused (or never got, after every attempt).
+        store.dropIntent(intent.intent);
+        notAccepted(outcome.error);
+        continue;
+      }
+      const accepted = outcome.batch;
+      testKillPoint("after-submit");
+      const at = new Date(now()).toISOString();
+      const record: BatchRecord = { id: accepted.id, provider: client.provider, model: client.spec, state: accepted.state, requests: intent.requests, created_at: intent.created_at, updated_at: at, collected: false, intent: intent.intent };
+      // The batch row and the intent's removal in one transaction.
       store.saveBatch(record);
       records.push(record);
       requests += chunk.length;
@@ -226,6 +309,11 @@ export async function runBatchPass<I extends BenchItem>(run: RunOptions<I>, opti
     await withinBudget(lines, pending, options.budget, run.concurrency, store, submitAndSettle);
   }
   return { resumed: left.length, submitted: submitted.length, requests };
+}
+
+/** An HTTP 4xx other than 408/409/429: the provider answered that it did not take the batch. */
+function refused(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429;
 }
 
 function limitText(bytes: number): string {

@@ -25,6 +25,24 @@ export interface BatchStatus {
 /** One request's outcome: the provider's normal reply body, or an error. */
 export type LineResult = { customId: string; ok: true; json: unknown } | { customId: string; ok: false; error: ResponseError };
 
+/** A batch as the provider's list endpoint shows it (intent.ts looks for a submitted batch among them). */
+export interface ListedBatch {
+  id: string;
+  state: string;
+  /** When the provider created it (ms since the epoch), if it says. */
+  createdMs?: number;
+  /** The intent id it was submitted under, read back from where the API keeps it (OpenAI metadata, Gemini display_name). */
+  intent?: string;
+  /** How many requests it holds, if it says. */
+  requests?: number;
+}
+
+/** One page of a listing; `next` is the cursor of the following page, absent on the last. */
+export interface BatchPage {
+  batches: ListedBatch[];
+  next?: string;
+}
+
 /** The documented limits of one batch. */
 export interface BatchLimits {
   maxRequests: number;
@@ -48,8 +66,20 @@ export interface BatchApi {
   lineBytes(line: BatchLine): number;
   /** Bytes of a batch's envelope besides its lines. */
   readonly envelopeBytes: number;
-  /** Submit one batch (within the limits); resolves with the provider's batch id and first state. */
-  submit(lines: BatchLine[], context: BatchContext): Promise<{ id: string; state: string }>;
+  /**
+   * Submit one batch (within the limits); resolves with the provider's batch id and first state.
+   * `intent` (16 hex characters) goes with the batch where the API keeps a client's label for it.
+   */
+  submit(lines: BatchLine[], context: BatchContext, intent?: string): Promise<{ id: string; state: string }>;
+  /** One page of the provider's batches (the first without `cursor`), of up to `limit` (default 100). */
+  list(context: BatchContext, cursor?: string, limit?: number): Promise<BatchPage>;
+  /**
+   * How a submitted batch is found again: by the intent the API returns with it ("tag"), or, for
+   * an API that keeps no client label on a batch (Anthropic), by creation order and request count.
+   */
+  readonly findBy: "tag" | "created";
+  /** The listing is newest first (documented), so it can stop at the first batch older than an intent. */
+  readonly newestFirst: boolean;
   poll(id: string, context: BatchContext): Promise<BatchStatus>;
   /**
    * The results of a terminal batch, given its custom ids in the order sent; requests it says

@@ -37,7 +37,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import { makeTempDir, mockEgoPathRun, REPO_ROOT, table, writeJsonlSync, writeJsonSync } from "./lib/common.js";
+import { BENCH_SYSTEM_PROMPT, makeTempDir, mockEgoPathRun, REPO_ROOT, syntheticA1Row, table, writeJsonlSync, writeJsonSync } from "./lib/common.js";
 
 const CONCURRENCY = 64;
 const SIZES = (process.env["BENCH_SIZES"] ?? "500,2000").split(",").map(Number);
@@ -50,7 +50,7 @@ const RATIO_TARGET = 0.8;
 const RSS_FLAT_TARGET = 1.3;
 /** The egopath release prompt's output line (benchmarks/egopath/prompt.ts); the check pass proves it matches. */
 const OUTPUT_INSTRUCTION = 'Return only a JSON object of the form {"display_ids":[...]} with no extra text.';
-const SYSTEM_PROMPT = "You see an indoor room from a robot's camera. Numbered markers show candidate floor spots.";
+const SYSTEM_PROMPT = BENCH_SYSTEM_PROMPT;
 const REPLY = JSON.stringify({
   id: "chatcmpl-bench",
   object: "chat.completion",
@@ -59,7 +59,6 @@ const REPLY = JSON.stringify({
   usage: { prompt_tokens: 1000, completion_tokens: 8, total_tokens: 1008 },
 });
 const SELF = fileURLToPath(import.meta.url);
-const MB = 1024 * 1024;
 
 class SetupError extends Error {}
 
@@ -86,20 +85,7 @@ function noiseBytes(seed: number, length: number): Buffer {
 }
 
 function rowFor(i: number): Row & Record<string, unknown> {
-  const scene = `bench_${String(i).padStart(5, "0")}`;
-  const allIds = [1, 2, 3, 4, 5, 6];
-  const walkable = allIds.filter((id) => (id + i) % 3 !== 0);
-  return {
-    question_id: `bench_a1_${String(i).padStart(5, "0")}`,
-    task: "a1",
-    scene_id: scene,
-    view_id: 0,
-    image_path: `assets/${scene}/view_0/rgb_overlay_a1.png`,
-    visible_waypoints_path: `assets/${scene}/view_0/visible_waypoints_a1.json`,
-    system_prompt: SYSTEM_PROMPT,
-    user_prompt: `Question ${i + 1}: which numbered waypoints are on free, walkable floor? List their ids.`,
-    ground_truth: { all_ids: allIds, walkable_ids: walkable, answer: walkable, robot_diameter_m: 0 },
-  };
+  return syntheticA1Row(i, `bench_${String(i).padStart(5, "0")}`, [1, 2, 3, 4, 5, 6]);
 }
 
 const RELEASE_JSONL = "benchmark_evalfix/benchmark/vqa/vqa_next_a1.jsonl";

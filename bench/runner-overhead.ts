@@ -17,7 +17,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadRelease } from "../src/benchmarks/egopath/load.js";
 import { executeRun } from "../src/core/session.js";
-import { getGc, makeTempDir, MB, mockEgoPathRun, startMockChild, table, withPeakRss, writeJsonSync, writeJsonlSync, writePng, type MockChild } from "./lib/common.js";
+import { getGc, makeTempDir, MB, mockEgoPathRun, startMockChild, syntheticA1Row, table, withPeakRss, writeJsonSync, writeJsonlSync, writePng, type MockChild } from "./lib/common.js";
 
 const LATENCY_MS = 200;
 const CONCURRENCY = 16;
@@ -49,22 +49,8 @@ async function buildDataset(root: string): Promise<void> {
       })),
     });
   }
-  const rows = Array.from({ length: TOTAL }, (_, i) => {
-    const scene = `bench_s${String(i % SCENES).padStart(2, "0")}`;
-    const allIds = Array.from({ length: waypointCount }, (_, k) => k + 1);
-    const walkable = allIds.filter((id) => (id + i) % 3 !== 0);
-    return {
-      question_id: `bench_a1_${String(i).padStart(5, "0")}`,
-      task: "a1",
-      scene_id: scene,
-      view_id: 0,
-      image_path: `assets/${scene}/view_0/rgb_overlay_a1.png`,
-      visible_waypoints_path: `assets/${scene}/view_0/visible_waypoints_a1.json`,
-      system_prompt: "You see an indoor room from a robot's camera. Numbered markers show candidate floor spots.",
-      user_prompt: `Question ${i + 1}: which numbered waypoints are on free, walkable floor? List their ids.`,
-      ground_truth: { all_ids: allIds, walkable_ids: walkable, answer: walkable, robot_diameter_m: 0 },
-    };
-  });
+  const allIds = Array.from({ length: waypointCount }, (_, k) => k + 1);
+  const rows = Array.from({ length: TOTAL }, (_, i) => syntheticA1Row(i, `bench_s${String(i % SCENES).padStart(2, "0")}`, allIds));
   writeJsonlSync(path.join(root, "benchmark_evalfix/benchmark/vqa/vqa_next_a1.jsonl"), rows);
 }
 

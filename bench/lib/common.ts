@@ -145,3 +145,25 @@ export function mockEgoPathRun(opts: { data: string; out: string; model: string;
     env: { OPENAI_API_KEY: "sk-bench" },
   };
 }
+
+/** The system prompt of the synthetic EgoPathBench a1 rows the benches write. */
+export const BENCH_SYSTEM_PROMPT = "You see an indoor room from a robot's camera. Numbered markers show candidate floor spots.";
+
+/**
+ * A synthetic EgoPathBench a1 row (the release's vqa_next_a1.jsonl shape): question i about the
+ * given scene's view 0, waypoints `allIds`, every third one (shifted by i) not walkable.
+ */
+export function syntheticA1Row(i: number, scene: string, allIds: number[]) {
+  const walkable = allIds.filter((id) => (id + i) % 3 !== 0);
+  return {
+    question_id: `bench_a1_${String(i).padStart(5, "0")}`,
+    task: "a1",
+    scene_id: scene,
+    view_id: 0,
+    image_path: `assets/${scene}/view_0/rgb_overlay_a1.png`,
+    visible_waypoints_path: `assets/${scene}/view_0/visible_waypoints_a1.json`,
+    system_prompt: BENCH_SYSTEM_PROMPT,
+    user_prompt: `Question ${i + 1}: which numbered waypoints are on free, walkable floor? List their ids.`,
+    ground_truth: { all_ids: allIds, walkable_ids: walkable, answer: walkable, robot_diameter_m: 0 },
+  };
+}

@@ -5,7 +5,7 @@ import { renderMap2D } from "../../media/render2d.js";
 import { renderMap3D } from "../../media/render3d.js";
 import { parseEnvironment, type Polygon } from "../../geometry/polygon.js";
 import { createRng } from "../../stats/rng.js";
-import { labelPairs, pairPicture, type EnvironmentOutput, type EnvironmentTask } from "./environment-job.js";
+import { labelPairs, pairPicture, type EnvironmentTask } from "./environment-job.js";
 import { parseEnvironmentName, releaseEnvironmentList } from "./environments/index.js";
 import type { EnvironmentPlans, PlannerName } from "./plan.js";
 import { makeEnvironments } from "./pool.js";

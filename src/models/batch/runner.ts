@@ -18,7 +18,7 @@ import { ResponseStore, type BatchIntent, type BatchRecord, type ReplyStore } fr
 import { MAX_MESSAGE, ProviderError, classifyError } from "../errors.js";
 import { answeredReply } from "../provider.js";
 import { backoffDelay, RETRY_DEFAULTS, sleep as defaultSleep, type SleepFn } from "../retry.js";
-import { scrub, snippet } from "../secrets.js";
+import { snippet } from "../secrets.js";
 import { chunkLines } from "./chunk.js";
 import { locateIntent, newIntentId, testKillPoint } from "./intent.js";
 import type { BatchClient } from "./client.js";

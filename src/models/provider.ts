@@ -15,6 +15,7 @@ import { EndpointPool, isEndpointFailure, type Endpoint } from "./endpoints.js";
 import { RateLimiter, systemClock, type Clock } from "./ratelimit.js";
 import { RETRY_DEFAULTS, formatSeconds, withRetries, type RetryPolicy, type SleepFn } from "./retry.js";
 import { registerTraffic } from "./traffic.js";
+import { endpointTarget, urlCredentials, withQuery } from "./url-secrets.js";
 
 export const PROVIDERS = ["openai", "anthropic", "gemini"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -125,17 +126,36 @@ export function parseProviderSpec(spec: string): { provider: ProviderName; model
   return { provider, model: spec.slice(i + 1) };
 }
 
+/** The environment variable a provider's base URL is read from (OPENAI_BASE_URL, ...). */
+export function baseUrlEnv(provider: ProviderName): string {
+  return WIRES[provider].baseUrlEnv;
+}
+
 export function isProviderSpec(spec: string): boolean {
   return parseProviderSpec(spec) !== undefined;
 }
 
 /**
- * Every API key set in `env` for any of the providers: all are scrubbed from whatever any model
- * receives (a proxy or a misconfigured base URL may echo another provider's key).
+ * Every API key set in `env` for any of the providers, and every credential written into their
+ * base-URL variables (url-secrets.ts): all are scrubbed from whatever any model receives (a proxy
+ * or a misconfigured base URL may echo another provider's key).
  */
 export function configuredKeys(env: NodeJS.ProcessEnv): string[] {
-  const keys = PROVIDERS.map((p) => env[WIRES[p].keyEnv]?.trim()).filter((k): k is string => Boolean(k));
-  return [...new Set(keys)];
+  const inUrls = PROVIDERS.flatMap((p) => urlSecrets(endpointList(undefined, env[WIRES[p].baseUrlEnv], "")));
+  return [...new Set([...apiKeys(env), ...inUrls])];
+}
+
+/** The API keys set in `env` for any of the providers. */
+function apiKeys(env: NodeJS.ProcessEnv): string[] {
+  return PROVIDERS.map((p) => env[WIRES[p].keyEnv]?.trim()).filter((k): k is string => Boolean(k));
+}
+
+/** The credentials written into base URLs (user info, key parameters), and the Basic header each user info becomes. */
+export function urlSecrets(baseUrls: readonly string[]): string[] {
+  return baseUrls.flatMap((url) => {
+    const basic = URL.canParse(url) ? endpointTarget(url).authorization?.slice("Basic ".length) : undefined;
+    return [...urlCredentials(url).secrets, ...(basic ? [basic] : [])];
+  });
 }
 
 /**
@@ -152,22 +172,20 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
 
   const baseUrls = endpointList(options.baseUrl, env[wire.baseUrlEnv], wire.defaultBaseUrl);
   const apiKey = env[wire.keyEnv]?.trim() || undefined;
-  const secrets = configuredKeys(env);
-  // Endpoints are printed and stored; a key pasted into one (?key=...) must not be.
-  const shown = baseUrls.map((endpoint) => scrub(endpoint, secrets));
-  baseUrls.forEach((endpoint, i) => {
-    try {
-      new URL(endpoint);
-    } catch {
-      throw new Error(`invalid base URL for ${provider}: "${shown[i]}"`);
-    }
-    if (!apiKey && wire.keyRequired(endpoint))
+  const secrets = [...new Set([...configuredKeys(env), ...urlSecrets(baseUrls)])];
+  // Endpoints are printed and stored: their user info and key parameters are not, nor a key pasted elsewhere in them.
+  const shown = baseUrls.map((endpoint) => scrub(urlCredentials(endpoint).shown, secrets));
+  const targets = baseUrls.map((endpoint, i) => {
+    if (!URL.canParse(endpoint)) throw new Error(`invalid base URL for ${provider}: "${shown[i]}"`);
+    const target = endpointTarget(endpoint);
+    if (!apiKey && wire.keyRequired(target.base))
       throw new Error(`${wire.keyEnv} is not set: export it to use ${spec} (${shown[i]})`);
+    return target;
   });
 
   const clock = options.clock ?? systemClock;
   const pool = new EndpointPool(
-    baseUrls.map((endpoint, i) => ({ url: wire.url(endpoint, model), shown: shown[i]! })),
+    targets.map((target, i) => ({ url: withQuery(wire.url(target.base, model), target.query), shown: shown[i]! })),
     {
       clock,
       ...(options.endpointCoolDownBaseMs !== undefined && { coolDownBaseMs: options.endpointCoolDownBaseMs }),
@@ -183,7 +201,8 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
       : options.shareConcurrency
         ? sharedConcurrency({ provider, ...(apiKey && { apiKey }), endpoints: baseUrls, model }, adaptive)
         : new AdaptiveConcurrency(adaptive));
-  const headers = wire.headers(apiKey);
+  // User info in a base URL goes as Basic authorization (fetch refuses URLs with credentials), in place of the key's.
+  const headers = targets.map((target) => (target.authorization ? { ...wire.headers(apiKey), authorization: target.authorization } : wire.headers(apiKey)));
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   if (!(Number.isInteger(maxReplyBytes) && maxReplyBytes > 0)) throw new Error(`the reply cap must be a positive whole number of bytes, got ${maxReplyBytes}`);
@@ -225,7 +244,7 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
       const endpoint = await endpointFor(sig);
       let reply: Awaited<ReturnType<typeof postJson>>;
       try {
-        reply = await postJson(endpoint.url, headers, body, { timeoutMs, secrets, maxReplyBytes, ...(sig && { signal: sig }) });
+        reply = await postJson(endpoint.url, headers[endpoint.index]!, body, { timeoutMs, secrets, maxReplyBytes, ...(sig && { signal: sig }) });
       } catch (err) {
         if (sig?.aborted) {
           pool.end(endpoint, "aborted");
@@ -289,7 +308,9 @@ export function createProviderModel(spec: string, options: ProviderOptions = {})
     generate,
     sentSettings: (settings) => sentSettings(wire, model, settings, options),
   };
-  registerTraffic(created, { endpoints: shown, pool, ...(concurrency && { concurrency }) });
+  // Store keys of old stores hashed each endpoint as it was shown then: keys scrubbed, URL credentials not (core/run.ts endpointRequestKeys).
+  const keyEndpoints = baseUrls.map((endpoint) => scrub(endpoint, apiKeys(env)));
+  registerTraffic(created, { endpoints: shown, keyEndpoints, pool, ...(concurrency && { concurrency }) });
   return created;
 }
 

@@ -8,8 +8,13 @@ import type { AdaptiveConcurrency, ConcurrencySummary } from "./concurrency.js";
 import type { EndpointPool, EndpointStats } from "./endpoints.js";
 
 export interface ModelTraffic {
-  /** The base URLs as shown (keys scrubbed), in the configured order. */
+  /** The base URLs as shown (keys and URL credentials scrubbed), in the configured order. */
   endpoints: readonly string[];
+  /**
+   * The base URLs as stores written before the endpoint left the request key hashed them (keys
+   * scrubbed, URL credentials kept): hashed for those lookups only, never shown.
+   */
+  keyEndpoints?: readonly string[];
   pool: EndpointPool;
   /** Undefined when adaptive concurrency is off. */
   concurrency?: AdaptiveConcurrency;
@@ -31,9 +36,10 @@ export function modelTraffic(model: Model): ModelTraffic | undefined {
   return traffic.get(model);
 }
 
-/** The endpoints a model's requests may go to; undefined for models that are not provider models. */
+/** The endpoints a model's requests may go to, spelled as old store keys hashed them; undefined for models that are not provider models. */
 export function modelEndpoints(model: Model): readonly string[] | undefined {
-  return traffic.get(model)?.endpoints;
+  const t = traffic.get(model);
+  return t?.keyEndpoints ?? t?.endpoints;
 }
 
 /** The run's cap (--concurrency) for the model's adaptive limiter, if it has one. */

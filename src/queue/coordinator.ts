@@ -9,7 +9,7 @@ import { PostgresStore } from "../store/postgres.js";
 import { connectQueue } from "./connect.js";
 import { enqueueRun, liveWorkers, releaseHeld, runStatuses, type RunStatus } from "./queue.js";
 import { ensureSchema } from "./schema.js";
-import { isGenerateSpec, isNavigationSpec, normalizeSpec, runIdOf, type QueuedSpec, type RunSpec } from "./spec.js";
+import { isGenerateSpec, isNavigationSpec, normalizeSpec, refuseUrlCredentials, runIdOf, type QueuedSpec, type RunSpec } from "./spec.js";
 import { runWorker } from "./worker.js";
 
 export interface QueuedRunOptions {
@@ -101,6 +101,7 @@ async function workUntilNoneOpen(connection: Connection, runId: string, options:
  * are released: without a limit the whole run goes.
  */
 export async function enqueueAndWait(spec: QueuedSpec, itemIds: readonly string[], options: QueuedRunOptions): Promise<string> {
+  refuseUrlCredentials(spec);
   const runId = runIdOf(spec, itemIds);
   const connection = await connectQueue(options.url, 2);
   try {
@@ -122,6 +123,7 @@ export async function enqueueAndWait(spec: QueuedSpec, itemIds: readonly string[
  * a higher limit, attaches to the run (the limit is not part of the run's spec).
  */
 async function budgetedQueueRun(spec: RunSpec, itemIds: readonly string[], options: QueuedRunOptions): Promise<AskItems> {
+  refuseUrlCredentials(spec);
   const runId = runIdOf(spec, itemIds);
   const connection = await connectQueue(options.url, 2);
   try {

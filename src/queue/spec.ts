@@ -2,7 +2,10 @@ import path from "node:path";
 import type { BenchmarkOptions } from "../core/benchmark.js";
 import type { ModelSettingsConfig } from "../core/config.js";
 import { canonicalJson, sha256 } from "../core/hash.js";
+import { UsageError } from "../core/problems.js";
+import { baseUrlEnv, parseProviderSpec } from "../models/provider.js";
 import type { ImageBudgets } from "../models/shape.js";
+import { urlCredentials } from "../models/url-secrets.js";
 
 /**
  * Everything a worker needs to rebuild a queued run's requests (docs/queue.md): the run's
@@ -99,6 +102,24 @@ export function isNavigationSpec(spec: QueuedSpec): spec is NavigationSpec {
  */
 export function runIdOf(spec: QueuedSpec, itemIds: readonly string[]): string {
   return sha256(canonicalJson({ spec, items: itemIds })).slice(0, 16);
+}
+
+/**
+ * A spec is stored in the queue's rows and read by every worker, so a base URL carrying credentials
+ * (user info, ?api-key=...) is refused, as keys are: the workers are to read it from their own
+ * environment (OPENAI_BASE_URL, ...), where the spec without a base URL sends them.
+ */
+export function refuseUrlCredentials(spec: QueuedSpec): void {
+  if (isGenerateSpec(spec)) return;
+  const given = spec.settings.base_url;
+  const urls = (typeof given === "string" ? [given] : (given ?? [])).flatMap((u) => u.split(",")).map((u) => u.trim());
+  for (const url of urls) {
+    const { shown } = urlCredentials(url);
+    if (shown === url) continue;
+    const provider = parseProviderSpec(spec.model)?.provider;
+    const variable = provider ? baseUrlEnv(provider) : "OPENAI_BASE_URL, ANTHROPIC_BASE_URL or GEMINI_BASE_URL";
+    throw new UsageError(`the base URL ${shown} carries credentials, which --queue would store in the queue server's rows: export it as ${variable} on this machine and on every worker instead of giving --base-url or base_url`);
+  }
 }
 
 /** Paths in the spec made absolute (as the coordinator sees them); undefined fields dropped so the hash is stable. */

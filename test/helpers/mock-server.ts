@@ -84,6 +84,8 @@ export interface MockServerOptions {
   replyHeaders?: (req: MockRequest, attempt: number) => Record<string, string> | undefined;
   /** The batch APIs (mock-batch.ts): how batches advance, injected per-request errors, tighter limits. */
   batch?: MockBatchOptions;
+  /** Called with every request as it arrives (batch routes included), before anything is answered. */
+  onRequest?: (req: IncomingMessage) => void;
 }
 
 /** One request the strict server refused. */
@@ -351,6 +353,7 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
   const batch = createMockBatch(opts.batch ?? {}, () => selfUrl);
 
   const server = createServer((req, res) => {
+    opts.onRequest?.(req);
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     res.once("close", () => stats.inFlight--);

@@ -10,9 +10,10 @@ import { anthropicWire } from "../anthropic.js";
 import { geminiWire } from "../gemini.js";
 import { DEFAULT_MAX_REPLY_BYTES } from "../http.js";
 import { openaiWire } from "../openai.js";
-import { configuredKeys, endpointList, parseProviderSpec, type ProviderName, type WireFormat, type WireOptions } from "../provider.js";
+import { configuredKeys, endpointList, parseProviderSpec, urlSecrets, type ProviderName, type WireFormat, type WireOptions } from "../provider.js";
 import { RETRY_DEFAULTS, type RetryPolicy } from "../retry.js";
 import type { Secrets } from "../secrets.js";
+import { endpointTarget, urlCredentials } from "../url-secrets.js";
 import { anthropicBatchApi } from "./anthropic.js";
 import { geminiBatchApi } from "./gemini.js";
 import type { BatchHttp } from "./http.js";
@@ -46,8 +47,11 @@ export function createBatchClient(spec: string, settings: ModelSettingsConfig, e
   const urls = endpointList(settings.base_url, env[wire.baseUrlEnv], wire.defaultBaseUrl);
   // A batch lives on the server that accepted it: polling another endpoint of a list would not find it.
   if (urls.length > 1) throw new UsageError(`--batch sends a batch to one server and polls it there; ${spec} has ${urls.length} base URLs: give one`);
+  if (!URL.canParse(urls[0]!)) throw new UsageError(`invalid base URL for ${provider}: "${urlCredentials(urls[0]!).shown}"`);
+  // As for the normal adapter: user info goes as Basic authorization, the base URL's query on every call (http.ts).
+  const target = endpointTarget(urls[0]!);
   const apiKey = env[wire.keyEnv]?.trim() || undefined;
-  if (!apiKey && wire.keyRequired(urls[0]!)) throw new UsageError(`${wire.keyEnv} is not set: export it to use ${spec}`);
+  if (!apiKey && wire.keyRequired(target.base)) throw new UsageError(`${wire.keyEnv} is not set: export it to use ${spec}`);
   const wireOptions: WireOptions = settings.max_tokens_field ? { maxTokensField: settings.max_tokens_field } : {};
   const policy: RetryPolicy = {
     maxAttempts: settings.max_attempts ?? RETRY_DEFAULTS.maxAttempts,
@@ -55,14 +59,15 @@ export function createBatchClient(spec: string, settings: ModelSettingsConfig, e
     ...(settings.backoff_cap_ms !== undefined && { capMs: settings.backoff_cap_ms }),
     ...(settings.max_retry_wait !== undefined && { maxDelayMs: Math.round(settings.max_retry_wait * 1000) }),
   };
-  const secrets = configuredKeys(env);
+  const secrets = [...new Set([...configuredKeys(env), ...urlSecrets(urls)])];
+  const headers = target.authorization ? { ...wire.headers(apiKey), authorization: target.authorization } : wire.headers(apiKey);
   return {
     spec,
     provider,
     model,
     api: APIS[provider],
-    baseUrl: urls[0]!,
-    http: { headers: wire.headers(apiKey), secrets, timeoutMs: settings.timeout_ms ?? 120_000, policy },
+    baseUrl: target.base,
+    http: { headers, ...(target.query && { query: target.query }), secrets, timeoutMs: settings.timeout_ms ?? 120_000, policy },
     body: (request) => wire.body(model, request, wireOptions),
     wire,
     secrets,

@@ -7,9 +7,12 @@ import { ProviderError, classifyError } from "../errors.js";
 import { errorDetail, readBody, MAX_ERROR_BODY_BYTES } from "../http.js";
 import { parseRetryAfter, withRetries, type RetryPolicy } from "../retry.js";
 import { snippet, type Secrets } from "../secrets.js";
+import { withQuery } from "../url-secrets.js";
 
 export interface BatchHttp {
   headers: Record<string, string>;
+  /** The base URL's own query (`?api-key=...` of a proxy), added to every call's URL. */
+  query?: string;
   secrets: Secrets;
   timeoutMs: number;
   policy: RetryPolicy;
@@ -92,7 +95,7 @@ async function once(http: BatchHttp, method: "GET" | "POST", url: string, body: 
     const headers: Record<string, string> = { accept: "application/json", ...http.headers };
     // FormData sets its own multipart content type (with the boundary).
     if (body && "json" in body) headers["content-type"] = "application/json";
-    const res = await fetch(url, {
+    const res = await fetch(withQuery(url, http.query ?? ""), {
       method,
       headers,
       ...(body ? { body: "json" in body ? JSON.stringify(body.json) : body.form } : {}),

@@ -95,7 +95,7 @@ export function logRecord(episode: NavEpisode, t: Trajectory, agent: string, ins
 
 /** instruction.instruction_text of each episode of the episode file, by episode id. */
 function instructionTexts(file: string): Map<string, string> {
-  const json = readEpisodeFileJson(file) as { episodes?: unknown };
+  const json = readEpisodeFileJson(file, { followLinks: true }) as { episodes?: unknown };
   const out = new Map<string, string>();
   for (const raw of Array.isArray(json.episodes) ? json.episodes : []) {
     const e = raw as { episode_id?: unknown; instruction?: { instruction_text?: unknown } };

@@ -1,13 +1,17 @@
 /**
  * Confinement of dataset paths. A dataset is untrusted: every path a row names (images, frames,
- * videos, sidecars, masks) must resolve inside the dataset root after symbolic links are followed,
- * or `run` would read (and upload to a model provider) any file the user can read. Every loader
- * resolves its references through one DataRoot, so the rule and its messages are the same for all
- * benchmarks. Messages name the reference, never the content of a file.
+ * videos, sidecars, masks) must lie inside the dataset root and reach its file without passing a
+ * symbolic link, or `run` would read (and upload to a model provider) any file the user can read.
+ * Every loader resolves its references through one DataRoot, so the rule and its messages are the
+ * same for all benchmarks. A reference resolves to its real path; whoever reads it later reads it
+ * through file-read.ts, which opens that path without following links and checks that what is open
+ * is that file, so a file swapped after the check is refused, not read. Messages name the
+ * reference, never the content of a file.
  */
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
-import { mediaMismatch, readHead, type MediaKind } from "../media/sniff.js";
+import { mediaMismatch, SNIFF_BYTES, type MediaKind } from "../media/sniff.js";
+import { FileRefusedError, openRegularFile, readAt, tryReadText, type OpenedFile } from "./file-read.js";
 
 /** What a reference must be: any regular file, a folder, or a file whose bytes are that media. */
 export type Expected = "file" | "dir" | MediaKind;
@@ -17,7 +21,10 @@ export interface DataRootOptions {
   allowOutsideRoot?: boolean;
 }
 
+/** A reference checked: its real path, or why it cannot be used. */
 export type Resolved = { ok: true; path: string } | { ok: false; missing: boolean; message: string };
+/** A plain file checked and read. */
+export type TextFile = { ok: true; path: string; text: string } | { ok: false; missing: boolean; message: string };
 
 /** What a check found, before it is worded for a caller: the reason after "<what> <ref> ...". */
 type Verdict = { ok: true; path: string } | { ok: false; missing: true } | { ok: false; missing: false; defect: string };
@@ -49,6 +56,19 @@ export function isInside(dir: string, target: string): boolean {
 }
 
 /**
+ * The data path a user names on the command line, with any link in it followed: that choice is
+ * the user's (a data file or folder kept elsewhere), unlike a link a dataset holds. Unchanged
+ * when it does not exist (the loader reports that).
+ */
+export function followUserPath(data: string): string {
+  try {
+    return realpathSync.native(data);
+  } catch {
+    return data;
+  }
+}
+
+/**
  * The dataset root of a data path: the folder itself, or the folder holding a data file. The
  * root's own real path is the fence, so a root reached through a symbolic link still works.
  */
@@ -59,9 +79,13 @@ export class DataRoot {
   private readonly memo = new Map<string, Verdict>();
   private readonly folders = new Map<string, FrameFolder>();
 
-  constructor(dir: string, options: DataRootOptions = {}) {
+  /** What a refused reference's message suggests (default: --allow-outside-root). */
+  private readonly hint: string;
+
+  constructor(dir: string, options: DataRootOptions & { hint?: string } = {}) {
     this.dir = path.resolve(dir);
     this.allowOutsideRoot = options.allowOutsideRoot ?? false;
+    this.hint = options.hint ?? OUTSIDE_HINT;
     let real = this.dir;
     try {
       real = realpathSync.native(this.dir);
@@ -85,6 +109,15 @@ export class DataRoot {
     // The not-found message shows the reference the caller's way (relative, or the absolute path).
     if (verdict.missing) return { ok: false, missing: true, message: `${what} not found: ${options.shown ?? ref}` };
     return { ok: false, missing: false, message: `${what} ${ref === "" || ref.includes("\0") ? JSON.stringify(ref) : ref} ${verdict.defect}` };
+  }
+
+  /** Resolve `ref` as a plain file and read it whole, as text, through one checked descriptor. */
+  readText(ref: string, options: ResolveOptions = {}): TextFile {
+    const found = this.resolve(ref, "file", options);
+    if (!found.ok) return found;
+    const read = tryReadText(found.path);
+    if (!read.ok) return { ok: false, missing: false, message: `${options.what ?? "file"} ${ref} ${read.reason}` };
+    return { ok: true, path: found.path, text: read.text };
   }
 
   /**
@@ -113,22 +146,42 @@ export class DataRoot {
       return { ok: false, missing: true };
     }
     if (!this.allowOutsideRoot) {
-      if (!isInside(this.dir, candidate) && !isInside(this.realDir, candidate)) return refused(`is outside the dataset root; refused (${OUTSIDE_HINT})`);
-      if (!isInside(this.realDir, real)) return refused(`is a link to a file outside the dataset root; refused (${OUTSIDE_HINT})`);
+      if (!isInside(this.dir, candidate) && !isInside(this.realDir, candidate)) return refused(`is outside the dataset root; refused (${this.hint})`);
+      if (!isInside(this.realDir, real)) return refused(`is a link to a file outside the dataset root; refused (${this.hint})`);
+      // Links are not followed even when they stay inside: the path the row names is the file.
+      if (real !== this.placeUnderRealRoot(candidate)) return refused(`is reached through a symbolic link; links in a dataset are not followed (${this.hint})`);
     }
-    const stats = statSync(real);
-    if (expect === "dir") return stats.isDirectory() ? { ok: true, path: candidate } : refused("is not a folder");
+    let stats: Stats;
+    try {
+      stats = lstatSync(real);
+    } catch {
+      return refused("cannot be read");
+    }
+    if (expect === "dir") return stats.isDirectory() ? { ok: true, path: real } : refused("is not a folder");
     if (!stats.isFile()) return refused("is not a regular file");
-    if (expect === "image" || expect === "video") {
-      let defect: string | undefined;
-      try {
-        defect = mediaMismatch(readHead(real), expect);
-      } catch {
-        defect = "cannot be read";
-      }
-      if (defect) return refused(defect);
+    // A plain file is opened by whoever reads it (file-read.ts checks that descriptor); a media file
+    // is opened here to check its bytes are that media, and again, checked again, when it is sent.
+    if (expect === "file") return { ok: true, path: real };
+    let opened: OpenedFile;
+    try {
+      opened = openRegularFile(real);
+    } catch (error) {
+      return refused(error instanceof FileRefusedError ? error.reason : "cannot be read");
     }
-    return { ok: true, path: candidate };
+    try {
+      const defect = mediaMismatch(readAt(opened.fd, 0, SNIFF_BYTES), expect);
+      if (defect) return refused(defect);
+    } catch {
+      return refused("cannot be read");
+    } finally {
+      opened.close();
+    }
+    return { ok: true, path: real };
+  }
+
+  /** Where `candidate` (inside the root as given, or its real path) lies under the root's real path. */
+  private placeUnderRealRoot(candidate: string): string {
+    return isInside(this.dir, candidate) ? path.join(this.realDir, path.relative(this.dir, candidate)) : candidate;
   }
 
   /**

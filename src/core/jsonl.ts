@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readRegularText, tryReadText, type OpenOptions } from "./file-read.js";
 import { pyJsonLoads, PyJsonError } from "./pycompat/json.js";
 import { pyStrip } from "./pycompat/text.js";
 import type { DataProblem } from "./problems.js";
@@ -11,10 +11,15 @@ export interface JsonlLine {
 
 /**
  * Non-blank lines of a JSONL file as Python reads them in text mode: universal newlines
- * (\n, \r\n and \r all end a line) and str.strip() on each line.
+ * (\n, \r\n and \r all end a line) and str.strip() on each line. The file is read through one
+ * checked descriptor (file-read.ts): a dataset's files are real paths and no link is followed
+ * unless `options.followLinks` (a file the user names on the command line). Throws FileRefusedError.
  */
-export function readJsonlLines(path: string): JsonlLine[] {
-  const content = readFileSync(path, "utf8");
+export function readJsonlLines(path: string, options: OpenOptions = {}): JsonlLine[] {
+  return jsonlLines(readRegularText(path, options));
+}
+
+function jsonlLines(content: string): JsonlLine[] {
   const out: JsonlLine[] = [];
   content.split(/\r\n|\r|\n/).forEach((raw, index) => {
     const text = pyStrip(raw);
@@ -23,14 +28,20 @@ export function readJsonlLines(path: string): JsonlLine[] {
   return out;
 }
 
-/** Parse JSONL with JSON.parse; bad lines become problems (file, line) instead of exceptions. */
+/** Parse JSONL with JSON.parse; bad lines (and a file that cannot be read) become problems (file, line) instead of exceptions. */
 export function readJsonObjects(
   path: string,
   displayPath: string,
   problems: DataProblem[],
+  options: OpenOptions = {},
 ): Array<{ line: number; value: Record<string, unknown> }> {
   const out: Array<{ line: number; value: Record<string, unknown> }> = [];
-  for (const { line, text } of readJsonlLines(path)) {
+  const read = tryReadText(path, options);
+  if (!read.ok) {
+    problems.push({ file: displayPath, message: `${displayPath} ${read.reason}` });
+    return out;
+  }
+  for (const { line, text } of jsonlLines(read.text)) {
     const parsed = parseJson(text);
     if (!parsed.ok) {
       problems.push({ file: displayPath, line, message: parsed.message });

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { readJsonlLines } from "./jsonl.js";
+import { FileRefusedError } from "./file-read.js";
+import { readJsonlLines, type JsonlLine } from "./jsonl.js";
 import { DataError, type DataProblem } from "./problems.js";
 import { pyJsonLoads, type PyDict, type PyValue } from "./pycompat/json.js";
 import { pyHashKey } from "./pycompat/keys.js";
@@ -13,7 +14,15 @@ export function readPredictionFile(file: string, idField: string, keyOf?: (row: 
   if (!existsSync(file)) throw new DataError([{ file, message: "predictions file not found" }]);
   const problems: DataProblem[] = [];
   const rows = new Map<string, PyDict>();
-  for (const { line, text } of readJsonlLines(file)) {
+  let lines: JsonlLine[];
+  try {
+    // The user names this file: a link is followed, a FIFO or device is refused.
+    lines = readJsonlLines(file, { followLinks: true });
+  } catch (error) {
+    if (error instanceof FileRefusedError) throw new DataError([{ file, message: `predictions file ${error.reason}` }]);
+    throw error;
+  }
+  for (const { line, text } of lines) {
     let row;
     try {
       row = pyJsonLoads(text);

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { createCanvas, GlobalFonts, loadImage, type Canvas, type SKRSContext2D } from "@napi-rs/canvas";
 import sharp from "sharp";
 import type { OverlayImage, OverlayOptions } from "../core/benchmark.js";
+import { readImageFile } from "../core/file-read.js";
 import { dropAlpha, encodePng, PNG_OPTIONS } from "./png.js";
 
 /** The colours every overlay uses for the same meaning. */
@@ -49,9 +50,12 @@ export function fitScale(width: number, height: number, maxSide = 1024): number 
   return Math.min(1, maxSide / Math.max(width, height));
 }
 
+/** The bytes of an image given as bytes, or as a data file read through one checked descriptor (file-read.ts). */
+const imageBytes = (image: string | Buffer): Buffer => (typeof image === "string" ? readImageFile(image) : image);
+
 /** An image file or PNG/JPEG bytes drawn on a new canvas, scaled so its longest side fits maxSide. */
 export async function pictureOf(source: string | Buffer, maxSide = 1024): Promise<Picture> {
-  const image = await loadImage(source);
+  const image = await loadImage(imageBytes(source));
   const scale = fitScale(image.width, image.height, maxSide);
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
@@ -179,7 +183,7 @@ export async function tileGrid(tiles: Tile[], options: { columns?: number; cell?
   const rows = Math.max(1, Math.ceil(tiles.length / columns));
   const titleBand = hasFont() ? 20 : 0;
   const pad = GRID_PAD;
-  const images = await Promise.all(tiles.map((tile) => loadImage(tile.image)));
+  const images = await Promise.all(tiles.map((tile) => loadImage(imageBytes(tile.image))));
   const sizes = images.map((image) => {
     const scale = fitScale(image.width, image.height, cell);
     return [Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale))] as const;
@@ -219,15 +223,17 @@ export function cellFor(columns: number, maxSide: number): number {
 /** An image enlarged (aspect kept, sides rounded) so its longest side is `cell`; larger images are left to tileGrid. */
 export async function enlargeToCell(image: Buffer | string, cell: number): Promise<Buffer | string> {
   let size: { width?: number; height?: number };
+  let bytes: Buffer;
   try {
-    size = await sharp(image).metadata();
+    bytes = imageBytes(image);
+    size = await sharp(bytes).metadata();
   } catch (error) {
     throw new Error(`unreadable image${typeof image === "string" ? `: ${image}` : ""}: ${(error as Error).message}`);
   }
   const { width, height } = size;
   if (!width || !height || Math.max(width, height) >= cell) return image;
   const scale = cell / Math.max(width, height);
-  return sharp(image)
+  return sharp(bytes)
     .resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: "fill", kernel: "lanczos3" })
     .png(PNG_OPTIONS)
     .toBuffer();

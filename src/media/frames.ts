@@ -40,6 +40,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, readdirSync, statSync } from "node:fs";
+import { FileRefusedError, openRegularFile, readImageFileAsync, type OpenedFile } from "../core/file-read.js";
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, extname, join } from "node:path";
@@ -253,7 +254,7 @@ export function thinEvenly<T>(items: readonly T[], max: number): { kept: T[]; ke
 // Sources
 
 type ResolvedSource =
-  | { kind: "video"; file: string; label: string }
+  | { kind: "video"; file: string; label: string; opened: OpenedFile }
   | { kind: "images"; files: string[]; label: string; where: string };
 
 async function statOrNull(path: string) {
@@ -285,7 +286,7 @@ async function resolveSource(source: FrameSource): Promise<ResolvedSource> {
   }
   if (source.video !== undefined) {
     await requireFile(source.video, "video");
-    return { kind: "video", file: source.video, label: source.video };
+    return { kind: "video", file: source.video, label: source.video, opened: openVideo(source.video) };
   }
   if (source.frames !== undefined) {
     if (source.frames.length === 0) throw new MediaError("empty frame list (0 frames)", {});
@@ -306,38 +307,51 @@ async function resolveSource(source: FrameSource): Promise<ResolvedSource> {
   return { kind: "images", files: names.map((n) => join(dir, n)), label: dir, where: dir };
 }
 
-async function hashFile(file: string): Promise<string> {
-  const h = createHash("sha256");
+/**
+ * A video opened once, without following links (core/file-read.ts): its bytes are hashed from this
+ * descriptor, and ffprobe and ffmpeg read this same open file through its /proc path, so the file
+ * swapped after a check is never the one decoded.
+ */
+function openVideo(file: string): OpenedFile {
   try {
-    for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+    return openRegularFile(file);
   } catch (e) {
-    throw new MediaError(`unreadable file: ${file}: ${(e as Error).message}`, { file });
+    throw new MediaError(e instanceof FileRefusedError ? `unreadable video: ${file} ${e.reason}` : `unreadable file: ${file}: ${(e as Error).message}`, { file });
   }
-  return h.digest("hex");
 }
 
-/** sha256 over, per file in order: base name, NUL, byte length, NUL, bytes. */
-async function hashImageList(files: readonly string[]): Promise<string> {
+async function hashOpened(video: OpenedFile): Promise<string> {
   const h = createHash("sha256");
-  for (const f of files) {
-    let data: Buffer;
-    try {
-      data = await readFile(f);
-    } catch (e) {
-      throw new MediaError(`unreadable file: ${f}: ${(e as Error).message}`, { file: f });
-    }
-    h.update(`${basename(f)}\0${data.length}\0`);
-    h.update(data);
+  try {
+    for await (const chunk of createReadStream("", { fd: video.fd, autoClose: false, start: 0 })) h.update(chunk as Buffer);
+  } catch (e) {
+    throw new MediaError(`unreadable file: ${video.path}: ${(e as Error).message}`, { file: video.path });
   }
   return h.digest("hex");
 }
 
 async function readImage(file: string): Promise<Buffer> {
   try {
-    return await readFile(file);
+    return await readImageFileAsync(file);
   } catch (e) {
-    throw new MediaError(`unreadable file: ${file}: ${(e as Error).message}`, { file });
+    throw new MediaError(e instanceof FileRefusedError ? `unreadable file: ${file} ${e.reason}` : `unreadable file: ${file}: ${(e as Error).message}`, { file });
   }
+}
+
+/**
+ * Each image of a list read once: the sha256 over, per file in order, base name, NUL, byte length,
+ * NUL, bytes; and the bytes of the files `wanted` (the picks), kept for decoding.
+ */
+async function readImageList(files: readonly string[], wanted: ReadonlySet<number>): Promise<{ sha: string; bytes: Map<number, Buffer> }> {
+  const h = createHash("sha256");
+  const bytes = new Map<number, Buffer>();
+  for (const [i, f] of files.entries()) {
+    const data = await readImage(f);
+    h.update(`${basename(f)}\0${data.length}\0`);
+    h.update(data);
+    if (wanted.has(i)) bytes.set(i, data);
+  }
+  return { sha: h.digest("hex"), bytes };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -533,7 +547,8 @@ async function writeCache(entryDir: string, key: string, provenance: Manifest["p
   await writeEntry(entryDir, files);
 }
 
-async function cachedProbe(cacheRoot: string, sha: string, file: string): Promise<VideoProbe> {
+/** The probe of the video open at `input` (its /proc path), cached by content; `file` names it in messages. */
+async function cachedProbe(cacheRoot: string, sha: string, input: string, file: string): Promise<VideoProbe> {
   const path = join(cacheRoot, `v${CACHE_FORMAT}`, "probe", `${sha}.json`);
   try {
     const probe = JSON.parse(await readFile(path, "utf8")) as VideoProbe;
@@ -541,7 +556,7 @@ async function cachedProbe(cacheRoot: string, sha: string, file: string): Promis
   } catch {
     /* not cached */
   }
-  const outcome = await probeVideo(file);
+  const outcome = await probeVideo(input);
   if (!outcome.ok) throw new MediaError(`unreadable video: ${file}: ffprobe failed: ${outcome.reason}`, { file });
   if (outcome.probe.frameCount > 0) {
     try {
@@ -575,9 +590,25 @@ export async function sampleFrames(
     throw new RangeError(`sourceFps must be a positive number (got ${sourceFps})`);
   }
   const src = await resolveSource(source);
-  const cacheRoot = options.cacheDir ?? defaultCacheDir();
+  try {
+    return await sampleResolved(src, normSpec, { ...options, ...(span ? { span } : {}) });
+  } finally {
+    if (src.kind === "video") src.opened.close();
+  }
+}
 
-  const sha = src.kind === "video" ? await hashFile(src.file) : await hashImageList(src.files);
+async function sampleResolved(
+  src: ResolvedSource,
+  normSpec: FrameSpec,
+  options: FrameSampleOptions,
+): Promise<{ frames: SampledFrame[]; provenance: FrameProvenance }> {
+  const { maxPixels, sourceFps, span } = options;
+  const cacheRoot = options.cacheDir ?? defaultCacheDir();
+  // An image list's picks need only its length, so each file is read once: hashed, and kept when picked.
+  const imageTimestamps = src.kind === "images" ? src.files.map((_, i) => (sourceFps ? roundMicro(i / sourceFps) : null)) : [];
+  const imagePicks = src.kind === "images" ? planIndices(normSpec, src.files.length, imageTimestamps, sourceFps ? 1 / sourceFps : null, src.where, span) : [];
+  const images = src.kind === "images" ? await readImageList(src.files, new Set(imagePicks)) : null;
+  const sha = src.kind === "video" ? await hashOpened(src.opened) : images!.sha;
 
   const key = createHash("sha256")
     .update(
@@ -605,7 +636,8 @@ export async function sampleFrames(
   };
 
   if (src.kind === "video") {
-    const probe = await cachedProbe(cacheRoot, sha, src.file);
+    const video = src.opened;
+    const probe = await cachedProbe(cacheRoot, sha, video.procPath, src.file);
     if (probe.frameCount === 0) throw new MediaError(`video has no frames (0 frames): ${src.file}`, { file: src.file });
     totalFrames = probe.frameCount;
     fps = probe.fps;
@@ -613,7 +645,7 @@ export async function sampleFrames(
     const unique = [...new Set(indices)].sort((a, b) => a - b);
     const work = await mkdtemp(join(tmpdir(), "spatialprobe-ffmpeg-"));
     try {
-      const outcome = await extractVideoFrames(src.file, normSpec.mode === "all" && !span ? null : unique, work);
+      const outcome = await extractVideoFrames(video.procPath, normSpec.mode === "all" && !span ? null : unique, work);
       if (!outcome.ok) throw new MediaError(`unreadable video: ${src.file}: ffmpeg failed: ${outcome.reason}`, { file: src.file });
       if (outcome.files.length !== unique.length) {
         const missing = unique[Math.min(outcome.files.length, unique.length - 1)];
@@ -638,11 +670,11 @@ export async function sampleFrames(
   } else {
     totalFrames = src.files.length;
     fps = sourceFps ?? null;
-    const timestamps = src.files.map((_, i) => (fps ? roundMicro(i / fps) : null));
-    const indices = planIndices(normSpec, totalFrames, timestamps, fps ? 1 / fps : null, src.where, span);
+    const timestamps = imageTimestamps;
+    const indices = imagePicks;
     const byIndex = new Map<number, EncodedFrame>();
     for (const index of new Set(indices)) {
-      const encoded = await toOutputPng(await readImage(src.files[index]!), maxPixels, src.files[index]!);
+      const encoded = await toOutputPng(images!.bytes.get(index)!, maxPixels, src.files[index]!);
       noteResize(encoded);
       byIndex.set(index, encoded);
     }

@@ -5,6 +5,7 @@
  * spec picks from it, by the sampler's rules (frames.ts module comment). Frame folders and lists
  * are never decoded here: their frame count is their number of files.
  */
+import { FileRefusedError, openRegularFile, type OpenedFile } from "../core/file-read.js";
 import { UsageError } from "../core/problems.js";
 import { FfmpegNotFoundError, probeVideoSync, roundMicro, type CheckedProbe } from "./ffmpeg.js";
 import { planFrameIndices, planSpanIndices, type FrameSpan, type FrameSpec } from "./frames.js";
@@ -27,12 +28,22 @@ export class VideoChecker {
   read(file: string, shown: string): ClipReading {
     let probe = this.probes.get(file);
     if (!probe) {
+      // ffprobe reads the file this process opened and checked (core/file-read.ts), never the path again.
+      let opened: OpenedFile;
       try {
-        probe = probeVideoSync(file);
+        opened = openRegularFile(file);
+      } catch (error) {
+        if (error instanceof FileRefusedError) return { ok: false, message: `video ${shown} ${error.reason}` };
+        throw error;
+      }
+      try {
+        probe = probeVideoSync(opened.procPath);
       } catch (error) {
         // A missing ffprobe is a setup problem for every video, not a defect of this one.
         if (error instanceof FfmpegNotFoundError) throw new UsageError(`${error.message}; it is needed to check the videos the data names`);
         throw error;
+      } finally {
+        opened.close();
       }
       this.probes.set(file, probe);
     }

@@ -5,7 +5,6 @@
  * lights (prepared once per house). Loading a house takes seconds, so the last few are kept
  * (least recently used first out); simulators running episodes side by side may share one cache.
  */
-import { readFileSync } from "node:fs";
 import { DataRoot } from "../core/dataroot.js";
 import { parseJson } from "../core/jsonl.js";
 import { DataError } from "../core/problems.js";
@@ -94,9 +93,9 @@ export class HouseCache {
 
   private async load(sceneId: string): Promise<LoadedHouse> {
     const ref = houseFile(sceneId);
-    const found = this.root.resolve(ref, "file", { what: "scene file" });
+    const found = this.root.readText(ref, { what: "scene file" });
     if (!found.ok) throw found.missing ? new EnvironmentError(`unknown scene ${sceneId}: ${found.message} in ${this.root.dir}`) : new DataError([{ file: ref, message: found.message }]);
-    const parsed = parseJson(readFileSync(found.path, "utf8"));
+    const parsed = parseJson(found.text);
     if (!parsed.ok) throw new DataError([{ file: found.path, message: parsed.message }]);
     const scene = sceneFromJson(parsed.value, found.path);
     const meshes = await sceneMeshes(scene, this.library, this.catalogue, { textures: this.textures });

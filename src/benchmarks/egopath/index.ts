@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readImageFileAsync } from "../../core/file-read.js";
 import { messagesMentionJson, type Answer, type Benchmark, type ItemResult, type PromptSetup, type SummaryOptions } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
 import { tallyResults } from "../../core/results.js";
@@ -171,7 +171,7 @@ function preparePrompts(items: EgoPathItem[], setup: PromptSetup) {
   // The picture is read without blocking the event loop: a run's other requests go on meanwhile.
   const withImage = async (item: EgoPathItem) => {
     const image = promptImage(item, plan);
-    const bytes = image ? await readFile(image) : undefined;
+    const bytes = image ? await readImageFileAsync(image) : undefined;
     const messages = buildMessages(item, plan, () => bytes!);
     const shown = plan.control === "text-only" ? null : plan.control === "mismatched-overlay" ? plan.imageSwap!.get(item.id) : item.imagePath;
     return { messages, info: { image: shown ?? null }, json: asksJsonObject(plan) && messagesMentionJson(messages) };

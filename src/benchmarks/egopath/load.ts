@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { DataRoot, type DataRootOptions, type Resolved } from "../../core/dataroot.js";
+import { tryReadText } from "../../core/file-read.js";
 import { parseJson, readJsonObjects } from "../../core/jsonl.js";
 import { DataError, type DataProblem } from "../../core/problems.js";
 import { pyFloat } from "../../core/pycompat/float.js";
@@ -143,15 +144,14 @@ function dedupe(problems: DataProblem[]): DataProblem[] {
 }
 
 function loadTask(dataRoot: DataRoot, layout: SplitLayout, task: TaskCode, problems: DataProblem[], cache: FileCache): EgoPathItem[] {
-  const root = dataRoot.dir;
   const vqaRef = layout.vqa(task);
-  const vqaPath = path.join(root, vqaRef);
-  if (!existsSync(vqaPath)) {
-    problems.push({ file: vqaRef, message: `missing vqa file for task ${task}` });
+  const vqa = dataRoot.resolve(vqaRef, "file", { what: "vqa file" });
+  if (!vqa.ok) {
+    problems.push({ file: vqaRef, message: vqa.missing ? `missing vqa file for task ${task}` : vqa.message });
     return [];
   }
-  const rows = readJsonObjects(vqaPath, vqaRef, problems);
-  const gtRows = loadGtRows(root, layout, task, problems);
+  const rows = readJsonObjects(vqa.path, vqaRef, problems);
+  const gtRows = loadGtRows(dataRoot, layout, task, problems);
   const seen = new Map<string, number>();
   const items: EgoPathItem[] = [];
   // Legacy-graph rows: the evaluator picks the point or embodied graph from the file's first row.
@@ -172,12 +172,15 @@ function loadTask(dataRoot: DataRoot, layout: SplitLayout, task: TaskCode, probl
   return items;
 }
 
-function loadGtRows(root: string, layout: SplitLayout, task: TaskCode, problems: DataProblem[]): Map<string, Record<string, unknown>> {
+function loadGtRows(dataRoot: DataRoot, layout: SplitLayout, task: TaskCode, problems: DataProblem[]): Map<string, Record<string, unknown>> {
   const gtRef = layout.gt(task);
-  const gtPath = path.join(root, gtRef);
+  const gt = dataRoot.resolve(gtRef, "file", { what: "gt file" });
   const byId = new Map<string, Record<string, unknown>>();
-  if (!existsSync(gtPath)) return byId;
-  for (const { value } of readJsonObjects(gtPath, gtRef, problems)) {
+  if (!gt.ok) {
+    if (!gt.missing) problems.push({ file: gtRef, message: gt.message });
+    return byId;
+  }
+  for (const { value } of readJsonObjects(gt.path, gtRef, problems)) {
     const qid = value["question_id"];
     if (qid !== null && qid !== undefined) byId.set(pyStr(qid), value);
   }
@@ -561,7 +564,12 @@ function requireString(row: Record<string, unknown>, field: string, report: Repo
 }
 
 function readJsonFile(file: string, ref: string, problems: DataProblem[]): unknown {
-  const parsed = parseJson(readFileSync(file, "utf8"));
+  const read = tryReadText(file);
+  if (!read.ok) {
+    problems.push({ file: ref, message: `${path.basename(file)} ${read.reason}` });
+    return undefined;
+  }
+  const parsed = parseJson(read.text);
   if (parsed.ok) return parsed.value;
   problems.push({ file: ref, message: parsed.message });
   return undefined;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readImageFile } from "../../core/file-read.js";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../../core/problems.js";
@@ -101,7 +101,7 @@ export function promptImage(item: EgoPathItem, plan: PromptPlan): string | undef
 }
 
 /** Chat messages: system text, then the image followed by the user text (the runner's order). */
-export function buildMessages(item: EgoPathItem, plan: PromptPlan, readImage: (file: string) => Buffer = readFileSync): Message[] {
+export function buildMessages(item: EgoPathItem, plan: PromptPlan, readImage: (file: string) => Buffer = readImageFile): Message[] {
   const { system, user } = promptTexts(item, plan);
   const content: Part[] = [];
   const image = promptImage(item, plan);

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import type { BenchItem } from "../../core/benchmark.js";
-import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
+import { DataRoot, followUserPath, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { FRAME_IMAGE_EXTENSIONS, fpsIndices, frameFolderNames, uniformIndices, type FrameSource, type FrameSpan, type FrameSpec } from "../../media/frames.js";
@@ -100,21 +100,28 @@ export function findItemFiles(data: string): string[] {
   return names.filter((f) => !/^train/i.test(f)).map((f) => path.join(data, f));
 }
 
-export function loadEgoTL(data: string, options: LoadOptions = {}): LoadResult {
+export function loadEgoTL(given: string, options: LoadOptions = {}): LoadResult {
+  const data = followUserPath(given);
   const problems: DataProblem[] = [];
-  if (!existsSync(data)) return { items: [], problems: [{ file: data, message: "data path does not exist" }], tasks: [] };
+  if (!existsSync(data)) return { items: [], problems: [{ file: given, message: "data path does not exist" }], tasks: [] };
   const files = findItemFiles(data);
-  if (files.length === 0) return { items: [], problems: [{ file: data, message: "no EgoTL JSONL files found (expected test.jsonl or *.jsonl)" }], tasks: [] };
+  if (files.length === 0) return { items: [], problems: [{ file: given, message: "no EgoTL JSONL files found (expected test.jsonl or *.jsonl)" }], tasks: [] };
   const root = statSync(data).isFile() ? path.dirname(path.resolve(data)) : path.resolve(data);
-  const media = options.checkMedia ?? true ? new DataRoot(root, options) : null;
+  const dataRoot = new DataRoot(root, options);
+  const media = options.checkMedia ?? true ? dataRoot : null;
   const items: EgoTLItem[] = [];
   const seen = new Map<string, string>();
   const shownName = (file: string) => path.relative(root, path.resolve(file)) || path.basename(file);
   for (const file of files) {
     const display = shownName(file);
     const first = problems.length;
-    for (const { line, value } of readJsonObjects(file, display, problems)) {
-      const item = readRow(value, path.dirname(path.resolve(file)), display, line, media, problems, options.frameOverride);
+    const found = dataRoot.resolve(path.resolve(file), "file", { what: "data file" });
+    if (!found.ok) {
+      problems.push({ file: display, message: found.message });
+      continue;
+    }
+    for (const { line, value } of readJsonObjects(found.path, display, problems)) {
+      const item = readRow(value, path.dirname(found.path), display, line, media, problems, options.frameOverride);
       if (!item) continue;
       const previous = seen.get(item.id);
       if (previous) {
@@ -250,14 +257,14 @@ function mediaCheck(root: DataRoot | null, baseDir: string, at: (field: string, 
       if (!root) return abs(ref);
       const resolved = root.resolve(ref, expect, { from: baseDir, what: "file", shown: abs(ref) });
       if (!resolved.ok) at(field, resolved.message);
-      return abs(ref);
+      return resolved.ok ? resolved.path : abs(ref);
     },
     folder(ref, field) {
       if (!root) return { path: abs(ref), frames: null };
       const folder = root.frameFolder(ref, frameFolderNames, { from: baseDir, what: "folder", shown: abs(ref) });
       for (const message of folder.problems) at(field, message);
       if (folder.path !== null && folder.names.length === 0) at(field, `no frame images (${FRAME_IMAGE_EXTENSIONS.join(", ")}) in ${abs(ref)}`);
-      return { path: abs(ref), frames: folder.path === null ? null : folder.names.length };
+      return { path: folder.path ?? abs(ref), frames: folder.path === null ? null : folder.names.length };
     },
   };
 }

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
-import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
+import { DataRoot, followUserPath, type DataRootOptions } from "../../core/dataroot.js";
 import { parseJson } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { readRle, RleError } from "../../geometry/rle.js";
@@ -27,13 +27,15 @@ export interface EpicLoadResult {
 const GT_SUFFIX = "_mask_rle.json";
 
 export function loadEpic(data: string, options: DataRootOptions & { tasks?: string[]; requests?: RequestOptions } = {}): EpicLoadResult {
-  const root = path.resolve(data);
+  const root = followUserPath(path.resolve(data));
   const dataRoot = new DataRoot(root, options);
-  const bench = path.join(root, "EPIC_Bench");
-  const problems: DataProblem[] = [];
-  if (!existsSync(bench) || !statSync(bench).isDirectory()) {
-    return { items: [], problems: [{ file: data, message: "no EPIC_Bench/ folder here: --data must be the folder that holds EPIC_Bench/" }], tasks: [] };
+  const found = dataRoot.resolve("EPIC_Bench", "dir", { what: "folder" });
+  if (!found.ok) {
+    const message = found.missing ? "no EPIC_Bench/ folder here: --data must be the folder that holds EPIC_Bench/" : found.message;
+    return { items: [], problems: [{ file: data, message }], tasks: [] };
   }
+  const bench = found.path;
+  const problems: DataProblem[] = [];
   const items: EpicItem[] = [];
   listings = new Map();
   try {
@@ -56,12 +58,16 @@ export function loadEpic(data: string, options: DataRootOptions & { tasks?: stri
   return { items, problems, tasks };
 }
 
+/** Regular files below `dir`, depth first; links (to files or folders) are not followed. */
 function listFiles(dir: string): string[] {
   const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listFiles(full));
-    else if (entry.isFile()) out.push(full);
+  const pending = [dir];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const entry of readdirSync(next, { withFileTypes: true })) {
+      const full = path.join(next, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.isFile()) out.push(full);
+    }
   }
   return out;
 }
@@ -111,12 +117,19 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
   for (const m of missing) problems.push({ file: rel, field: "images", message: `missing ${m} next to the ground truth` });
   // Images are found by name in the sample's folder; a link out of the root or a file that is not
   // an image is refused like any other dataset path.
-  for (const image of files) {
+  const images = files.map((image) => {
     const checked = dataRoot.resolve(path.relative(root, image), "image");
-    if (!checked.ok) problems.push({ file: rel, field: "images", message: checked.message });
-  }
+    if (checked.ok) return checked.path;
+    problems.push({ file: rel, field: "images", message: checked.message });
+    return image;
+  });
 
-  const parsed = parseJson(readFileSync(file, "utf8"));
+  const read = dataRoot.readText(rel, { what: "ground-truth file" });
+  if (!read.ok) {
+    problems.push({ file: rel, message: read.message });
+    return undefined;
+  }
+  const parsed = parseJson(read.text);
   if (!parsed.ok) {
     problems.push({ file: rel, message: parsed.message });
     return undefined;
@@ -163,7 +176,7 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
     task: leaf.byType,
     cluster: rel,
     leaf,
-    images: files,
+    images,
     imageRefs: files.map((f) => path.relative(root, f).split(path.sep).join("/")),
     text: promptText(obj, leaf),
     masks,

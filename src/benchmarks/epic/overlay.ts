@@ -17,6 +17,7 @@
 import { existsSync } from "node:fs";
 import { createCanvas, loadImage, type Image, type SKRSContext2D } from "@napi-rs/canvas";
 import type { Answer, ItemResult, OverlayImage, OverlayOptions } from "../../core/benchmark.js";
+import { readImageFile } from "../../core/file-read.js";
 import { asRecord } from "../../core/results.js";
 import { labelComponents } from "../../geometry/components.js";
 import { pointToRegionDistance } from "../../geometry/distance-transform.js";
@@ -255,7 +256,7 @@ function panelFiles(item: EpicItem): { files: string[]; marked: number } {
 async function readImage(file: string): Promise<Image> {
   if (!existsSync(file)) throw new Error(`EPIC-Bench overlay: image not found: ${file}`);
   try {
-    return await loadImage(file);
+    return await loadImage(readImageFile(file));
   } catch (error) {
     throw new Error(`EPIC-Bench overlay: cannot read image ${file}: ${(error as Error).message}`);
   }

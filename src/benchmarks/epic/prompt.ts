@@ -15,7 +15,7 @@
  * for the count alone, without boxes; the same images as mask-overlay, wording from the template's
  * `count_only` entries (the release has no such prompt: ours).
  */
-import { readFileSync } from "node:fs";
+import { readImageFile } from "../../core/file-read.js";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
@@ -420,7 +420,7 @@ export async function buildEpicMessages(item: EpicItem, options: EpicPromptOptio
   // Count-only shows what mask-overlay shows.
   const variant: OverlayVariant = source === COUNT_ONLY ? "mask-overlay" : source;
   if (!(COORD_MODES as readonly string[]).includes(coordMode)) throw new UsageError(`unknown coordinate mode "${coordMode}" (choose ${COORD_MODES.join(", ")})`);
-  const readImage = options.readImage ?? readFileSync;
+  const readImage = options.readImage ?? readImageFile;
   const family = familyOf(item.leaf);
   const template = source === COUNT_ONLY ? templates.countOnly[family] : templates.families[family];
   if (!template) throw new UsageError(`template file ${templates.file} has no count_only.${family} entry, so ${item.task} cannot be asked for the count alone`);

@@ -15,7 +15,8 @@
  * question whose target would not score as right is refused, never written.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { readImageFile, readRegularText } from "../../core/file-read.js";
 import path from "node:path";
 import { writeFileAtomic } from "../../core/outputs.js";
 import { DataError, UsageError } from "../../core/problems.js";
@@ -94,7 +95,7 @@ export function chooseItems(items: readonly PathEvalItem[], limit: number | unde
 }
 
 async function drawPicture(item: PathEvalItem, environmentFile: string): Promise<Buffer> {
-  const polygons = parseEnvironment(readFileSync(environmentFile, "utf8"), environmentFile).map((p) => Array.from({ length: p.length / 2 }, (_, k) => [p[2 * k]!, p[2 * k + 1]!] as [number, number]));
+  const polygons = parseEnvironment(readRegularText(environmentFile), environmentFile).map((p) => Array.from({ length: p.length / 2 }, (_, k) => [p[2 * k]!, p[2 * k + 1]!] as [number, number]));
   const render = item.task === "2D" ? renderMap2D : renderMap3D;
   const [left, right] = await Promise.all([render({ polygons, path: item.paths!["Path 1"] }), render({ polygons, path: item.paths!["Path 2"] })]);
   return sideBySide(left, right);
@@ -162,7 +163,7 @@ export async function exportPathEval(request: PathEvalExportRequest): Promise<Pa
       picture = await drawPicture(item, environmentFile);
       rendered++;
     }
-    let messages = await buildMessages(item, shown, templates, picture ? () => picture! : readFileSync);
+    let messages = await buildMessages(item, shown, templates, picture ? () => picture! : readImageFile);
     if (setting === "random-tokens") messages = withTag(messages, randomTag(item.id, seed));
     const target = targetText(item, shown);
     if (readChoice(target, shown, "robust") !== item.truth) {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
@@ -111,7 +111,12 @@ function environmentFileOf(root: DataRoot, environment: string): string | null {
 
 function loadFile(file: string, dim: Dim, root: DataRoot, problems: DataProblem[], toRender?: Map<string, string>): PathEvalItem[] {
   const display = path.relative(root.dir, file) || path.basename(file);
-  const parsed = parseJson(readFileSync(file, "utf8"));
+  const read = root.readText(file, { what: "data file" });
+  if (!read.ok) {
+    problems.push({ file: display, message: read.message });
+    return [];
+  }
+  const parsed = parseJson(read.text);
   if (!parsed.ok) {
     problems.push({ file: display, message: parsed.message });
     return [];

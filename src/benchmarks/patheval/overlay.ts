@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { ItemResult, OverlayImage, OverlayOptions } from "../../core/benchmark.js";
+import { readImageFile } from "../../core/file-read.js";
 import { asRecord, noAnswerLine } from "../../core/results.js";
 import { blankPicture, box, finish, hasFont, label, MARK, pictureOf, type Picture } from "../../media/draw.js";
 import { swapHalves } from "../../media/halves.js";
@@ -68,7 +69,7 @@ function answerLine(record: Record<string, unknown>, shown: ShownPair, choice: P
 async function loadPicture(file: string, maxSide: number, flipped: boolean): Promise<Picture> {
   if (!file || !existsSync(file)) throw new Error(`patheval overlay: image file not found: ${file || "(no image path)"}`);
   try {
-    const bytes = readFileSync(file);
+    const bytes = readImageFile(file);
     return await pictureOf(flipped ? await swapHalves(bytes) : bytes, maxSide);
   } catch (error) {
     throw new Error(`patheval overlay: cannot read image file ${file}: ${(error as Error).message}`);

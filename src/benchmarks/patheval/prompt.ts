@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readImageFile } from "../../core/file-read.js";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../../core/problems.js";
@@ -83,7 +83,7 @@ export function leftPath(shown: Pick<ShownPair, "flipped">): PathName {
   return shown.flipped ? "Path 2" : "Path 1";
 }
 
-export async function buildMessages(item: PathEvalItem, shown: ShownPair, templates: PathEvalTemplates, readImage: (file: string) => Buffer = readFileSync): Promise<Message[]> {
+export async function buildMessages(item: PathEvalItem, shown: ShownPair, templates: PathEvalTemplates, readImage: (file: string) => Buffer = readImageFile): Promise<Message[]> {
   const left = leftPath(shown);
   const fields = {
     scenario: item.question,
@@ -135,7 +135,7 @@ export function distinctPromptItems(items: PathEvalItem[], templates: PathEvalTe
 }
 
 /** Probe prompts: the scenario alone (abstraction), or the picture and one descriptor (fine-grained). */
-export async function buildProbeMessages(item: PathEvalItem, shown: ShownPair, templates: PathEvalTemplates, readImage: (file: string) => Buffer = readFileSync): Promise<Message[]> {
+export async function buildProbeMessages(item: PathEvalItem, shown: ShownPair, templates: PathEvalTemplates, readImage: (file: string) => Buffer = readImageFile): Promise<Message[]> {
   const probe = item.probe!;
   const system: Message = { role: "system", content: [{ type: "text", text: templates.system.trim() }] };
   if (probe.kind === "attribute-abstraction" && abstractionFormatOf(probe) === "list") {

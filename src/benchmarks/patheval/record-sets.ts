@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
@@ -45,7 +45,12 @@ export function loadRecordSet<R extends { id: string; image: string }>(
   const problems: DataProblem[] = [];
   for (const { file, dim } of files) {
     const display = path.relative(root.dir, file);
-    const parsed = parseJson(readFileSync(file, "utf8"));
+    const read = root.readText(file, { what: "data file" });
+    if (!read.ok) {
+      problems.push({ file: display, message: read.message });
+      continue;
+    }
+    const parsed = parseJson(read.text);
     if (!parsed.ok || !Array.isArray(parsed.value)) {
       problems.push({ file: display, message: parsed.ok ? "expected a JSON array of records" : parsed.message });
       continue;

@@ -5,8 +5,9 @@
  * at once (DataError), and nothing outside the folder is read (DataRoot: no links out).
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { FileRefusedError, readRegularFile, tryReadText } from "../../core/file-read.js";
 import { DataRoot } from "../../core/dataroot.js";
 import { DataError, type DataProblem } from "../../core/problems.js";
 import { EnvironmentParseError, parseEnvironment, pointInPolygon, type Polygon } from "../../geometry/polygon.js";
@@ -73,7 +74,12 @@ export function readUserEnvironments(dir: string): UserEnvironment[] {
       problems.push({ file: fileName, message: `is ${size} bytes; environment files over ${MAX_USER_FILE_BYTES} bytes are refused` });
       continue;
     }
-    const text = readFileSync(resolved.path, "utf8");
+    const read = tryReadText(resolved.path, { maxBytes: MAX_USER_FILE_BYTES });
+    if (!read.ok) {
+      problems.push({ file: fileName, message: `environment file ${fileName} ${read.reason}` });
+      continue;
+    }
+    const text = read.text;
     const found = environmentProblems(text, fileName);
     const name = environmentNameOf(fileName);
     if (seen.has(name)) found.push({ file: fileName, message: `names the same environment "${name}" as ${seen.get(name)}` });
@@ -128,7 +134,13 @@ export function readScenarioFile(file: string): { file: string; sha256: string; 
   if (!existsSync(file) || !statSync(file).isFile()) throw new DataError([{ file, message: "scenarios: not a file" }]);
   const size = statSync(file).size;
   if (size > MAX_USER_FILE_BYTES) throw new DataError([{ file, message: `is ${size} bytes; scenario files over ${MAX_USER_FILE_BYTES} bytes are refused` }]);
-  const bytes = readFileSync(file);
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(file, { followLinks: true, maxBytes: MAX_USER_FILE_BYTES }); // a file the user names
+  } catch (error) {
+    if (error instanceof FileRefusedError) throw new DataError([{ file, message: `scenarios: ${error.reason}` }]);
+    throw error;
+  }
   const { texts, problems } = parseScenarioFile(bytes.toString("utf8"), file);
   if (problems.length > 0) throw new DataError(problems);
   return { file: path.resolve(file), sha256: createHash("sha256").update(bytes).digest("hex"), texts };

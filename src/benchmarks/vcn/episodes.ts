@@ -22,7 +22,8 @@
  * Every log is checked against the action space (§3.1): see trajectoryProblems. Both loaders throw
  * DataError listing every problem (file, line or field); a bad file is never scored in part.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { FileRefusedError, readRegularFile, type OpenOptions } from "../../core/file-read.js";
 import { gunzipSync } from "node:zlib";
 import { z } from "zod";
 import { parseJson, readJsonObjects } from "../../core/jsonl.js";
@@ -259,14 +260,30 @@ export function parseEpisodes(json: unknown, file: string): { episodes: NavEpiso
   return { episodes, problems };
 }
 
-/** The episode file's JSON value: gzip JSON (a plain JSON file is read too). Throws DataError. */
-export function readEpisodeFileJson(file: string): unknown {
+/** The most an episode file may inflate to (256 MiB; the released R2R-style files are a few MB). */
+export const MAX_EPISODE_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The episode file's JSON value: gzip JSON (a plain JSON file is read too), inflated within
+ * MAX_EPISODE_FILE_BYTES. `options.followLinks`: a file the user names (a dataset's own is read
+ * without following links). Throws DataError.
+ */
+export function readEpisodeFileJson(file: string, options: OpenOptions = {}): unknown {
   if (!existsSync(file)) throw new DataError([{ file, message: "episode file not found" }]);
-  let bytes = readFileSync(file);
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(file, { ...options, maxBytes: MAX_EPISODE_FILE_BYTES });
+  } catch (error) {
+    if (error instanceof FileRefusedError) throw new DataError([{ file, message: `episode file ${error.reason}` }]);
+    throw error;
+  }
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
-      bytes = gunzipSync(bytes);
+      // A gzip bomb stops at the limit instead of filling memory.
+      bytes = gunzipSync(bytes, { maxOutputLength: MAX_EPISODE_FILE_BYTES });
     } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ERR_BUFFER_TOO_LARGE") throw new DataError([{ file, message: `inflates past ${MAX_EPISODE_FILE_BYTES} bytes, the limit for an episode file; refused` }]);
       throw new DataError([{ file, message: `not a readable gzip file: ${(error as Error).message}` }]);
     }
   } else if (file.endsWith(".gz")) {
@@ -279,7 +296,7 @@ export function readEpisodeFileJson(file: string): unknown {
 
 /** The released episode file: gzip JSON (a plain JSON file is read too). Throws DataError. */
 export function loadEpisodes(file: string): NavEpisode[] {
-  const { episodes, problems } = parseEpisodes(readEpisodeFileJson(file), file);
+  const { episodes, problems } = parseEpisodes(readEpisodeFileJson(file, { followLinks: true }), file);
   if (problems.length > 0) throw new DataError(problems);
   return episodes;
 }
@@ -290,7 +307,7 @@ export function loadTrajectories(file: string): Trajectory[] {
   const problems: DataProblem[] = [];
   const out: Trajectory[] = [];
   const seen = new Map<string, number>();
-  for (const { line, value } of readJsonObjects(file, file, problems)) {
+  for (const { line, value } of readJsonObjects(file, file, problems, { followLinks: true })) {
     const parsed = trajectorySchema.safeParse(value);
     if (!parsed.success) {
       for (const { field, message } of issueList(parsed.error.issues)) problems.push({ file, line, ...(field ? { field } : {}), message });

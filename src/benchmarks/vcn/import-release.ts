@@ -24,10 +24,17 @@
  * episodes, task types outside the five, a tour folder, its annotations or the views absent).
  * Malformed episodes and annotation files, and windows outside their folder, are problems (file
  * and field): nothing is written then. The output is checked by loading it back.
+ *
+ * The release is untrusted like any dataset: each input folder is a root (a link the user names is
+ * followed, since that choice is theirs), nothing below it is reached through a link (a link, or
+ * a FIFO or device, where a file belongs is a problem), and each file is copied from the one
+ * descriptor that was checked (core/file-read.ts), so no file outside the release lands in the set.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DataRoot, followUserPath } from "../../core/dataroot.js";
+import { MAX_IMAGE_FILE_BYTES, readRegularFile } from "../../core/file-read.js";
 import { parseJson } from "../../core/jsonl.js";
 import { DataError, UsageError, type DataProblem } from "../../core/problems.js";
 import { readEpisodeFileJson, regionOf } from "./episodes.js";
@@ -119,9 +126,13 @@ export function taskOf(taskType: string): { ok: true; task: TaskCode } | { ok: f
 
 const SEGMENT = /^(?!\.\.?$)[^/\\]+$/;
 
+/** What a refused file in an import suggests. */
+const IMPORT_HINT = "import copies no file through a link: put the file itself in its place";
+
 /** The episode files a path names: the file itself, or every *.json / *.json.gz of a folder (sorted). */
-export function episodeFiles(source: string): string[] {
-  if (!existsSync(source)) throw new DataError([{ file: source, message: "episodes path does not exist" }]);
+export function episodeFiles(given: string): string[] {
+  const source = followUserPath(given);
+  if (!existsSync(source)) throw new DataError([{ file: given, message: "episodes path does not exist" }]);
   if (statSync(source).isFile()) return [source];
   const files = readdirSync(source).filter((n) => /\.json(\.gz)?$/i.test(n)).sort().map((n) => path.join(source, n));
   if (files.length === 0) throw new DataError([{ file: source, message: "no *.json or *.json.gz episode file in this folder" }]);
@@ -137,7 +148,10 @@ interface Planned {
   task: TaskCode;
   target: { room: string } | { object: string };
   positions: number[];
+  /** The tour folder's entries (the release indexes them in this order), which are folders, and its real path. */
   listing: string[];
+  folders: ReadonlySet<string>;
+  tourDir: string;
   views: Record<Direction, string>;
   notes: Map<string, FrameNote>;
 }
@@ -150,14 +164,14 @@ export function importRelease(options: ImportOptions): ImportSummary {
   const maxFrames = options.videoMaxFrame ?? 50;
   const sampling = options.sampling ?? "release";
   const layout = options.viewLayout ?? "mvdualvln";
-  const annotationsRoot = options.annotations ?? options.tours;
   for (const [flag, folder] of [["--tours", options.tours], ["--annotations", options.annotations], ["--views", options.views]] as const) {
     if (folder !== undefined && !(existsSync(folder) && statSync(folder).isDirectory())) throw new UsageError(`${flag} ${folder} is not a folder`);
   }
+  const release = releaseRoots(options);
   const problems: DataProblem[] = [];
   const skipped: ImportSummary["skipped_episodes"] = [];
   const planned: Planned[] = [];
-  const listings = new Map<string, string[] | null>();
+  const listings = new Map<string, TourFolder | { problem: string } | null>();
   const notesOf = new Map<string, FrameNotes>();
   const seen = new Map<string, string>();
   let total = 0;
@@ -201,39 +215,83 @@ export function importRelease(options: ImportOptions): ImportSummary {
       } else target = { object: instance };
 
       const tourKey = path.join(scene, hkey);
-      if (!listings.has(tourKey)) {
-        const dir = path.join(options.tours, scene, hkey);
-        listings.set(tourKey, existsSync(dir) && statSync(dir).isDirectory() ? releaseListing(dir) : null);
-      }
+      if (!listings.has(tourKey)) listings.set(tourKey, readTourFolder(release.tours, tourKey));
       const listing = listings.get(tourKey)!;
       if (listing === null) return skip(id, "no tour folder <tours>/<scene>/<hkey>");
-      const pick = pickPriorFrames({ start_idx: e.start_idx, end_idx: e.end_idx, video_max_frame: maxFrames, sampling }, listing.length);
+      if ("problem" in listing) return where("hkey", listing.problem);
+      const pick = pickPriorFrames({ start_idx: e.start_idx, end_idx: e.end_idx, video_max_frame: maxFrames, sampling }, listing.names.length);
       if (!pick.ok) return where(pick.field, `${pick.message} (tour folder ${scene}/${hkey})`);
 
-      if (!notesOf.has(tourKey)) notesOf.set(tourKey, readFrameNotes(path.join(annotationsRoot, scene, `${hkey}.frames.json`), problems));
+      const notesRef = path.join(scene, `${hkey}.frames.json`);
+      if (!notesOf.has(tourKey)) notesOf.set(tourKey, readFrameNotes(release.annotations, notesRef, problems));
       const notes = notesOf.get(tourKey)!;
       if (notes === "invalid") return; // its problems are recorded once
       if (notes === null) return skip(id, "no frame annotations <annotations>/<scene>/<hkey>.frames.json");
-      const unannotated = pick.positions.filter((p) => !notes.has(listing[p]!));
+      const unannotated = pick.positions.filter((p) => !notes.has(listing.names[p]!));
       if (unannotated.length > 0) {
-        const names = unannotated.slice(0, 5).map((p) => listing[p]).join(", ");
-        return problems.push({ file: path.join(annotationsRoot, scene, `${hkey}.frames.json`), field: "frames", message: `no entry for ${unannotated.length} frame(s) episode ${e.episode_id} shows: ${names}${unannotated.length > 5 ? ", ..." : ""}` });
+        const names = unannotated.slice(0, 5).map((p) => listing.names[p]).join(", ");
+        return problems.push({ file: path.join(release.annotations.dir, notesRef), field: "frames", message: `no entry for ${unannotated.length} frame(s) episode ${e.episode_id} shows: ${names}${unannotated.length > 5 ? ", ..." : ""}` });
       }
-      const views = options.views ? findViews(path.join(options.views, id), layout) : null;
+      const views = release.views ? findViews(release.views, id, layout) : null;
+      if (views !== null && "problem" in views) return problems.push({ file: path.join(release.views!.dir, id), field: "views", message: views.problem });
       if (views === null) return skip(id, options.views ? "no initial views in <views>/<scene>_ep_<id>/" : "no initial views (pass --views)");
-      planned.push({ file, episode: e, id, scene, hkey, task: kind.task, target, positions: pick.positions, listing, views, notes });
+      planned.push({ file, episode: e, id, scene, hkey, task: kind.task, target, positions: pick.positions, listing: listing.names, folders: listing.folders, tourDir: listing.dir, views, notes });
     });
   }
   if (problems.length > 0) throw new DataError(problems);
   return writeImport(planned, skipped, total, options, { video_max_frame: maxFrames, sampling, view_layout: layout });
 }
 
+/** The release's input folders, each a root that nothing below is reached through a link. */
+interface ReleaseRoots {
+  tours: DataRoot;
+  annotations: DataRoot;
+  views: DataRoot | undefined;
+}
+
+function releaseRoots(options: ImportOptions): ReleaseRoots {
+  const root = (folder: string) => new DataRoot(followUserPath(folder), { hint: IMPORT_HINT });
+  const tours = root(options.tours);
+  return { tours, annotations: options.annotations ? root(options.annotations) : tours, views: options.views ? root(options.views) : undefined };
+}
+
+/** A tour folder's entries in the release's order, the sub-folders among them, and its real path. */
+interface TourFolder {
+  dir: string;
+  names: string[];
+  folders: Set<string>;
+}
+
+/**
+ * A tour folder `<scene>/<hkey>` of the tours root: null when absent; a problem when it, or an
+ * entry in it, is a link or anything but a file or a folder (the import would copy it).
+ */
+function readTourFolder(tours: DataRoot, key: string): TourFolder | { problem: string } | null {
+  const dir = tours.resolve(key, "dir", { what: "tour folder" });
+  if (!dir.ok) return dir.missing ? null : { problem: dir.message };
+  const names = releaseListing(dir.path);
+  const folders = new Set<string>();
+  for (const name of names) {
+    const entry = lstatSync(path.join(dir.path, name));
+    if (entry.isDirectory()) folders.add(name);
+    else if (entry.isSymbolicLink()) return { problem: `tour folder ${key}: ${name} is a symbolic link; refused (${IMPORT_HINT})` };
+    else if (!entry.isFile()) return { problem: `tour folder ${key}: ${name} is not a regular file; refused` };
+  }
+  return { dir: dir.path, names, folders };
+}
+
 /** A tour's frame annotations by file name; null: no such file; "invalid": its problems were recorded. */
 type FrameNotes = Map<string, FrameNote> | null | "invalid";
 
-function readFrameNotes(file: string, problems: DataProblem[]): FrameNotes {
-  if (!existsSync(file)) return null;
-  const parsed = parseJson(readFileSync(file, "utf8"));
+function readFrameNotes(root: DataRoot, ref: string, problems: DataProblem[]): FrameNotes {
+  const file = path.join(root.dir, ref);
+  const read = root.readText(ref, { what: "annotation file" });
+  if (!read.ok && read.missing) return null;
+  if (!read.ok) {
+    problems.push({ file, message: read.message });
+    return "invalid";
+  }
+  const parsed = parseJson(read.text);
   if (!parsed.ok) {
     problems.push({ file, message: parsed.message });
     return "invalid";
@@ -246,31 +304,49 @@ function readFrameNotes(file: string, problems: DataProblem[]): FrameNotes {
   return new Map(Object.entries(checked.data.frames));
 }
 
-/** The four views of one episode folder: named files first, else the released snapshot files. */
-function findViews(folder: string, layout: ViewLayout): Record<Direction, string> | null {
+/**
+ * The four views of one episode folder `<views>/<id>/` (real paths): named files first, else the
+ * released snapshot files; null when one is absent, a problem when one is refused (a link, say).
+ */
+function findViews(views: DataRoot, id: string, layout: ViewLayout): Record<Direction, string> | { problem: string } | null {
   const found = {} as Record<Direction, string>;
   for (const d of DIRECTIONS) {
-    const named = VIEW_EXTENSIONS.map((x) => path.join(folder, `${d}${x}`)).find((f) => existsSync(f));
-    const snapshot = path.join(folder, "snapshot", `0-view_${VIEW_FILES[layout][d]}.png`);
-    const file = named ?? (existsSync(snapshot) ? snapshot : undefined);
+    const candidates = [...VIEW_EXTENSIONS.map((x) => `${id}/${d}${x}`), `${id}/snapshot/0-view_${VIEW_FILES[layout][d]}.png`];
+    let file: string | undefined;
+    for (const ref of candidates) {
+      const checked = views.resolve(ref, "image", { what: "view" });
+      if (!checked.ok && !checked.missing) return { problem: checked.message };
+      if (checked.ok) {
+        file = checked.path;
+        break;
+      }
+    }
     if (!file) return null;
     found[d] = file;
   }
   return found;
 }
 
+/**
+ * Put the checked file `from` (a real path) at `to`: a hard link, or a copy of the bytes read
+ * through one checked descriptor. A hard link is kept only when it is a regular file (link(2)
+ * would link a link swapped in after the check, and the loader would then refuse it).
+ */
 function placeFile(from: string, to: string, copy: boolean, counts: { linked: number; copied: number }): void {
   if (existsSync(to)) return;
   if (!copy) {
     try {
       linkSync(from, to);
-      counts.linked++;
-      return;
+      if (lstatSync(to).isFile()) {
+        counts.linked++;
+        return;
+      }
+      rmSync(to);
     } catch {
       /* another file system, or links not allowed: copy */
     }
   }
-  copyFileSync(from, to);
+  writeFileSync(to, readRegularFile(from, { maxBytes: MAX_IMAGE_FILE_BYTES }), { flag: "wx" });
   counts.copied++;
 }
 
@@ -281,17 +357,15 @@ function writeImport(planned: Planned[], skipped: ImportSummary["skipped_episode
   const counts = { linked: 0, copied: 0 };
   // Whole tour folders, every entry (sub-folders as empty folders), so the listing the release
   // indexes is the same in the output.
-  const tours = new Map<string, string[]>();
-  for (const p of planned) tours.set(path.join(p.scene, p.hkey), p.listing);
+  const tours = new Map<string, Planned>();
+  for (const p of planned) tours.set(path.join(p.scene, p.hkey), p);
   let entries = 0;
-  for (const [key, listing] of tours) {
-    const from = path.join(options.tours, key);
+  for (const [key, tour] of tours) {
     const to = path.join(out, DEFAULT_TOURS_ROOT, key);
     mkdirSync(to, { recursive: true });
-    for (const name of listing) {
-      const source = path.join(from, name);
-      if (statSync(source).isDirectory()) mkdirSync(path.join(to, name), { recursive: true });
-      else placeFile(source, path.join(to, name), Boolean(options.copy), counts);
+    for (const name of tour.listing) {
+      if (tour.folders.has(name)) mkdirSync(path.join(to, name), { recursive: true });
+      else placeFile(path.join(tour.tourDir, name), path.join(to, name), Boolean(options.copy), counts);
       entries++;
     }
   }

@@ -14,7 +14,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
+import { DataRoot, followUserPath, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
 import type { DataProblem } from "../../core/problems.js";
 import { frameFolderNames } from "../../media/frames.js";
@@ -45,11 +45,12 @@ export function itemsFileOf(data: string): string | null {
 }
 
 /** `requests`: also check what requests need (check.ts): the instruction, and tours that sample to the annotated frames. */
-export function loadVcn(data: string, options: DataRootOptions & { tasks?: TaskCode[]; requests?: RequestOptions } = {}): LoadResult {
+export function loadVcn(given: string, options: DataRootOptions & { tasks?: TaskCode[]; requests?: RequestOptions } = {}): LoadResult {
+  const data = followUserPath(given);
   const file = itemsFileOf(data);
   if (!file) {
     const message = existsSync(data) ? "no items.jsonl in this folder (or pass the JSONL file itself)" : "data path does not exist";
-    return { items: [], problems: [{ file: data, message }], tasks: [] };
+    return { items: [], problems: [{ file: given, message }], tasks: [] };
   }
   const problems: DataProblem[] = [];
   const display = path.basename(file);
@@ -57,7 +58,10 @@ export function loadVcn(data: string, options: DataRootOptions & { tasks?: TaskC
   const items: VcnItem[] = [];
   const seen = new Map<string, number>();
   const requests = options.requests ? { videos: new VideoChecker(), ...(options.tasks ? { tasks: options.tasks } : {}) } : undefined;
-  for (const { line, value } of readJsonObjects(file, display, problems)) {
+  const found = root.resolve(path.resolve(file), "file", { what: "data file" });
+  const rows = found.ok ? readJsonObjects(found.path, display, problems) : [];
+  if (!found.ok) problems.push({ file: display, message: found.message });
+  for (const { line, value } of rows) {
     const item = loadLine(value, { file: display, line, root, ...(requests ? { requests } : {}) }, problems);
     if (!item) continue;
     const earlier = seen.get(item.id);
@@ -179,8 +183,8 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
     if (sampled !== n) add("tour.frames", `the spec takes ${sampled} of the ${raw.tour.frames.length} frames but ${n} tour frames are annotated`);
   }
   if (raw.tour.dir !== undefined) {
-    source.dir = path.resolve(ctx.root.dir, raw.tour.dir);
     const folder = ctx.root.frameFolder(raw.tour.dir, frameFolderNames);
+    source.dir = folder.path ?? path.resolve(ctx.root.dir, raw.tour.dir);
     for (const message of folder.problems) add("tour.dir", message);
     const count = folder.names.length;
     if (folder.path !== null) {

@@ -11,7 +11,7 @@
  * The info records the variant, the label kind, the tour indices in shown order, the tour length,
  * the number dropped, and the video frame numbers of the shown frames.
  */
-import { readFileSync } from "node:fs";
+import { readImageFile } from "../../core/file-read.js";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../../core/problems.js";
@@ -103,7 +103,7 @@ export interface Tour {
 }
 
 /** Build the messages of one item from its sampled tour. */
-export function buildMessages(item: VcnItem, shown: ShownFrames, tour: Tour, templates: VcnTemplates, readImage: (file: string) => Buffer = readFileSync): Message[] {
+export function buildMessages(item: VcnItem, shown: ShownFrames, tour: Tour, templates: VcnTemplates, readImage: (file: string) => Buffer = readImageFile): Message[] {
   const labels = shownLabels(shown);
   const fields = {
     shown: shown.shown.length,

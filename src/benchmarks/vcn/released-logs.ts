@@ -21,7 +21,8 @@
  * limit, an unreadable reply or a failed step), final_distance = dist_to_goal, path_length =
  * nav_dist, goal_frames = each step's pred_frame_idx.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { DataRoot, followUserPath } from "../../core/dataroot.js";
 import path from "node:path";
 import { z } from "zod";
 import { pyJsonDecode, type PyValue } from "../../core/pycompat/json.js";
@@ -129,14 +130,20 @@ export function readReleasedLogs(dir: string): ReleasedLogs {
   const logs: ReleasedLog[] = [];
   const unfinished: string[] = [];
   const seen = new Map<string, string>();
+  const root = new DataRoot(followUserPath(dir));
   const folders = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && FOLDER.test(d.name)).map((d) => d.name).sort();
   for (const folder of folders) {
     const file = path.join(dir, folder, "result.json");
-    if (!existsSync(file)) {
+    const read = root.readText(`${folder}/result.json`, { what: "log" });
+    if (!read.ok && read.missing) {
       unfinished.push(folder);
       continue;
     }
-    const decoded = pyJsonDecode(readFileSync(file, "utf8"));
+    if (!read.ok) {
+      problems.push({ file, message: read.message });
+      continue;
+    }
+    const decoded = pyJsonDecode(read.text);
     if (!decoded.ok) {
       problems.push({ file, message: decoded.failure.kind === "syntax" ? `invalid JSON: ${decoded.failure.message}` : "invalid JSON: nested too deeply" });
       continue;

@@ -10,7 +10,7 @@
 //   ep 7 [1, 6): 5/1 = 5 >= 5, 5/2 = 2.5 < 5 -> stride 2: entries 1, 3, 5.
 // Skipped: 103 (no views given), 8 (image goal), 9 (no tour folder).
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -149,6 +149,36 @@ test("malformed episodes, windows outside the folder and incomplete annotations:
   assert.throws(() => importRelease({ ...base, episodes: file, annotations: notes, out }), (e: unknown) => {
     assert.ok(e instanceof DataError);
     assert.deepEqual(e.problems.map((p) => [p.file, p.field]), [[path.join(notes, "17DRP5sb8fy/0.frames.json"), "frames.0.png.room"]]);
+    return true;
+  });
+  assert.throws(() => statSync(out));
+});
+
+test("a link in the release (a start view, a tour frame) is refused with its name; nothing is read through it or written", () => {
+  const hint = "import copies no file through a link: put the file itself in its place";
+  const secret = path.join(tmp, "secret.png");
+  writeFileSync(secret, "TOPSECRET");
+  // A released snapshot view that links to any file on the machine.
+  const linkedViews = path.join(tmp, "views-linked");
+  cpSync(views, linkedViews, { recursive: true });
+  const view = path.join(linkedViews, "17DRP5sb8fy_ep_101/snapshot/0-view_0.png");
+  rmSync(view);
+  symlinkSync(secret, view);
+  const out = path.join(tmp, "out-linked");
+  assert.throws(() => importRelease({ ...base, views: linkedViews, out }), (e: unknown) => {
+    assert.ok(e instanceof DataError);
+    assert.deepEqual(e.problems, [{ file: path.join(linkedViews, "17DRP5sb8fy_ep_101"), field: "views", message: `view 17DRP5sb8fy_ep_101/snapshot/0-view_0.png is a link to a file outside the dataset root; refused (${hint})` }]);
+    return true;
+  });
+  assert.throws(() => statSync(out));
+  // A tour frame that links to another frame of the same release is refused too.
+  const linkedTours = path.join(tmp, "tours-linked");
+  cpSync(tours, linkedTours, { recursive: true });
+  rmSync(path.join(linkedTours, "2azQ1b91cZZ/1/00003.png"));
+  symlinkSync(path.join(linkedTours, "2azQ1b91cZZ/1/00002.png"), path.join(linkedTours, "2azQ1b91cZZ/1/00003.png"));
+  assert.throws(() => importRelease({ ...base, tours: linkedTours, out }), (e: unknown) => {
+    assert.ok(e instanceof DataError);
+    assert.deepEqual(e.problems.map((p) => [p.field, p.message]), [["episodes[3].hkey", `tour folder 2azQ1b91cZZ/1: 00003.png is a symbolic link; refused (${hint})`]]);
     return true;
   });
   assert.throws(() => statSync(out));

@@ -7,6 +7,7 @@ import { gzipSync } from "node:zlib";
 import {
   episodeMetrics,
   loadEpisodes,
+  MAX_EPISODE_FILE_BYTES,
   loadTrajectories,
   navigationMarkdown,
   navigationReport,
@@ -382,6 +383,13 @@ test("episode loader errors are clear: missing file, not gzip, broken gzip, bad 
   const problems = problemsOf(() => loadEpisodes(write("bad.json.gz", gzipSync(JSON.stringify(bad)))));
   assert.deepEqual(problems.map((p) => p.field), ["episodes[1].goals", "episodes[2].start_position", "episodes[3].episode_id"]);
   assert.match(problems[2]!.message, /duplicate episode_id 7/);
+});
+
+test("an episode file is inflated within its limit: a gzip bomb stops there, with a clear message", () => {
+  // 257 MiB of spaces deflate to a few hundred KB; inflating stops at MAX_EPISODE_FILE_BYTES (256 MiB).
+  const bomb = write("bomb.json.gz", gzipSync(Buffer.alloc(MAX_EPISODE_FILE_BYTES + 1024 * 1024, 0x20), { level: 9 }));
+  assert.deepEqual(problemsOf(() => loadEpisodes(bomb)).map((p) => p.message), [`inflates past ${MAX_EPISODE_FILE_BYTES} bytes, the limit for an episode file; refused`]);
+  assert.equal(MAX_EPISODE_FILE_BYTES, 256 * 1024 * 1024);
 });
 
 test("trajectory logs: every bad line reported with its line and field; the new optional fields read", () => {

@@ -4,7 +4,6 @@
  * in (RSR, §5.1), and the plan itself for the top-down picture. A set without plans (a release
  * run through the bridge) gives null everywhere.
  */
-import { readFileSync } from "node:fs";
 import { DataRoot, type DataRootOptions } from "../../../core/dataroot.js";
 import path from "node:path";
 import { parseJson } from "../../../core/jsonl.js";
@@ -25,14 +24,13 @@ export class HousePlans {
   /** The plan of a scene, or null when the set has none, it does not read, or it lies outside the data folder. */
   scene(sceneId: string): Scene | null {
     if (this.scenes.has(sceneId)) return this.scenes.get(sceneId)!;
-    const resolved = this.root.resolve(path.posix.join("houses", safeName(sceneId), "scene.json"), "file");
-    const file = resolved.ok ? resolved.path : null;
+    const read = this.root.readText(path.posix.join("houses", safeName(sceneId), "scene.json"));
     let scene: Scene | null = null;
-    if (file) {
-      const parsed = parseJson(readFileSync(file, "utf8"));
+    if (read.ok) {
+      const parsed = parseJson(read.text);
       if (parsed.ok) {
         try {
-          scene = sceneFromJson(parsed.value, file);
+          scene = sceneFromJson(parsed.value, read.path);
         } catch {
           scene = null;
         }

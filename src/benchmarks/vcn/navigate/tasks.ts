@@ -7,7 +7,7 @@
  * frame waypoints) and the house plans (houses/<scene>/scene.json: room areas, the simulator).
  * Every file is read inside the data folder (core/dataroot.ts).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DataRoot } from "../../../core/dataroot.js";
@@ -71,9 +71,9 @@ function framePositionsOf(item: VcnItem, root: DataRoot, problems: DataProblem[]
   const video = item.tour.source.video ?? item.tour.source.dir;
   if (!video) return null;
   const ref = path.join(path.dirname(video), "tour.json");
-  const resolved = root.resolve(path.relative(root.dir, ref), "file");
-  if (!resolved.ok) return null;
-  const parsed = parseJson(readFileSync(resolved.path, "utf8"));
+  const read = root.readText(path.relative(root.dir, ref));
+  if (!read.ok) return null;
+  const parsed = parseJson(read.text);
   const tour = parsed.ok ? tourSchema.safeParse(parsed.value) : null;
   if (!tour || !tour.success) {
     problems.push({ file: path.relative(root.dir, ref), message: "not a tour file (frames with index and position)" });
@@ -89,9 +89,9 @@ function framePositionsOf(item: VcnItem, root: DataRoot, problems: DataProblem[]
 
 /** Floor area of each release region ("regionN" is the plan's room "room_N", construct/release.ts regionMapper) of a house plan; null without a readable plan. */
 function regionAreas(scene: string, root: DataRoot): Map<string, number> | null {
-  const resolved = root.resolve(path.join("houses", scene, "scene.json"), "file");
-  if (!resolved.ok) return null;
-  const parsed = parseJson(readFileSync(resolved.path, "utf8"));
+  const read = root.readText(path.join("houses", scene, "scene.json"));
+  if (!read.ok) return null;
+  const parsed = parseJson(read.text);
   const plan = parsed.ok ? sceneRoomsSchema.safeParse(parsed.value) : null;
   return plan?.success ? new Map(plan.data.rooms.map((r) => [r.id.replace(/^room_/, "region"), r.area])) : null;
 }
@@ -111,7 +111,9 @@ export function loadNavTasks(data: string, options: { allowOutsideRoot?: boolean
   if (!found) throw new DataError([{ file: dir, message: `no ${EPISODE_FILES.join(" or ")} in the data folder` }]);
   const root = new DataRoot(dir, options);
   const episodesFile = path.basename(found);
-  const json = readEpisodeFileJson(found);
+  const checked = root.resolve(episodesFile, "file", { what: "episode file" });
+  if (!checked.ok) throw new DataError([{ file: episodesFile, message: checked.message }]);
+  const json = readEpisodeFileJson(checked.path);
   const { episodes, problems } = parseEpisodes(json, episodesFile);
   const raw = (json as { episodes?: unknown[] }).episodes ?? [];
   const extras = new Map<string, z.infer<typeof extraSchema>>();

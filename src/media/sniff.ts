@@ -2,7 +2,6 @@
  * What a media file is, read from its first bytes (magic numbers), never from its name: a text
  * file called `frame.png` is not an image, and a JPEG called `view.png` is sent as image/jpeg.
  */
-import { closeSync, openSync, readSync } from "node:fs";
 import type { Part } from "../core/types.js";
 
 export type MediaKind = "image" | "video";
@@ -47,18 +46,6 @@ export function sniffMedia(head: Buffer): SniffedMedia | undefined {
   if (startsWith(head, [0x00, 0x00, 0x01, 0xba])) return { kind: "video", type: "video/mpeg" };
   if (head[0] === 0x47 && head[188] === 0x47) return { kind: "video", type: "video/mp2t" };
   return undefined;
-}
-
-/** The first SNIFF_BYTES bytes of a file (fewer when it is shorter). */
-export function readHead(file: string): Buffer {
-  const fd = openSync(file, "r");
-  try {
-    const head = Buffer.alloc(SNIFF_BYTES);
-    const n = readSync(fd, head, 0, SNIFF_BYTES, 0);
-    return head.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

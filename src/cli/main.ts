@@ -18,6 +18,7 @@ import { registerWorker } from "./worker.js";
 import { registerOverlay } from "./overlay.js";
 import { registerValidate } from "./validate.js";
 import { AssetsNotFoundError } from "../world/assets/catalog.js";
+import { ZipLimitError } from "../world/assets/zip.js";
 import { unexpectedErrorLine } from "./errors.js";
 import { addExamples } from "./examples.js";
 
@@ -66,7 +67,7 @@ export async function main(argv: string[]): Promise<void> {
     } else if (error instanceof UsageError) {
       console.error(`error: ${error.message}`);
       process.exitCode = 2;
-    } else if (error instanceof AssetsNotFoundError) {
+    } else if (error instanceof AssetsNotFoundError || error instanceof ZipLimitError) {
       console.error(`error: ${error.message}`);
       process.exitCode = 1;
     } else if (error instanceof RunInterrupted) {

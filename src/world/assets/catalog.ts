@@ -27,7 +27,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseProperties } from "./properties.js";
-import { ZipArchive } from "./zip.js";
+import { ZipArchive, ZipLimitError } from "./zip.js";
 
 export const DEFAULT_ASSETS_DIR = "/usr/share/sweethome3d/furniture";
 export const ASSETS_APT_PACKAGE = "sweethome3d-furniture";
@@ -408,7 +408,11 @@ export function readLibrary(file: string): { library: FurnitureLibrary; entries:
 
 /**
  * Read every .sh3f library in `dir` (sorted by file name). Throws AssetsNotFoundError naming the
- * folder and the apt package when the folder has none, or none of them can be read.
+ * folder and the apt package when the folder has none, or none of them can be read. A library
+ * that cannot be read is skipped (listed in `problems`), except one refused by the zip reader's
+ * budget (ZipLimitError, zip.ts): that is a zip bomb or far outside what a furniture library
+ * holds, so it stops the run with its message (naming the file, the entry and the limit) rather
+ * than leaving the user's set silently without it.
  */
 export function readLibraries(dir: string = DEFAULT_ASSETS_DIR): Catalogue {
   const abs = resolve(dir);
@@ -428,6 +432,7 @@ export function readLibraries(dir: string = DEFAULT_ASSETS_DIR): Catalogue {
     try {
       lib = readLibrary(file);
     } catch (err) {
+      if (err instanceof ZipLimitError) throw err;
       catalogue.problems.push({ file, reason: (err as Error).message });
       continue;
     }

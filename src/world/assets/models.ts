@@ -6,7 +6,7 @@
 import type { CatalogEntry } from "./catalog.js";
 import { normalizeToCatalogSize, type NormalizedMesh } from "./mesh.js";
 import { loadObj, type Material } from "./obj.js";
-import { ZipArchive } from "./zip.js";
+import { ZipArchive, ZipLimitError } from "./zip.js";
 
 export interface CatalogModel {
   entry: CatalogEntry;
@@ -34,6 +34,8 @@ export class ModelLibrary {
       const absentMaps = Object.values(diffuseMaps).filter((name) => !archive.has(name)).map((name) => `${name}: not in the library`);
       return { entry, mesh, materials, diffuseMaps, missing: [...missing, ...absentMaps] };
     } catch (error) {
+      // A refusal by the zip budget already names the library file and the entry; kept as it is, so the CLI reports it as such.
+      if (error instanceof ZipLimitError) throw error;
       throw new Error(`model ${entry.id} (${entry.modelPath}): ${(error as Error).message}`);
     }
   }

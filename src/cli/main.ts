@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from "commander";
-import { formatProblem, DataError, UsageError } from "../core/problems.js";
+import { formatProblem, DataError, moreProblemsLine, problemCount, UsageError } from "../core/problems.js";
 import { RunInterrupted } from "../core/run.js";
 import { registerDemo } from "./demo.js";
 import { registerExport } from "./export.js";
@@ -61,7 +61,8 @@ export async function main(argv: string[]): Promise<void> {
     await buildProgram().parseAsync(argv);
   } catch (error) {
     if (error instanceof DataError) {
-      console.error(`error: the data has problems; nothing was run.\n${error.problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
+      const more = moreProblemsLine(error.problems.length, problemCount(error.problems));
+      console.error(`error: the data has problems; nothing was run.\n${error.problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}${more ? `\n  ${more}` : ""}`);
       process.exitCode = 1;
     } else if (error instanceof UsageError) {
       console.error(`error: ${error.message}`);

@@ -16,11 +16,14 @@ import { z } from "zod";
 /** A coordinate, metres from the origin: no house is 10 km across, and grid cell numbers stay small integers. */
 export const COORDINATE_LIMIT_M = 10_000;
 
-/** A scene's extent (bounds max - min), metres: generated houses are about 30 m; at 5 cm cells 200 m is a 4,000 x 4,000 plan grid. */
-export const MAX_SCENE_EXTENT_M = 200;
+/** A scene's extent (bounds max - min), metres: generated houses are about 30 m; at 5 cm cells 100 m is a 2,000 x 2,000 plan grid. */
+export const MAX_SCENE_EXTENT_M = 100;
 
-/** Cells of one plan grid: 5,000 x 5,000 (25 MB of flags), above a 200 m scene at 5 cm cells. */
-export const MAX_GRID_CELLS = 25_000_000;
+/**
+ * Cells of one plan grid: 2,048 x 2,048, just above a 100 m scene at 5 cm cells. Inflating a grid
+ * works on a lattice four times its size with 12 bytes a point (world/space/inflate.ts): 200 MB here.
+ */
+export const MAX_GRID_CELLS = 2048 * 2048;
 
 /** A distance or path length, metres: no episode walks 100 km. */
 export const MAX_DISTANCE_M = 100_000;
@@ -30,6 +33,9 @@ export const MAX_ROBOT_SIZE_M = 10;
 
 /** An angle in degrees: a heading more than 100 full turns from zero is a mistake (and loses precision). */
 export const ANGLE_LIMIT_DEG = 36_000;
+
+/** A PathEval path measure or point coordinate: its space is 200 x 200; no length, clearance, turn count or angle nears a million. */
+export const PATH_MEASURE_LIMIT = 1_000_000;
 
 /** A rotation quaternion's component: a unit quaternion has none above 1 (plus rounding). */
 export const QUATERNION_COMPONENT_LIMIT = 1.001;
@@ -67,6 +73,49 @@ export const MAX_PROBLEMS_KEPT = 1000;
 export const MAX_EPISODE_ACTIONS = 100_000;
 
 // ------------------------------------------------------------------------------------------------
+// Command-line flags and the config file (the same bound for a flag and its config key)
+// ------------------------------------------------------------------------------------------------
+
+/** Requests or episodes at once: each holds a socket, a reply buffer or a simulator; providers' rate limits end far below. */
+export const MAX_CONCURRENCY = 1024;
+
+/** Bootstrap resamples: 10,000 is the default; a million already takes minutes per table. */
+export const MAX_BOOTSTRAP_RESAMPLES = 1_000_000;
+
+/** Repeats of a run (`--repeats`): each is a whole run. */
+export const MAX_REPEATS = 1000;
+
+/** Houses, episodes or environments one `generate` makes: the largest release (PathEval) has 1,149. */
+export const MAX_GENERATE_COUNT = 100_000;
+
+/** Output tokens of one reply (`--max-tokens`, thinking budgets): no provider returns a million. */
+export const MAX_OUTPUT_TOKENS = 1_000_000;
+
+/** A timeout in milliseconds: one day (Node fires a timer of more than 2^31 - 1 ms, 24.8 days, at once). */
+export const MAX_TIMEOUT_MS = 86_400_000;
+
+/** A wait, lease or poll interval in seconds: one day. */
+export const MAX_WAIT_SECONDS = 86_400;
+
+/** Attempts per request, retries included. */
+export const MAX_ATTEMPTS = 50;
+
+/** A reply's text in bytes (`--max-reply-bytes`): 4 times it must stay under V8's 512 MiB string. */
+export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+/** Requests per minute: a million is beyond any provider's tier. */
+export const MAX_RPM = 1_000_000;
+
+/** A cost cap in US dollars. */
+export const MAX_COST_USD = 1_000_000;
+
+/** Megabytes of pictures embedded in one HTML report: the page is one string (V8 ends at 512 MiB; base64 adds a third). */
+export const MAX_REPORT_PICTURES_MB = 256;
+
+/** A TCP port. */
+export const MAX_PORT = 65_535;
+
+// ------------------------------------------------------------------------------------------------
 // zod helpers: the limits in every schema, with one wording each
 // ------------------------------------------------------------------------------------------------
 
@@ -101,6 +150,9 @@ export const radians = (): z.ZodNumber => {
   return z.number().min(-limit, message).max(limit, message);
 };
 
+/** A PathEval path measure (descriptor value, difference, threshold) or point coordinate. */
+export const pathMeasure = (): z.ZodNumber => between(-PATH_MEASURE_LIMIT, PATH_MEASURE_LIMIT, "");
+
 /** A component of a rotation quaternion. */
 export const quaternionComponent = (): z.ZodNumber => between(-QUATERNION_COMPONENT_LIMIT, QUATERNION_COMPONENT_LIMIT, " (a unit quaternion)");
 
@@ -116,7 +168,8 @@ export const frameIndex = (): z.ZodNumber => wholeNumber(0, MAX_FRAME_INDEX);
 /** A whole number in [lo, hi] (both safe integers). */
 export const wholeNumber = (lo: number, hi: number): z.ZodNumber => {
   const message = `must be a whole number from ${lo} to ${hi}`;
-  return z.number().int(message).min(lo, message).max(hi, message);
+  // abort: a number that is not a safe integer is one problem, not also "too big".
+  return z.number().int({ message, abort: true }).min(lo, message).max(hi, message);
 };
 
 /** A numeric id: a safe integer (2^53 + 1 cannot be told from 2^53 once read). */

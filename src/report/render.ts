@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ItemResult, ScoresDocument } from "../core/benchmark.js";
-import { UsageError, type DataProblem } from "../core/problems.js";
+import { appendAll, UsageError, type DataProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { finishedResults, readJsonFile, RunFolderError } from "./run-folder.js";
 import { isNavigationScores, navigationRunsMarkdown, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
@@ -55,11 +55,11 @@ export function readReportRuns(inputs: string[], onUnfinished: (dirs: string[]) 
     if (path.basename(file) !== "scores.json") return { file, scores, results: null };
     // A navigation run's records are episodes.jsonl (navigation-folder.ts); an item run's, items.jsonl.
     if (isNavigationScores(scores)) {
-      problems.push(...readEpisodeLines(path.join(dir, NAV_EPISODES), false).problems);
+      appendAll(problems, readEpisodeLines(path.join(dir, NAV_EPISODES), false).problems);
       return { file, scores, results: null };
     }
     const read = finishedResults(dir, scores);
-    problems.push(...read.problems);
+    appendAll(problems, read.problems);
     return { file, scores, results: read.results };
   });
   if (problems.length > 0) throw new RunFolderError(problems);

@@ -21,6 +21,7 @@
 import { DataError, type DataProblem } from "../../core/problems.js";
 import { rleArea } from "../../geometry/rle.js";
 import { imageDimensions } from "../../media/dimensions.js";
+import { imageHeaderProblem } from "../../media/image-check.js";
 import type { RequestOptions } from "../requests.js";
 import { familyOf, REFERENCE_MASK, textFieldsOf, type OverlayVariant } from "./prompt.js";
 import type { LeafTask } from "./taxonomy.js";
@@ -95,8 +96,17 @@ function boxOverlayProblems(item: EpicItem, rel: string): DataProblem[] {
   return problems;
 }
 
+/** Pictures whose header sharp cannot decode (media/image-check.ts), by their path in the data. */
+function pictureProblems(item: EpicItem, rel: string): DataProblem[] {
+  return item.images.flatMap((file, i) => {
+    const problem = imageHeaderProblem(file, item.imageRefs[i] ?? file);
+    return problem === null ? [] : [{ file: rel, field: "images", message: problem }];
+  });
+}
+
 /** Everything a request for this sample needs under `requests.source` (an overlay variant). */
 export function epicRequestProblems(item: EpicItem, rel: string, requests: RequestOptions): DataProblem[] {
   const variant = requests.source as OverlayVariant;
-  return [...textProblems(item, rel, variant), ...(variant === "box-overlay" ? boxOverlayProblems(item, rel) : [])];
+  const pictures = pictureProblems(item, rel);
+  return [...textProblems(item, rel, variant), ...pictures, ...(variant === "box-overlay" && pictures.length === 0 ? boxOverlayProblems(item, rel) : [])];
 }

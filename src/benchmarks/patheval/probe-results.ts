@@ -72,7 +72,7 @@ function fraction(raw: Raw, key: string, lo: number, push: (field: string, messa
 
 function count(raw: Raw, key: string, push: (field: string, message: string) => void): number | null {
   const v = raw[key];
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) {
     push(key, `must be a positive integer, found ${JSON.stringify(v)?.slice(0, 40) ?? "nothing"}`);
     return null;
   }

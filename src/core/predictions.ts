@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { readJsonlLines } from "./jsonl.js";
-import { DataError, type DataProblem } from "./problems.js";
+import { DataError, problemList } from "./problems.js";
 import { pyJsonLoads, type PyDict, type PyValue } from "./pycompat/json.js";
 import { pyHashKey } from "./pycompat/keys.js";
 
@@ -11,7 +11,7 @@ import { pyHashKey } from "./pycompat/keys.js";
  */
 export function readPredictionFile(file: string, idField: string, keyOf?: (row: PyDict) => PyValue | undefined): Map<string, PyDict> {
   if (!existsSync(file)) throw new DataError([{ file, message: "predictions file not found" }]);
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const rows = new Map<string, PyDict>();
   for (const { line, text } of readJsonlLines(file)) {
     let row;

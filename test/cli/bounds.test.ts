@@ -63,7 +63,7 @@ const FLAGS: Array<[string[], string]> = [
   [["serve", "runs", "--port", "70000"], "option '--port <n>' argument '70000' is invalid. must be a whole number from 0 to 65535"],
   [["sim", "serve", "--data", top, "--port", "-5"], "option '--port <n>' argument '-5' is invalid. must be a whole number from 0 to 65535"],
   [["report", "runs", "--picture-size", "1000000"], "option '--picture-size <px>' argument '1000000' is invalid. must be a whole number from 1 to 16383"],
-  [["report", "runs", "--max-size", "-1"], "option '--max-size <MB>' argument '-1' is invalid. must be a number above 0 and at most 256"],
+  [["report", "runs", "--max-size", "-1"], "option '--max-size <MB>' argument '-1' is invalid. must be a number from 0 to 256"],
   [["export", "vcn", "--data", top, "--format", "llava", "--out", fresh("x"), "--seed", "12abc"], "option '--seed <n>' argument '12abc' is invalid. must be a whole number from -9007199254740991 to 9007199254740991"],
   [["generate", "vcn", "--out", fresh("g"), "--count", "1000000000"], "option '--count <n>' argument '1000000000' is invalid. must be a whole number from 1 to 100000"],
   [["navigate", "vcn", "--data", top, "--model", "oracle", "--max-actions", "1000000"], "option '--max-actions <n>' argument '1000000' is invalid. must be a whole number from 1 to 100000"],

@@ -9,7 +9,7 @@
  * The image itself is checked by the loader for every source (it must be a PNG, JPEG, GIF or WebP),
  * and here its header: a size sharp cannot decode is a problem (media/image-check.ts).
  */
-import type { DataProblem } from "../../core/problems.js";
+import { problemList, type DataProblem } from "../../core/problems.js";
 import { ImageHeaderChecker } from "../../media/image-check.js";
 import type { RequestOptions } from "../requests.js";
 import { INTENT_FIELDS, loadTemplates, planImageSwap, templateFields } from "./prompt.js";
@@ -25,7 +25,7 @@ const PLACEHOLDER_FIELDS: Record<string, string> = {
 };
 
 export function egopathRequestProblems(items: readonly EgoPathItem[], requests: RequestOptions): DataProblem[] {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const at = (item: EgoPathItem, field: string, message: string) => problems.push({ ...item.source, field, message });
   const templates = requests.source === "templates" ? loadTemplates(requests.templateFile) : undefined;
   const images = new ImageHeaderChecker();

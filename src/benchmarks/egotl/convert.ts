@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { boundedArray, fps, MAX_DISTANCE_M, MAX_FRAME_INDEX, nonNegativeMetres, point as point3 } from "../../core/limits.js";
 import { readJsonObjects } from "../../core/jsonl.js";
-import { appendAll, type DataProblem } from "../../core/problems.js";
+import { appendAll, problemList, type DataProblem } from "../../core/problems.js";
 import { createRng, seedFromString } from "../../stats/rng.js";
 import { fieldPath } from "./load.js";
 import type { DirectionLabel } from "./schema.js";
@@ -141,7 +141,7 @@ export function episodeItems(episode: Episode, at: (field: string, message: stri
 
 /** Every episode line of a JSONL file -> items; malformed lines and clips are problems (file, line, field). */
 export function convertEpisodes(file: string, shown = path.basename(file)): { items: Array<Record<string, unknown>>; problems: DataProblem[] } {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const items: Array<Record<string, unknown>> = [];
   for (const { line, value } of readJsonObjects(file, shown, problems)) {
     const parsed = EpisodeSchema.safeParse(value);

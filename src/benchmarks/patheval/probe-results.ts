@@ -9,7 +9,7 @@
  * The file is JSON Lines, one measurement a line (format in the doc). This module reads it (each
  * defect a DataProblem naming the file, line and field) and lays it out as the paper's tables.
  */
-import type { DataProblem } from "../../core/problems.js";
+import { problemList, type DataProblem } from "../../core/problems.js";
 
 export const ENCODER_SETTINGS = ["frozen", "fine-tuned"] as const;
 export const MEMORIZATION_INPUTS = ["image", "image+descriptors", "image+random-tokens"] as const;
@@ -113,7 +113,7 @@ function readRow(raw: Raw, line: number, push: (field: string, message: string) 
 /** Reads a results file's text: every row, and every problem (file, line, field). A measurement given twice is a problem. */
 export function readProbeResults(text: string, file: string): { rows: ProbeResultRow[]; problems: DataProblem[] } {
   const rows: ProbeResultRow[] = [];
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const seen = new Map<string, number>();
   text.replace(/^\uFEFF/, "").split("\n").forEach((content, i) => {
     const line = i + 1;

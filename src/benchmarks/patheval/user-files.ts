@@ -45,7 +45,7 @@ export function environmentProblems(text: string, fileName: string): DataProblem
     if (error instanceof EnvironmentParseError) return [{ file: fileName, line: error.line, message: error.detail }];
     throw error;
   }
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   if (polygons.length === 0) problems.push({ file: fileName, line: 1, message: "declares no polygons: there is nothing to plan around" });
   // Vertices within a million of the origin (core/limits.ts; the planning space is [-100, 100]^2).
   polygons.forEach((p, k) => {

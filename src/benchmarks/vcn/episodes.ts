@@ -166,7 +166,7 @@ function turnOf(action: NavAction): number {
  *   - waypoint logs need path_length (their straight segments are not the path walked).
  */
 export function trajectoryProblems(t: Trajectory, where: { file: string; line?: number }): DataProblem[] {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const at = (field: string, message: string) =>
     problems.push({ file: where.file, ...(where.line !== undefined ? { line: where.line } : {}), field, message: where.line !== undefined ? message : `episode ${t.episode_id}: ${message}` });
   const n = t.positions.length;

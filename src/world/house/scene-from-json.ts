@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { CATEGORIES, type Category } from "../assets/catalog.js";
-import { DataError, type DataProblem } from "../../core/problems.js";
+import { DataError, problemList, type DataProblem } from "../../core/problems.js";
 import { boundedArray, coordinate, MAX_SCENE_EXTENT_M, positiveMetres, radians, safeId } from "../../core/limits.js";
 import { issueList } from "../../core/problems.js";
 import { ROOM_TYPES, type Opening, type Scene, type SceneObject, type Vec2, type Vec3 } from "../types.js";
@@ -104,7 +104,7 @@ type SceneJson = z.infer<typeof sceneJsonSchema>;
 
 /** Duplicate ids and references to rooms, walls and objects that the file does not define. */
 function referenceProblems(s: SceneJson, file: string): DataProblem[] {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const at = (field: string, message: string) => problems.push({ file, field, message });
   const unique = <T>(list: readonly T[], idOf: (x: T) => string | number, name: string): Set<string | number> => {
     const seen = new Set<string | number>();

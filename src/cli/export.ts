@@ -6,7 +6,8 @@ import { SPLITS, type Split } from "../benchmarks/egopath/load.js";
 import { exportFromPrompts, PROMPT_EXPORT_BENCHMARKS } from "../benchmarks/prompt-export.js";
 import { getBenchmark } from "../registry.js";
 import { EXPORT_SETTINGS, type ExportSetting } from "../benchmarks/patheval/export-settings.js";
-import { list } from "./main.js";
+import { MAX_FRAMES_PER_SPEC } from "../core/limits.js";
+import { list, positiveCount, seed, wholeIn } from "./main.js";
 
 /** Questions whose stored answer fails the check were left out (README "Training export"). */
 export const EXIT_REFUSED = 1;
@@ -36,11 +37,11 @@ export function registerExport(program: Command): void {
     .option("--split <name>", `egopath: split to export: ${SPLITS.join(" | ")} (default benchmark; test, as run --split names it, is benchmark); patheval: train | test (default train)`)
     .option("--image-root <mode>", "image paths relative to the output file's folder, or absolute: relative | absolute", "relative")
     .option("--prompt <source>", `vcn, egotl, epic: the prompt source the conversations are built with (default: the benchmark's first); patheval: the training setting, ${EXPORT_SETTINGS.join(" | ")} (default plain; paper §5 and Table 13)`)
-    .option("--seed <n>", "vcn, egotl, epic: sampling and shuffling seed, as `run --seed`; patheval: random IDs, random tokens and the --limit sample", (v) => Number.parseInt(v, 10), 0)
-    .option("--limit <n>", "patheval: a seeded sample of at most n questions per dimension (Table 13's memorization subsets: 50, 100, 200)", (v) => Number.parseInt(v, 10))
+    .option("--seed <n>", "vcn, egotl, epic: sampling and shuffling seed, as `run --seed`; patheval: random IDs, random tokens and the --limit sample", seed, 0)
+    .option("--limit <n>", "patheval: a seeded sample of at most n questions per dimension (Table 13's memorization subsets: 50, 100, 200)", positiveCount)
     .option("--tasks <list>", "patheval: dimensions to export, 2d,3d (default both)", list)
     .option("--template <file>", "patheval: prompt template file (default templates/patheval.yaml)")
-    .option("--max-images <n>", "vcn, egotl, epic: most pictures per conversation (video frames are thinned evenly to fit)", (v) => Number.parseInt(v, 10))
+    .option("--max-images <n>", "vcn, egotl, epic: most pictures per conversation (video frames are thinned evenly to fit)", wholeIn(1, MAX_FRAMES_PER_SPEC))
     .addHelpText("after", "\nExamples:\n  spatialprobe export egopath --data my-set --split train --format sharegpt --out lf/egopath_train.json\n  spatialprobe export vcn --data examples/vcn-mini --format swift --out swift/vcn.jsonl --max-images 32\n  spatialprobe export patheval --data my-patheval --tasks 2d --prompt with-descriptors --format llava --out llava/patheval_desc.json\n")
     .action(async (benchmarkId: string, opts) => {
       if (!EXPORTABLE.includes(benchmarkId)) throw new UsageError(`export supports ${EXPORTABLE.join(", ")} (got "${benchmarkId}")`);
@@ -52,12 +53,10 @@ export function registerExport(program: Command): void {
         reportRefused(summary.refused, "whose stored answer fails the EgoPathBench scorer");
         return;
       }
-      if (!Number.isInteger(opts.seed)) throw new UsageError("--seed must be an integer");
       if (benchmarkId === "patheval") {
         await exportPathEvalCommand(opts, format, imageRoot);
         return;
       }
-      if (opts.maxImages !== undefined && !(Number.isInteger(opts.maxImages) && opts.maxImages >= 1)) throw new UsageError("--max-images must be a positive integer");
       const summary = await exportFromPrompts(getBenchmark(benchmarkId), {
         data: opts.data, format, outFile: opts.out, imageRoot, seed: opts.seed,
         ...(opts.prompt ? { promptSource: opts.prompt } : {}),
@@ -76,7 +75,6 @@ function printSummary(out: string, n: number, counts: Record<string, number>, fo
 }
 
 async function exportPathEvalCommand(opts: Record<string, any>, format: ExportFormat, imageRoot: ImageRoot): Promise<void> {
-  if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit >= 1)) throw new UsageError("--limit must be a positive integer");
   const { exportPathEval } = await import("../benchmarks/patheval/export.js");
   const tasks = opts.tasks ? getBenchmark("patheval").resolveTasks(opts.tasks) : undefined;
   const summary = await exportPathEval({

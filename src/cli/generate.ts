@@ -4,7 +4,8 @@ import type { Command } from "commander";
 import { UsageError } from "../core/problems.js";
 import { generateOnQueue } from "../queue/generate.js";
 import { getBenchmark } from "../registry.js";
-import { integer, positiveInteger } from "./main.js";
+import { MAX_GENERATE_COUNT } from "../core/limits.js";
+import { wholeIn } from "./main.js";
 
 /** How much `generate` makes when --count is not given (a few seconds of work each). */
 const DEFAULT_COUNT: Record<string, number> = { egopath: 6, patheval: 40, vcn: 10, egotl: 2, epic: 2 };
@@ -29,8 +30,8 @@ export function registerGenerate(program: Command): void {
     .command("generate <benchmark>")
     .description("generate fresh data in the benchmark's release layout (egopath, vcn, egotl, epic: furnished houses on the world engine, by each paper's method; patheval: planned paths in 2D and 3D environments)")
     .requiredOption("--out <dir>", "output folder (a new or empty folder)")
-    .option("--seed <n>", "random seed", integer, 7)
-    .option("--count <n>", "egopath: houses (default 6); vcn: episodes (default 10); egotl, epic: houses (default 2); patheval: environments (default 40; the release has 1,149)", positiveInteger)
+    .option("--seed <n>", "random seed", wholeIn(0, Number.MAX_SAFE_INTEGER), 7)
+    .option("--count <n>", "egopath: houses (default 6); vcn: episodes (default 10); egotl, epic: houses (default 2); patheval: environments (default 40; the release has 1,149)", wholeIn(1, MAX_GENERATE_COUNT))
     .option("--queue <url>", "split the work into jobs on a PostgreSQL queue (postgres://...; scripts/queue-server.sh) for `spatialprobe worker` processes on any machine (with the same furniture libraries, or --path-map): egopath, epic, vcn: one per house; egotl: one per rendered episode; patheval: one per environment; wait until every job is done, then write the same set as without --queue (docs/queue.md)")
     .option("--no-work", "with --queue: leave the jobs to the workers instead of making them here too")
     .option("--assets <dir>", "egopath, vcn, egotl, epic: folder of Sweet Home 3D furniture libraries (.sh3f; default /usr/share/sweethome3d/furniture from Debian's sweethome3d-furniture)")

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { formatProblem, UsageError } from "../core/problems.js";
 import { importRelease, VIEW_LAYOUTS, type ImportSummary, type ViewLayout } from "../benchmarks/vcn/import-release.js";
 import { PRIOR_SAMPLINGS, type PriorSampling } from "../benchmarks/vcn/prior.js";
-import { positiveInteger } from "./main.js";
+import { MAX_FRAMES_PER_SPEC } from "../core/limits.js";
+import { wholeIn } from "./main.js";
 
 /** `import <benchmark>`: turn a benchmark's released files into the layout `run --data` reads. */
 export function registerImport(program: Command): void {
@@ -16,7 +17,7 @@ export function registerImport(program: Command): void {
     .option("--annotations <dir>", "where <scene>/<hkey>.frames.json (what each tour frame shows) lives; default: the --tours folder")
     .option("--views <dir>", "the four start views: <dir>/<scene>_ep_<episode_id>/front|left|back|right.png, or the released evaluation's snapshot/0-view_<k>.png")
     .option("--view-layout <name>", `which 0-view_<k>.png is which view: ${VIEW_LAYOUTS.join(" | ")}`, "mvdualvln")
-    .option("--video-max-frame <n>", "the release's frame cap (its configs: 50)", positiveInteger, 50)
+    .option("--video-max-frame <n>", "the release's frame cap (its configs: 50)", wholeIn(1, MAX_FRAMES_PER_SPEC), 50)
     .option("--sampling <rule>", "release (the official code's stride) | uniform (the paper's \"downsampled to 50 frames\")", "release")
     .option("--copy", "copy tour frames instead of hard-linking them")
     .action((opts) => {

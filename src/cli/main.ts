@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from "commander";
-import { formatProblem, DataError, UsageError } from "../core/problems.js";
+import { formatProblem, DataError, moreProblemsLine, problemCount, UsageError } from "../core/problems.js";
 import { RunInterrupted } from "../core/run.js";
 import { registerDemo } from "./demo.js";
 import { registerExport } from "./export.js";
@@ -22,23 +22,35 @@ import { ZipLimitError } from "../world/assets/zip.js";
 import { unexpectedErrorLine } from "./errors.js";
 import { addExamples } from "./examples.js";
 
-export function integer(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value)) throw new InvalidArgumentError("must be an integer");
-  return value;
+/**
+ * A whole number from `lo` to `hi` (core/limits.ts gives each flag's bound and why): every numeric
+ * flag has a range, and a value outside it is a usage error naming the range, never a loop that
+ * does not end or a timer that fires at once. Written digits only (an optional sign), so "12abc",
+ * "1e300" and "0x10" are refused rather than read as something else.
+ */
+export function wholeIn(lo: number, hi: number): (text: string) => number {
+  return (text) => {
+    const value = /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < lo || value > hi) throw new InvalidArgumentError(`must be a whole number from ${lo} to ${hi}`);
+    return value;
+  };
 }
 
-export function positiveInteger(text: string): number {
-  const value = integer(text);
-  if (value < 1) throw new InvalidArgumentError("must be at least 1");
-  return value;
+/** A number in [lo, hi], or (lo, hi] with `above`; `unit` is added to the message. */
+export function numberIn(lo: number, hi: number, options: { above?: boolean; unit?: string } = {}): (text: string) => number {
+  const unit = options.unit ? ` ${options.unit}` : "";
+  return (text) => {
+    const value = text.trim() === "" ? Number.NaN : Number(text);
+    const inRange = Number.isFinite(value) && (options.above ? value > lo : value >= lo) && value <= hi;
+    if (!inRange) throw new InvalidArgumentError(options.above ? `must be a number above ${lo} and at most ${hi}${unit}` : `must be a number from ${lo} to ${hi}${unit}`);
+    return value;
+  };
 }
 
-export function number(text: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value)) throw new InvalidArgumentError("must be a number");
-  return value;
-}
+/** Any seed: a whole number within ±(2^53 - 1). */
+export const seed = wholeIn(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+/** A count that only limits (`--limit`): 1 or more. */
+export const positiveCount = wholeIn(1, Number.MAX_SAFE_INTEGER);
 
 export function list(text: string): string[] {
   return text.split(",").map((s) => s.trim()).filter(Boolean);
@@ -62,7 +74,8 @@ export async function main(argv: string[]): Promise<void> {
     await buildProgram().parseAsync(argv);
   } catch (error) {
     if (error instanceof DataError) {
-      console.error(`error: the data has problems; nothing was run.\n${error.problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}`);
+      const more = moreProblemsLine(error.problems.length, problemCount(error.problems));
+      console.error(`error: the data has problems; nothing was run.\n${error.problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}${more ? `\n  ${more}` : ""}`);
       process.exitCode = 1;
     } else if (error instanceof UsageError) {
       console.error(`error: ${error.message}`);

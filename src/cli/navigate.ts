@@ -10,7 +10,8 @@ import { BUILTIN_AGENTS } from "../benchmarks/vcn/navigate/agents.js";
 import { INTERVENTIONS, NAV_MODES } from "../benchmarks/vcn/navigate/prompt.js";
 import { executeNavigation, type NavigationRunOptions } from "../benchmarks/vcn/navigate/session.js";
 import { navigationOnQueue } from "../queue/navigation.js";
-import { integer, list, positiveInteger } from "./main.js";
+import { MAX_CONCURRENCY, MAX_EPISODE_ACTIONS, MAX_FRAMES_PER_SPEC, MAX_PORT } from "../core/limits.js";
+import { list, positiveCount, seed, wholeIn } from "./main.js";
 import { addModelFlags, modelSettingsFlags } from "./model-flags.js";
 import { EXIT_INCOMPLETE, runName } from "./shared.js";
 
@@ -41,17 +42,17 @@ export function registerNavigate(program: Command): void {
     .option("--name <label>", "a label for the run, shown in every report table", runName)
     .option("--mode <mode>", `model agents: ${NAV_MODES.join(" | ")} (the reply is one action, or a point of a view that the executor walks to, §5.2)`, oneOf(NAV_MODES), "action")
     .option("--intervention <name>", `§6.3: ${INTERVENTIONS.join(" | ")}`, oneOf(INTERVENTIONS), "none")
-    .option("--history <n>", "model agents: earlier decisions shown with their front view (default 8, DualVLN's history)", integer, 8)
-    .option("--prior-frames <n>", "model agents: most prior-video frames per prompt, thinned evenly (§4.1)", positiveInteger, 50)
-    .option("--seed <n>", "seed of the shuffled prior video and of random agents", integer, 20260717)
+    .option("--history <n>", "model agents: earlier decisions shown with their front view (default 8, DualVLN's history)", wholeIn(0, MAX_EPISODE_ACTIONS), 8)
+    .option("--prior-frames <n>", "model agents: most prior-video frames per prompt, thinned evenly (§4.1)", wholeIn(1, MAX_FRAMES_PER_SPEC), 50)
+    .option("--seed <n>", "seed of the shuffled prior video and of random agents", seed, 20260717)
     .option("--tasks <list>", "instruction types (count, order, distance, orientation, instance; default all)", list)
-    .option("--limit <n>", "only the first N episodes", positiveInteger)
-    .option("--concurrency <n>", "episodes at a time (default 1 for built-in agents, 4 for models; with --bridge: one per bridge)", positiveInteger)
+    .option("--limit <n>", "only the first N episodes", positiveCount)
+    .option("--concurrency <n>", "episodes at a time (default 1 for built-in agents, 4 for models; with --bridge: one per bridge)", wholeIn(1, MAX_CONCURRENCY))
     .option("--bridge <url...>", "run in an external simulator behind the bridge protocol (docs/bridge-protocol.md), one episode at a time per URL")
     .option("--assets <dir>", "built-in simulator: Sweet Home 3D furniture libraries (default /usr/share/sweethome3d/furniture)")
     .option("--depth", "give the agent depth views too (waypoint mode uses them to place a pixel)")
     .option("--save-views", "save every step's four views (model agents always save the views they were shown)")
-    .option("--max-actions <n>", "action limit per episode (default 1000, §3.1)", positiveInteger, 1000)
+    .option("--max-actions <n>", "action limit per episode (default 1000, §3.1)", wholeIn(1, MAX_EPISODE_ACTIONS), 1000)
     .option("--metric <variant>", "paper (default: STOP within 1 m Euclidean of a view point, §5.1) | released (the released evaluation code: final geodesic distance, STOP not needed)", oneOf(["paper", "released"] as const), "paper")
     .option("--template <file>", "navigation prompt template (default templates/vcn-navigate.yaml)")
     .option("--store <file>", "response store (default <out>/responses.sqlite)")
@@ -125,11 +126,11 @@ export function registerSim(program: Command): void {
     .command("serve")
     .description("serve the built-in simulator over the bridge protocol (docs/bridge-protocol.md) on 127.0.0.1, for one session (until the client closes it)")
     .requiredOption("--data <dir>", "a generated VCN-Bench set (houses/<scene>/scene.json)")
-    .option("--port <n>", "port (default: any free one; printed)", integer, 0)
+    .option("--port <n>", "port (default: any free one; printed)", wholeIn(0, MAX_PORT), 0)
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--assets <dir>", "Sweet Home 3D furniture libraries")
     .option("--depth", "depth views too")
-    .option("--max-actions <n>", "action limit per episode", positiveInteger, 1000)
+    .option("--max-actions <n>", "action limit per episode", wholeIn(1, MAX_EPISODE_ACTIONS), 1000)
     .action(async (opts) => {
       const environment = createWorldSimulator({ dataRoot: path.resolve(opts.data), ...(opts.assets ? { assetsDir: opts.assets } : {}), depth: Boolean(opts.depth), maxActions: opts.maxActions });
       const server = await startBridgeServer({ environment, host: opts.host, port: opts.port });

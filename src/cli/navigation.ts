@@ -24,7 +24,8 @@ import { loadEpisodes, loadTrajectories, navigationFromFiles, navigationMarkdown
 import { EPISODES_FILE, RUN_HEADER } from "../benchmarks/vcn/navigate/files.js";
 import { writeNavigationOutputs } from "../benchmarks/vcn/navigate/outputs.js";
 import type { NavigationScores, NavigationSource } from "../benchmarks/vcn/navigate/scores.js";
-import { number } from "./main.js";
+import { MAX_DISTANCE_M } from "../core/limits.js";
+import { numberIn } from "./main.js";
 import { runName } from "./shared.js";
 
 /** The actions of an action log at which the episode ends without STOP (§3.1: 1,000 actions). */
@@ -189,8 +190,8 @@ export function registerNavigation(program: Command): void {
     .option("--metric-variant <name>", "paper (default: STOP within 1 m Euclidean of a view point) | released (the released code: final geodesic distance < 1 m, no STOP needed; SPL with dist_to_goal + 1e-6 and the logged path length)", "paper")
     .option("--distance <kind>", "how the final distance is measured: euclidean (the paper variant's default) | geodesic (the log's final_distance; the released variant's only choice)")
     .option("--ignore-height", "euclidean distances on the floor plane (drop the second coordinate, habitat's up axis)")
-    .option("--success-distance <m>", "success radius in metres (strict <)", number, 1)
-    .option("--ssr-distance <m>", "SSR radius in metres (strict <)", number, 3)
+    .option("--success-distance <m>", "success radius in metres (strict <)", numberIn(0, MAX_DISTANCE_M, { above: true, unit: "metres" }), 1)
+    .option("--ssr-distance <m>", "SSR radius in metres (strict <)", numberIn(0, MAX_DISTANCE_M, { above: true, unit: "metres" }), 3)
     .option("--rsr-requires-stop", "RSR also needs STOP")
     .action(async (opts) => {
       if (opts.metricVariant !== "paper" && opts.metricVariant !== "released") throw new UsageError(`--metric-variant must be paper or released, got "${opts.metricVariant}"`);

@@ -4,7 +4,8 @@ import type { Command } from "commander";
 import { UsageError } from "../core/problems.js";
 import { overlayRenderer } from "../report/gallery.js";
 import { assertIntact, readRunFolder } from "../report/run-folder.js";
-import { list, positiveInteger } from "./main.js";
+import { MAX_IMAGE_SIDE_PX } from "../core/limits.js";
+import { list, wholeIn } from "./main.js";
 
 /** A file name for an item id (ids hold slashes and other characters); the index keeps it unique. */
 export function overlayFileName(index: number, id: string): string {
@@ -17,7 +18,7 @@ export function registerOverlay(program: Command): void {
     .description("draw the overlay picture of each item of a run folder (PNG, and the caption as text)")
     .option("--items <ids>", "only these item ids (comma-separated)", list)
     .option("--out <dir>", "output folder (default: <run>/overlays)")
-    .option("--max-side <px>", "longest side of each picture", positiveInteger, 1024)
+    .option("--max-side <px>", "longest side of each picture", wholeIn(1, MAX_IMAGE_SIDE_PX), 1024)
     .action(async (input: string, opts) => {
       const run = readRunFolder(input);
       assertIntact([run]);

@@ -6,7 +6,8 @@ import { DEFAULT_HTML_OPTIONS, htmlReport } from "../report/html-report.js";
 import { jsonReport, readReportRuns } from "../report/render.js";
 import { expandReportInputs } from "../report/export/inputs.js";
 import { checkTable, csvExport, latexExport, markdownExport } from "../report/export/formats.js";
-import { number, positiveInteger } from "./main.js";
+import { MAX_IMAGE_SIDE_PX, MAX_REPORT_PICTURES_MB } from "../core/limits.js";
+import { numberIn, wholeIn } from "./main.js";
 
 const FORMATS = ["md", "json", "csv", "latex", "html"];
 
@@ -23,8 +24,8 @@ export function registerReport(program: Command): void {
     .option("--format <format>", "md | json | csv | latex | html", "md")
     .option("--table <table>", "md, latex: auto (the models x benchmarks leaderboard when the runs span 2+ benchmarks, then every benchmark's tables) | leaderboard | tables | all; csv: tidy (one row per run x task x metric) | leaderboard (default: auto; csv: tidy)")
     .option("--out <file>", "write to a file instead of stdout")
-    .option("--max-size <MB>", "html: most megabytes of embedded pictures (default 20)", number)
-    .option("--picture-size <px>", "html: longest side of each picture (default 1024: overlay labels drawn 12 px high)", positiveInteger)
+    .option("--max-size <MB>", "html: most megabytes of embedded pictures (default 20)", numberIn(0, MAX_REPORT_PICTURES_MB))
+    .option("--picture-size <px>", "html: longest side of each picture (default 1024: overlay labels drawn 12 px high)", wholeIn(1, MAX_IMAGE_SIDE_PX))
     .action(async (inputs: string[], opts) => {
       const format = opts.format as string;
       if (!FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (${FORMATS.join(", ")})`);

@@ -3,7 +3,8 @@ import { executeRun } from "../core/session.js";
 import { executeRepeatedRun } from "../core/repeats.js";
 import { CostLimitReached } from "../core/cost.js";
 import { BENCHMARKS, getBenchmark } from "../registry.js";
-import { integer, positiveInteger } from "./main.js";
+import { MAX_CONCURRENCY, MAX_REPEATS } from "../core/limits.js";
+import { seed, wholeIn } from "./main.js";
 import { readConfigFile } from "../core/config.js";
 import { addModelFlags, modelSettingsFlags, positiveSeconds, positiveUsd } from "./model-flags.js";
 import { usageLine } from "../report/run-facts.js";
@@ -15,11 +16,11 @@ export function registerRun(program: Command): void {
     .description("run a model on a benchmark and score it (replies are stored: re-running resumes)")
     .requiredOption("--model <spec>", "openai:<model> | anthropic:<model> | gemini:<model> | replay:<file> | a built-in (oracle, random[:seed], ...)");
   addScoringFlags(command)
-    .option("--concurrency <n>", "requests in flight (default 8)", positiveInteger)
+    .option("--concurrency <n>", "requests in flight (default 8)", wholeIn(1, MAX_CONCURRENCY))
     .option("--prompt <variant>", promptHelp())
     .option("--template <file>", "template file for --prompt templates (default: templates/<benchmark>.yaml)")
     .option("--control <name>", "egopath input-dependence control: none (default) | text-only | mismatched-overlay")
-    .option("--seed <n>", "seed for controls that draw at random", integer, 20260717);
+    .option("--seed <n>", "seed for controls that draw at random", seed, 20260717);
   addModelFlags(command);
   command
     .option("--max-cost <usd>", "stop before a run whose projected cost exceeds this many US dollars (exit status 4; needs price: for the model in the config)", positiveUsd)
@@ -29,7 +30,7 @@ export function registerRun(program: Command): void {
     .option("--store <file>", "response store (default: <out>/responses.sqlite)")
     .option("--queue <url>", "enqueue the run on a PostgreSQL queue (postgres://...; scripts/queue-server.sh) for `spatialprobe worker` processes on any machine, wait until every item is answered, then score as usual (replies are stored on the server); the same command attaches to the same run")
     .option("--no-work", "with --queue: leave the answering to the workers instead of working here too")
-    .option("--repeats <k>", "ask every question K times (repeat k in <out>/repeat-<k>/, its own store keys; built-ins move their seed on by k-1); <out>/repeats.json and report.md give each repeat's scores, their mean and SD", positiveInteger)
+    .option("--repeats <k>", "ask every question K times (repeat k in <out>/repeat-<k>/, its own store keys; built-ins move their seed on by k-1); <out>/repeats.json and report.md give each repeat's scores, their mean and SD", wholeIn(1, MAX_REPEATS))
     .action(async (benchmarkId: string, opts) => {
       const benchmark = getBenchmark(benchmarkId);
       checkFlagReaders(benchmarkId, opts);

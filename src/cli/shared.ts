@@ -2,25 +2,26 @@ import { InvalidArgumentError, type Command } from "commander";
 import type { BenchmarkOptions, ScoresDocument } from "../core/benchmark.js";
 import { incompleteReason } from "../report/run-facts.js";
 import { UsageError } from "../core/problems.js";
-import { integer, list, positiveInteger } from "./main.js";
+import { MAX_BOOTSTRAP_RESAMPLES, MAX_FPS, MAX_FRAMES_PER_SPEC } from "../core/limits.js";
+import { list, numberIn, positiveCount, seed, wholeIn } from "./main.js";
 
 /** Flags shared by `run` and `score`. */
 export function addScoringFlags(command: Command): Command {
   return command
     .requiredOption("--data <path>", "dataset root (for EgoPathBench: the folder holding benchmark_evalfix/ and assets/)")
     .option("--tasks <list>", "comma-separated task codes or names (default: every task present)", list)
-    .option("--limit <n>", "only the first N questions of each task", positiveInteger)
+    .option("--limit <n>", "only the first N questions of each task", positiveCount)
     .option("--out <dir>", "output folder for scores.json, items.jsonl, report.md (run: default runs/<benchmark>/<model>, or runs/<benchmark>/<model>--<name> with --name; score: required)")
-    .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (0 = none)", integer, 10000)
-    .option("--bootstrap-seed <n>", "seed of the bootstrap", integer, 20260717)
+    .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (0 = none)", wholeIn(0, MAX_BOOTSTRAP_RESAMPLES), 10000)
+    .option("--bootstrap-seed <n>", "seed of the bootstrap", seed, 20260717)
     .option("--coords <mode>", "epic: coordinate system of replies: auto | absolute | 0-1 | 0-1000 (default: the official per-model-family choice for run, auto for score)")
     .option("--strict", "epic: an unreadable reply scores 0 (the official code lets it count as an empty answer)")
     .option("--train <file>", "egotl: training items for the frequency baseline")
     .option("--circular", "egotl: circular evaluation (every rotation of the options must be answered right)")
     .option("--split <name>", "which split of the release to load (egopath: test (default) | val | train)")
     .option("--rules <set>", "epic: where the paper's text and the official code differ, follow: official (default) | paper", rulesSet)
-    .option("--frames <n>", "egotl: frames taken from every video (overrides the frame specs)", positiveInteger)
-    .option("--fps <x>", "egotl: frames per second taken from every video (overrides the frame specs)", positiveNumber)
+    .option("--frames <n>", "egotl: frames taken from every video (overrides the frame specs)", wholeIn(1, MAX_FRAMES_PER_SPEC))
+    .option("--fps <x>", "egotl: frames per second taken from every video (overrides the frame specs)", numberIn(0, MAX_FPS, { above: true }))
     .option("--allow-outside-root", "let the dataset name files outside its root (media kept elsewhere on purpose); recorded in scores.json")
     .option("--name <label>", "a label for the run, shown in every report table, chart and viewer filter (default: the model and what differs from the defaults)", runName)
     .option("--allow-incomplete", "exit 0 even when items ended in errors or have no prediction (default: exit 3 after a one-line reason)")
@@ -30,12 +31,6 @@ export function addScoringFlags(command: Command): Command {
 function rulesSet(text: string): "official" | "paper" {
   if (text !== "official" && text !== "paper") throw new InvalidArgumentError("must be official or paper");
   return text;
-}
-
-function positiveNumber(text: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError("must be a positive number");
-  return value;
 }
 
 /** A run's label: trimmed, not empty. */

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { formatProblem, UsageError } from "../core/problems.js";
+import { formatProblem, moreProblemsLine, problemCount, UsageError } from "../core/problems.js";
 import type { RequestCheckedLoad, RequestOptions } from "../benchmarks/requests.js";
 import { getBenchmark } from "../registry.js";
 import { list } from "./main.js";
@@ -38,7 +38,10 @@ export function registerValidate(program: Command): void {
         return;
       }
       for (const problem of problems) console.log(formatProblem(problem));
-      console.log(`${problems.length} problem${problems.length === 1 ? "" : "s"} found`);
+      const total = problemCount(problems);
+      const more = moreProblemsLine(problems.length, total);
+      if (more) console.log(more);
+      console.log(`${total} problem${total === 1 ? "" : "s"} found`);
       process.exitCode = 1;
     });
 }

@@ -3,7 +3,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Benchmark, BenchItem, ItemResult, ScoresDocument } from "./benchmark.js";
-import { UsageError, type DataProblem } from "./problems.js";
+import { problemList, UsageError, type DataProblem } from "./problems.js";
 
 /** JSON.stringify that writes bigints as numbers when exact, else as strings. */
 export function toJson(value: unknown, indent?: number): string {
@@ -150,7 +150,7 @@ export function outputsMismatch(dir: string, scores: { created_at?: unknown }): 
   } catch {
     return [{ file: manifestFile, message: "not valid JSON" }];
   }
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const why = "it changed after the run wrote its outputs (damaged, cut off while being rewritten, or written by another run), so scores.json and items.jsonl may not belong together: run the command again to rewrite them";
   const itemsFile = path.join(dir, "items.jsonl");
   const recorded = manifest.files?.["items.jsonl"];

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { FileRefusedError } from "./file-read.js";
 import { readJsonlLines, type JsonlLine } from "./jsonl.js";
-import { DataError, type DataProblem } from "./problems.js";
+import { DataError, problemList } from "./problems.js";
 import { pyJsonLoads, type PyDict, type PyValue } from "./pycompat/json.js";
 import { pyHashKey } from "./pycompat/keys.js";
 
@@ -12,7 +12,7 @@ import { pyHashKey } from "./pycompat/keys.js";
  */
 export function readPredictionFile(file: string, idField: string, keyOf?: (row: PyDict) => PyValue | undefined): Map<string, PyDict> {
   if (!existsSync(file)) throw new DataError([{ file, message: "predictions file not found" }]);
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const rows = new Map<string, PyDict>();
   let lines: JsonlLine[];
   try {

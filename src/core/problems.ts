@@ -1,3 +1,5 @@
+import { MAX_PROBLEMS_KEPT } from "./limits.js";
+
 /** A defect in benchmark data, located precisely enough for a user to fix it. */
 export interface DataProblem {
   file: string;
@@ -13,13 +15,76 @@ export function formatProblem(p: DataProblem): string {
   return `${where}: ${p.message}`;
 }
 
-/** Thrown by loaders when data has problems; carries every problem found, not just the first. */
+/** The count of problems a bounded list did not keep: a hidden (non-enumerable) property of the array. */
+const OMITTED = Symbol("problems not kept");
+type CountedList = DataProblem[] & { [OMITTED]?: number };
+
+/**
+ * The problems of one load, bounded: the first `keep` (MAX_PROBLEMS_KEPT) are kept, the rest only
+ * counted, so a file with millions of bad lines costs no more memory than one with a thousand. It
+ * is a plain array of the kept problems (loaders return it, callers and tests read it as one)
+ * whose `push` keeps or counts; `problemCount` gives every problem reported, kept or not.
+ */
+export function problemList(keep: number = MAX_PROBLEMS_KEPT): DataProblem[] {
+  const list: CountedList = [];
+  Object.defineProperty(list, OMITTED, { value: 0, writable: true, enumerable: false });
+  Object.defineProperty(list, "push", {
+    enumerable: false,
+    value(...problems: DataProblem[]): number {
+      for (const problem of problems) {
+        if (list.length < keep) Array.prototype.push.call(list, problem);
+        else list[OMITTED]! += 1;
+      }
+      return list.length;
+    },
+  });
+  return list;
+}
+
+/** Problems a bounded list counted without keeping (0 for any other array). */
+export function omittedProblems(problems: readonly DataProblem[]): number {
+  return (problems as CountedList)[OMITTED] ?? 0;
+}
+
+/** Count `n` more problems as reported but not kept (a no-op on an array that is not a problemList). */
+export function countOmitted(problems: DataProblem[], n: number): void {
+  const list = problems as CountedList;
+  if (list[OMITTED] !== undefined) list[OMITTED] += n;
+}
+
+/** Every problem a list reports: those kept, plus those a bounded list only counted. */
+export function problemCount(problems: readonly DataProblem[]): number {
+  return problems.length + omittedProblems(problems);
+}
+
+/**
+ * Append every item of `items` to `target`, one push each: spreading a long array into push's
+ * arguments (`push(...items)`) overflows the call stack past about 100,000 items. Problems a
+ * problemList counted without keeping are counted in a problemList target too.
+ */
+export function appendAll<T>(target: T[], items: Iterable<T>): T[] {
+  for (const item of items) target.push(item);
+  const omitted = Array.isArray(items) ? omittedProblems(items as DataProblem[]) : 0;
+  if (omitted > 0) countOmitted(target as DataProblem[], omitted);
+  return target;
+}
+
+/** "... and 149000 more problems" for the problems not listed, or "" when all are. */
+export function moreProblemsLine(listed: number, total: number): string {
+  const rest = total - listed;
+  return rest > 0 ? `... and ${rest} more problem${rest === 1 ? "" : "s"}` : "";
+}
+
+/** Thrown by loaders when data has problems; carries every problem found (from a problemList: the first ones, and the count of the rest). */
 export class DataError extends Error {
   constructor(readonly problems: DataProblem[]) {
+    const total = problemCount(problems);
+    const listed = problems.slice(0, 50);
+    const more = moreProblemsLine(listed.length, total);
     super(
-      `${problems.length} problem${problems.length === 1 ? "" : "s"} in the data:\n` +
-        problems.slice(0, 50).map((p) => `  - ${formatProblem(p)}`).join("\n") +
-        (problems.length > 50 ? `\n  ... and ${problems.length - 50} more` : ""),
+      `${total} problem${total === 1 ? "" : "s"} in the data:\n` +
+        listed.map((p) => `  - ${formatProblem(p)}`).join("\n") +
+        (more ? `\n  ${more}` : ""),
     );
   }
 }

@@ -271,13 +271,15 @@ export function parseEnvironment(text: string, source = "<environment>"): Polygo
     if (kTok === undefined) fail(lastLine, `the file declares ${count} polygons but has only ${i}`);
     const k = nextInt(`the vertex count of polygon ${i + 1}`);
     if (k < 3) fail(kTok!.line, `polygon ${i + 1} has ${k} vertices; at least 3 are needed`);
-    const p = new Float64Array(2 * k);
+    // The vertices are collected as they are read, not into an array of the declared size: a count
+    // of 10^15 would allocate before the file runs out (the loop ends with the tokens).
+    const coordinates: number[] = [];
     for (let v = 0; v < k; v++) {
       if (tokens[pos] === undefined) fail(lastLine, `polygon ${i + 1} declares ${k} vertices but the file ends after ${v}`);
-      p[2 * v] = nextNumber(`x of vertex ${v + 1} of polygon ${i + 1}`);
-      p[2 * v + 1] = nextNumber(`y of vertex ${v + 1} of polygon ${i + 1}`);
+      coordinates.push(nextNumber(`x of vertex ${v + 1} of polygon ${i + 1}`));
+      coordinates.push(nextNumber(`y of vertex ${v + 1} of polygon ${i + 1}`));
     }
-    polygons.push(p);
+    polygons.push(Float64Array.from(coordinates));
   }
   const extra = tokens[pos];
   if (extra !== undefined) {

@@ -6,7 +6,8 @@
  * Sources: PNG IHDR (ISO/IEC 15948 §11.2.2); JPEG SOFn segments (ITU-T T.81 §B.2.2); GIF logical
  * screen descriptor (GIF89a §18); WebP VP8 / VP8L / VP8X chunks (RFC 9649 §2.5–2.7).
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { readSync } from "node:fs";
+import { openRegularFile } from "../core/file-read.js";
 
 export interface Dimensions {
   width: number;
@@ -80,13 +81,17 @@ function headerDimensions(readAt: ReadAt): Dimensions | undefined {
   return undefined;
 }
 
-/** The image's stored size, or undefined when the header cannot be read as one of the four formats. */
+/**
+ * The image's stored size, or undefined when the header cannot be read as one of the four formats.
+ * The file is opened as a dataset file (core/file-read.ts: no link followed, a regular file);
+ * throws FileRefusedError otherwise.
+ */
 export function imageDimensions(file: string): Dimensions | undefined {
-  const fd = openSync(file, "r");
+  const opened = openRegularFile(file);
   try {
-    return headerDimensions(fileReader(fd));
+    return headerDimensions(fileReader(opened.fd));
   } finally {
-    closeSync(fd);
+    opened.close();
   }
 }
 

@@ -46,6 +46,7 @@ import { homedir, tmpdir } from "node:os";
 import { basename, dirname, extname, join } from "node:path";
 import sharp from "sharp";
 import { canonicalJson } from "../core/hash.js";
+import { MAX_FPS } from "../core/limits.js";
 import { extractVideoFrames, probeVideo, roundMicro, type VideoProbe } from "./ffmpeg.js";
 import { PNG_OPTIONS } from "./png.js";
 
@@ -164,22 +165,37 @@ export function uniformIndices(total: number, count: number): number[] {
 /**
  * Frames for "fps" sampling: for t_k = k / fps while t_k < endTime, the last frame with
  * timestamp <= t_k (+1 µs), each frame once. `timestamps` must be non-decreasing.
+ *
+ * Progress is guaranteed whatever `fps` is: every round moves to a strictly later sample time, and
+ * after 2n + 2 rounds (or once k + 1 no longer changes k, past 2^53 samples: an fps of 1e300 once
+ * made this loop stand still) each round steps to the next frame's own time, which is then a sample
+ * time too (samples closer than any two timestamps), so the loop ends within 3n + 2 rounds.
  */
 export function fpsIndices(timestamps: readonly number[], fps: number, endTime: number): number[] {
+  if (!(fps > 0) || !Number.isFinite(fps)) throw new RangeError(`fps must be a positive finite number (got ${fps})`);
   const n = timestamps.length;
   const out: number[] = [];
   if (n === 0) return out;
   const eps = 1e-6;
+  const stepwiseAfter = 2 * n + 2;
   let ptr = 0;
   let k = 0;
-  for (;;) {
-    const t = k / fps;
+  let t = 0;
+  for (let round = 0; ; round++) {
     if (k > 0 && t >= endTime - eps) break;
     while (ptr + 1 < n && timestamps[ptr + 1]! <= t + eps) ptr += 1;
     if (out[out.length - 1] !== ptr) out.push(ptr);
     if (ptr + 1 >= n) break; // every later t_k shows the last frame too
     // Jump to the first t_k that can reach the next frame (keeps the loop O(frames) for huge fps).
-    k = Math.max(k + 1, Math.ceil((timestamps[ptr + 1]! - eps) * fps));
+    const next = Math.max(k + 1, Math.ceil((timestamps[ptr + 1]! - eps) * fps));
+    const later = next / fps;
+    if (round < stepwiseAfter && next > k && later > t) {
+      k = next;
+      t = later;
+    } else {
+      k = Math.max(k, 1);
+      t = timestamps[ptr + 1]!;
+    }
   }
   return out;
 }
@@ -363,7 +379,7 @@ function normalizeSpec(spec: FrameSpec): FrameSpec {
       if (!Number.isInteger(spec.count) || spec.count < 1) throw new RangeError(`uniform frame count must be a positive integer (got ${spec.count})`);
       return { mode: "uniform", count: spec.count };
     case "fps":
-      if (typeof spec.fps !== "number" || !Number.isFinite(spec.fps) || spec.fps <= 0) throw new RangeError(`fps must be a positive number (got ${spec.fps})`);
+      if (typeof spec.fps !== "number" || !(spec.fps > 0 && spec.fps <= MAX_FPS)) throw new RangeError(`fps must be above 0 and at most ${MAX_FPS} (got ${spec.fps})`);
       return { mode: "fps", fps: spec.fps };
     case "indices":
       if (!Array.isArray(spec.indices)) throw new RangeError("indices must be an array of frame numbers");
@@ -586,8 +602,8 @@ export async function sampleFrames(
   if (maxPixels !== undefined && !(typeof maxPixels === "number" && maxPixels >= 1 && Number.isFinite(maxPixels))) {
     throw new RangeError(`maxPixels must be a number >= 1 (got ${maxPixels})`);
   }
-  if (sourceFps !== undefined && !(typeof sourceFps === "number" && sourceFps > 0 && Number.isFinite(sourceFps))) {
-    throw new RangeError(`sourceFps must be a positive number (got ${sourceFps})`);
+  if (sourceFps !== undefined && !(typeof sourceFps === "number" && sourceFps > 0 && sourceFps <= MAX_FPS)) {
+    throw new RangeError(`sourceFps must be above 0 and at most ${MAX_FPS} (got ${sourceFps})`);
   }
   const src = await resolveSource(source);
   try {

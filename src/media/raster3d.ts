@@ -251,18 +251,22 @@ function flagsOf(o: DrawOptions | undefined): number {
   return f;
 }
 
-/** Smallest k with base + k * step >= t (step > 0); exact for integer inputs. */
+/**
+ * Smallest k with base + k * step >= t (step > 0); exact for integer inputs. The division is off by
+ * at most one step, so each settling loop takes two steps at most: past 2^53 a step no longer
+ * changes k, and an unbounded loop there would never end (issue 25).
+ */
 export function firstAtLeast(base: number, step: number, t: number): number {
   let k = Math.ceil((t - base) / step);
-  while (base + (k - 1) * step >= t) k--;
-  while (base + k * step < t) k++;
+  for (let n = 0; n < 2 && base + (k - 1) * step >= t; n++) k--;
+  for (let n = 0; n < 2 && base + k * step < t; n++) k++;
   return k;
 }
-/** Largest k with base + k * step >= t (step < 0); exact for integer inputs. */
+/** Largest k with base + k * step >= t (step < 0); exact for integer inputs (settled in two steps at most, as firstAtLeast). */
 export function lastAtLeast(base: number, step: number, t: number): number {
   let k = Math.floor((t - base) / step);
-  while (base + (k + 1) * step >= t) k++;
-  while (base + k * step < t) k--;
+  for (let n = 0; n < 2 && base + (k + 1) * step >= t; n++) k++;
+  for (let n = 0; n < 2 && base + k * step < t; n++) k--;
   return k;
 }
 

@@ -99,7 +99,7 @@ export function scrub(text: string, secrets: Secrets = []): string {
   const windows = secretWindows(secrets);
   if (windows.size === 0) return text;
   const spans: Array<[number, number]> = [];
-  for (const [w, grams] of windows) spans.push(...coveredSpans(text, w, grams));
+  for (const [w, grams] of windows) for (const span of coveredSpans(text, w, grams)) spans.push(span);
   if (spans.length === 0) return text;
   let out = "";
   let at = 0;

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ItemResult, ScoresDocument } from "../core/benchmark.js";
-import { UsageError, type DataProblem } from "../core/problems.js";
+import { appendAll, problemList, UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { finishedResults, readJsonFile, RunFolderError } from "./run-folder.js";
 import { isNavigationScores, navigationRunsMarkdown, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
@@ -42,7 +42,7 @@ function assertScoresShape(file: string, value: unknown): asserts value is Score
  * scores.json yet are passed to `onUnfinished` (the CLI notes them on stderr).
  */
 export function readReportRuns(inputs: string[], onUnfinished: (dirs: string[]) => void = () => {}): ReportRun[] {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const expanded = expandReportInputs(inputs, { requireScores: true });
   if (expanded.unfinished.length > 0) onUnfinished(expanded.unfinished);
   const runs = expanded.runs.map((input): ReportRun => {
@@ -55,11 +55,11 @@ export function readReportRuns(inputs: string[], onUnfinished: (dirs: string[]) 
     if (path.basename(file) !== "scores.json") return { file, scores, results: null };
     // A navigation run's records are episodes.jsonl (navigation-folder.ts); an item run's, items.jsonl.
     if (isNavigationScores(scores)) {
-      problems.push(...readEpisodeLines(path.join(dir, NAV_EPISODES), false).problems);
+      appendAll(problems, readEpisodeLines(path.join(dir, NAV_EPISODES), false).problems);
       return { file, scores, results: null };
     }
     const read = finishedResults(dir, scores);
-    problems.push(...read.problems);
+    appendAll(problems, read.problems);
     return { file, scores, results: read.results };
   });
   if (problems.length > 0) throw new RunFolderError(problems);

@@ -21,6 +21,7 @@
  * - Start: a start in an occupied cell moves to the nearest free cell centre within 0.5 m (as
  *   habitat-sim snaps a point to its navmesh); farther from free floor the start is refused.
  */
+import { MAX_EPISODE_ACTIONS } from "../core/limits.js";
 import { cellCenter, isFreeCell, isFreePoint, worldToCell, type OccupancyGrid } from "../world/space/index.js";
 import type { Vec2 } from "../world/types.js";
 import { VCN_PARAMS } from "../benchmarks/vcn/construct/params.js";
@@ -63,7 +64,9 @@ export interface MotionResult {
 export function checkRules(rules: MotionRules): void {
   if (!(rules.forwardM > 0) || !Number.isFinite(rules.forwardM)) throw new RangeError(`forward step must be a positive number of metres, got ${rules.forwardM}`);
   if (!(rules.turnDeg > 0 && rules.turnDeg <= 180)) throw new RangeError(`turn step must be in (0, 180] degrees, got ${rules.turnDeg}`);
-  if (!Number.isSafeInteger(rules.maxActions) || rules.maxActions < 1) throw new RangeError(`max actions must be a whole number >= 1, got ${rules.maxActions}`);
+  if (!Number.isSafeInteger(rules.maxActions) || rules.maxActions < 1 || rules.maxActions > MAX_EPISODE_ACTIONS) {
+    throw new RangeError(`max actions must be a whole number from 1 to ${MAX_EPISODE_ACTIONS}, got ${rules.maxActions}`);
+  }
 }
 
 /** Turns in a full circle when the turn divides 360 degrees, else null. */
@@ -130,17 +133,33 @@ export function applyAction(grid: OccupancyGrid, state: MotionState, action: Nav
   }
 }
 
+/** True when `p` lies within `margin` metres of the grid's box (cells outside the box are occupied). */
+function nearGrid(grid: OccupancyGrid, p: Vec2, margin: number): boolean {
+  const [x0, y0] = grid.origin;
+  const x1 = x0 + grid.width * grid.cellSize;
+  const y1 = y0 + grid.height * grid.cellSize;
+  return p[0] >= x0 - margin && p[0] <= x1 + margin && p[1] >= y0 - margin && p[1] <= y1 + margin;
+}
+
 /**
  * `p` itself when its cell is free; else the free cell centre nearest to `p` within `maxM`
- * (Euclidean; ties to the lower row-major cell index); null when there is none.
+ * (Euclidean; ties to the lower row-major cell index); null when there is none. A point farther
+ * than `maxM` from the grid's box has none (every cell outside the box is occupied) and returns
+ * null at once; the search visits grid cells only, so its loops are bounded by the grid's size
+ * whatever the point (a coordinate of 1e16 once made `j++` stop changing j).
  */
 export function snapToFree(grid: OccupancyGrid, p: Vec2, maxM: number = START_SNAP_M): { position: Vec2; movedM: number } | null {
+  if (!Number.isFinite(p[0]) || !Number.isFinite(p[1])) throw new RangeError(`point (${p[0]}, ${p[1]}) is not finite`);
+  if (!(maxM >= 0) || !Number.isFinite(maxM)) throw new RangeError(`snap distance must be a non-negative number of metres, got ${maxM}`);
+  if (!nearGrid(grid, p, maxM)) return null;
   if (isFreePoint(grid, p)) return { position: [p[0], p[1]], movedM: 0 };
   const [ci, cj] = worldToCell(grid, p);
   const reach = Math.ceil(maxM / grid.cellSize) + 1;
+  const [i0, i1] = [Math.max(0, ci - reach), Math.min(grid.width - 1, ci + reach)];
+  const [j0, j1] = [Math.max(0, cj - reach), Math.min(grid.height - 1, cj + reach)];
   let best: { position: Vec2; movedM: number } | null = null;
-  for (let j = cj - reach; j <= cj + reach; j++) {
-    for (let i = ci - reach; i <= ci + reach; i++) {
+  for (let j = j0; j <= j1; j++) {
+    for (let i = i0; i <= i1; i++) {
       if (!isFreeCell(grid, i, j)) continue;
       const c = cellCenter(grid, i, j);
       const d = Math.hypot(c[0] - p[0], c[1] - p[1]);

@@ -22,6 +22,7 @@
 import sharp from "sharp";
 import { nearestViewPoint, shortestRoute } from "../benchmarks/vcn/construct/goals.js";
 import { VCN_PARAMS } from "../benchmarks/vcn/construct/params.js";
+import { COORDINATE_LIMIT_M } from "../core/limits.js";
 import type { PinholeCamera } from "../world/camera.js";
 import { MAX_DEPTH_PNG_METRES } from "../world/render/encode.js";
 import { depthToPng16, renderView, type RenderOptions } from "../world/render/index.js";
@@ -113,9 +114,16 @@ export function verticalFovDeg(hfovDeg: number, width: number, height: number): 
 }
 
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const coordinate = (v: unknown): boolean => finite(v) && Math.abs(v) <= COORDINATE_LIMIT_M;
 
 function checkVec(v: unknown, n: number, what: string): void {
   if (!Array.isArray(v) || v.length !== n || !v.every(finite)) throw new EnvironmentError(`${what} must be ${n} finite numbers`);
+}
+
+/** A position: 3 numbers, each within COORDINATE_LIMIT_M metres of the origin (no house is 10 km across). */
+function checkPosition(v: unknown, what: string): void {
+  checkVec(v, 3, what);
+  if (!(v as number[]).every(coordinate)) throw new EnvironmentError(`${what} [${(v as number[]).join(", ")}] must be within ${COORDINATE_LIMIT_M} m of the origin`);
 }
 
 /** The heading of a start rotation, which must turn about +y only (as Habitat's starts do). */
@@ -132,7 +140,7 @@ function checkEpisode(e: EnvEpisode): void {
   if (typeof e !== "object" || e === null) throw new EnvironmentError("episode must be an object");
   if (typeof e.episode_id !== "string" || e.episode_id === "") throw new EnvironmentError("episode_id must be a non-empty string");
   if (typeof e.scene_id !== "string" || e.scene_id === "") throw new EnvironmentError(`episode ${e.episode_id}: scene_id must be a non-empty string`);
-  checkVec(e.start_position, 3, `episode ${e.episode_id}: start_position`);
+  checkPosition(e.start_position, `episode ${e.episode_id}: start_position`);
 }
 
 function wholeOption(name: string, v: number, lo: number, hi: number): number {
@@ -271,9 +279,9 @@ export class WorldSimulator implements Environment {
     this.checkOpen();
     const run = this.running;
     if (!run) throw new EnvironmentError("shortestPath called before reset");
-    checkVec(from, 3, "from");
+    checkPosition(from, "from");
     if (!Array.isArray(targets)) throw new EnvironmentError("targets must be an array of positions");
-    targets.forEach((t, k) => checkVec(t, 3, `targets[${k}]`));
+    targets.forEach((t, k) => checkPosition(t, `targets[${k}]`));
     return geodesicPath(run.house.grid, from, targets);
   }
 

@@ -33,7 +33,7 @@ function logLowerTail(k: number, n: number): number {
   const logHalfN = -n * Math.LN2;
   const logs: number[] = [];
   for (let i = 0; i <= k; i++) logs.push(lf[n]! - lf[i]! - lf[n - i]! + logHalfN);
-  const top = Math.max(...logs);
+  const top = logs.reduce((a, b) => Math.max(a, b)); // not Math.max(...logs): k + 1 arguments overflow the stack for large n
   return Math.exp(top) * logs.reduce((sum, l) => sum + Math.exp(l - top), 0);
 }
 

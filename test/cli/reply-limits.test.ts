@@ -79,7 +79,7 @@ test("no truncation line when no reply was cut; bad limits are refused", async (
 
   const zero = await run("cap-a", tmp(), "--max-retry-wait", "0");
   assert.notEqual(zero.code, 0);
-  assert.match(zero.stderr, /--max-retry-wait.*must be a number of seconds above 0/);
+  assert.match(zero.stderr, /--max-retry-wait.*must be a number above 0 and at most 86400 seconds/);
   const config = path.join(tmp(), "bad.yaml");
   writeFileSync(config, "max_reply_bytes: 0\n");
   const bad = await run("cap-a", tmp(), "--config", config);

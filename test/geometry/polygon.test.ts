@@ -161,3 +161,7 @@ test("malformed files: the error names the file, the line and the problem", () =
   e = parseError("1\n3 0 0 1 0 0 1e999\n");
   assert.match(e.message, /found "1e999"/);
 });
+
+test("issue 25: a declared vertex count of 10^15 ends with the file, without allocating for it", () => {
+  assert.throws(() => parseEnvironment("1\n1000000000000000 0 0\n", "huge.txt"), /huge\.txt.*polygon 1 declares 1000000000000000 vertices but the file ends after 1/);
+});

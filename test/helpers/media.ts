@@ -1,5 +1,6 @@
 /** Small real media files for tests of loaders that check a file's bytes, not its name. */
 import sharp from "sharp";
+import { crc32 } from "../../src/world/assets/zip.js";
 
 /** A complete 1x1 PNG (one orange pixel), as sharp writes it. */
 export const TINY_PNG = Buffer.from(
@@ -22,4 +23,17 @@ export function noisePng(width: number, height: number, seed = 1): Promise<Buffe
     data[i] = x >>> 24;
   }
   return sharp(data, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+/**
+ * A PNG whose header (IHDR) claims width x height pixels: TINY_PNG with the two sizes rewritten and
+ * the chunk's CRC fixed, so every header reader takes it at its word (issue 25: 1e9 x 1e9 passed
+ * `validate`). Its pixel data stays 1x1, so decoding it fails.
+ */
+export function pngClaiming(width: number, height: number): Buffer {
+  const png = Buffer.from(TINY_PNG);
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29); // IHDR's type and 13 data bytes
+  return png;
 }

@@ -12,6 +12,7 @@ import {
   fpsIndices,
   frameFolderNames,
   naturalCompare,
+  planFrameIndices,
   sampleFrames,
   setFfmpegPaths,
   thinEvenly,
@@ -463,4 +464,44 @@ describe("pure helpers", () => {
     const names = ["frame_10.png", "frame_2.png", "frame_1.png", "frame_02.png", "a.png", "frame_1b.png"];
     assert.deepEqual([...names].sort(naturalCompare), ["a.png", "frame_1.png", "frame_1b.png", "frame_2.png", "frame_02.png", "frame_10.png"]);
   });
+});
+
+/** The fps rule by its definition: for k = 0, 1, ... while k / fps < end (k = 0 always), the last frame at or before k / fps (+1 µs). */
+function fpsByDefinition(timestamps: readonly number[], fps: number, end: number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k === 0 || k / fps < end - 1e-6; k++) {
+    let frame = 0;
+    while (frame + 1 < timestamps.length && timestamps[frame + 1]! <= k / fps + 1e-6) frame++;
+    if (out[out.length - 1] !== frame) out.push(frame);
+  }
+  return out;
+}
+
+test("issue 25: fpsIndices always ends: an fps of 1e300 (which once left k + 1 == k for good) takes every frame at once", () => {
+  const ts = Array.from({ length: 30 }, (_, i) => Math.round((i / 10) * 1e6) / 1e6);
+  const started = performance.now();
+  assert.deepEqual(fpsIndices(ts, 1e300, 3), Array.from({ length: 30 }, (_, i) => i));
+  assert.deepEqual(fpsIndices(ts, 1e20, 3), Array.from({ length: 30 }, (_, i) => i));
+  assert.deepEqual(fpsIndices([0, 1e6, 2e6], 1e300, 3e6), [0, 1, 2], "timestamps far from 0, where k / fps has few bits to spare");
+  assert.deepEqual(planFrameIndices({ mode: "fps", fps: 1e300 }, 30, ts, 0.1), { ok: true, indices: Array.from({ length: 30 }, (_, i) => i) });
+  assert.ok(performance.now() - started < 1000);
+  for (const bad of [0, -1, Infinity, Number.NaN]) assert.throws(() => fpsIndices(ts, bad, 3), /fps must be a positive finite number/);
+});
+
+test("issue 25: fpsIndices still follows its definition for ordinary rates (random clips and rates against the rule itself)", () => {
+  let seed = 25;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let trial = 0; trial < 300; trial++) {
+    const n = 1 + Math.floor(random() * 40);
+    const rate = [5, 10, 24, 29.97, 30, 60][trial % 6]!;
+    const ts = Array.from({ length: n }, (_, i) => Math.round((i / rate) * 1e6) / 1e6);
+    const fps = Math.round(random() * 1000) / 10 + 0.1;
+    const end = ts[n - 1]! + 1 / rate;
+    assert.deepEqual(fpsIndices(ts, fps, end), fpsByDefinition(ts, fps, end), `n ${n}, clip ${rate} fps, sampled at ${fps}`);
+  }
+});
+
+test("issue 25: the sampler refuses an fps above 1000 before reading anything", async () => {
+  await assert.rejects(sampleFrames({ video: "/nonexistent.mp4" }, { mode: "fps", fps: 1e300 }), { name: "RangeError", message: "fps must be above 0 and at most 1000 (got 1e+300)" });
+  await assert.rejects(sampleFrames({ dir: "/nonexistent" }, { mode: "all" }, { sourceFps: 5000 }), { name: "RangeError", message: "sourceFps must be above 0 and at most 1000 (got 5000)" });
 });

@@ -4,6 +4,8 @@ import {
   createCamera,
   createFramebuffer,
   drawLine3D,
+  firstAtLeast,
+  lastAtLeast,
   drawTriangles,
   projectPoint,
   readPixel,
@@ -242,4 +244,18 @@ test("toPng round-trips the framebuffer", async () => {
   assert.equal(width, 7);
   assert.equal(height, 5);
   assert.deepEqual(new Uint8Array(data), fb.color);
+});
+
+test("issue 25: firstAtLeast and lastAtLeast settle in two steps, so a coordinate past 2^53 ends at once", () => {
+  for (let base = -3; base <= 3; base++) {
+    for (let t = -10; t <= 10; t++) {
+      let first = -100;
+      while (base + first * 2 < t) first++;
+      assert.equal(firstAtLeast(base, 2, t) + 0, first, `first base ${base} t ${t}`);
+      let last = 100;
+      while (base + last * -2 < t) last--;
+      assert.equal(lastAtLeast(base, -2, t) + 0, last, `last base ${base} t ${t}`);
+    }
+  }
+  assert.ok(Number.isFinite(firstAtLeast(0, 0.1, 1e17)) && Number.isFinite(lastAtLeast(0, -0.1, -1e17)));
 });

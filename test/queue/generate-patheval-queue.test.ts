@@ -36,7 +36,7 @@ test("generate patheval --queue refuses study=segments and bad options before an
     assert.match(study.stderr, /generate patheval --set study=\.\.\. is one piece of work \(seconds\), not split into jobs: run it without --queue/);
     const bad = await exited(cli(["generate", "patheval", "--out", path.join(tmp, "b"), "--set", "runs=0", "--queue", db.url]));
     assert.equal(bad.code, 2, bad.stderr);
-    assert.match(bad.stderr, /runs must be an integer >= 1, got "0"/);
+    assert.match(bad.stderr, /runs must be an integer from 1 to 10000, got "0"/);
     // Nothing reached the server: not even the tables were made.
     const { rows } = await db.pool.query<{ n: string }>("SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = $1", [db.schema]);
     assert.equal(Number(rows[0]!.n), 0);

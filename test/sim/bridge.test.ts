@@ -91,3 +91,34 @@ test("the bridged simulator gives byte for byte what the in-process one gives (v
     await server.close();
   }
 });
+
+test("issue 25: POST /reset with a start of 1e16 is a 400 invalid_request naming the fields (it once hung the simulator for good), and the session goes on", async () => {
+  const { env, server } = await bridged(40);
+  try {
+    const start = episode("vcn_0001");
+    const started = performance.now();
+    const reply = await fetch(new URL("/reset", server.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ episode: { ...start, start_position: [1e16, 0, 1e16] }, render: false }),
+    });
+    assert.equal(reply.status, 400);
+    assert.deepEqual(await reply.json(), {
+      error: { code: "invalid_request", message: "episode.start_position[0]: must be between -10000 and 10000 (metres); episode.start_position[2]: must be between -10000 and 10000 (metres)" },
+    });
+    const far = await fetch(new URL("/shortest_path", server.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ from: start.start_position, targets: [[0, -1e16, 0]] }),
+    });
+    assert.equal(far.status, 400);
+    assert.equal(((await far.json()) as { error: { message: string } }).error.message, "targets[0][1]: must be between -10000 and 10000 (metres)");
+    // The server is not stuck: a good reset is served right after.
+    const observation = await env.reset(start, { render: false });
+    assert.equal(observation.step, 0);
+    assert.ok(performance.now() - started < 10_000);
+    await env.close();
+  } finally {
+    await server.close();
+  }
+});

@@ -127,3 +127,16 @@ test("snapping: a free start stays; an occupied one moves to the nearest free ce
   // Outside the grid: the nearest cell centre inside within reach.
   assert.deepEqual(snapToFree(g, [-0.2, 0.0625])!.position, [0.0625, 0.0625]);
 });
+
+test("issue 25: a point far outside the grid snaps to nothing at once, whatever its size (a coordinate of 1e16 once looped for good)", () => {
+  const g = grid(0.05, 40, () => false);
+  const started = performance.now();
+  assert.equal(snapToFree(g, [1e16, 1e16]), null);
+  assert.equal(snapToFree(g, [-1e300, 3]), null);
+  // A huge snap distance visits the grid's cells only.
+  assert.deepEqual(snapToFree(WALLED, [1e6, 0.51], 2e6)!.position, [1.475, 0.525]);
+  assert.deepEqual(snapToFree(WALLED, [1.6, 0.51], 1e16)!.position, [1.475, 0.525]);
+  assert.ok(performance.now() - started < 1000, "bounded by the grid, not by the coordinate");
+  assert.throws(() => snapToFree(g, [Number.NaN, 0]), /not finite/);
+  assert.throws(() => snapToFree(g, [0, 0], -1), /snap distance must be a non-negative number/);
+});

@@ -126,6 +126,26 @@ test("a start off free floor moves to the nearest free cell centre within 0.5 m 
   await sim.close();
 });
 
+test("issue 25: a start or a shortest-path point beyond 10 km is refused at once (1e16 once hung snapToFree); one outside the house is refused as off the floor", async () => {
+  const sim = createWorldSimulator({ dataRoot: MINI, houses: shared });
+  const rotation: [number, number, number, number] = [0, 0, 0, 1];
+  await sim.reset(episode("vcn_0001"), { render: false }); // loads the house, so the time below is the refusals'
+  const started = performance.now();
+  await assert.rejects(
+    sim.reset({ episode_id: "far", scene_id: "house_001", start_position: [1e16, 0, 1e16], start_rotation: rotation }, { render: false }),
+    (error: unknown) => error instanceof EnvironmentError && error.message === "episode far: start_position [10000000000000000, 0, 10000000000000000] must be within 10000 m of the origin",
+  );
+  await assert.rejects(
+    sim.reset({ episode_id: "outside", scene_id: "house_001", start_position: [9999, 0, -9999], start_rotation: rotation }, { render: false }),
+    /episode outside: the start \[9999, 0, -9999\] is farther than 0\.5 m from free floor of house_001/,
+  );
+  await sim.reset(episode("vcn_0001"), { render: false });
+  await assert.rejects(sim.shortestPath([0, 0, 0], [[1e16, 0, 0]]), /targets\[0\] \[10000000000000000, 0, 0\] must be within 10000 m of the origin/);
+  assert.equal(await sim.shortestPath([9999, 0, 9999], [[0, 0, 0]]), null, "a start far off the house has no path");
+  assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
+  await sim.close();
+});
+
 test("turning by 90 degrees reuses the four pictures of the position, byte for byte, and they match fresh renders", async () => {
   const e = episode("vcn_0003");
   const a = createWorldSimulator({ dataRoot: MINI, houses: shared });

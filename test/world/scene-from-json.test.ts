@@ -145,3 +145,12 @@ test("references: duplicate ids, unknown rooms, walls and objects, reversed boxe
   ].sort());
   assert.ok(lines.some((l) => /room_99.*not in rooms/.test(l)));
 });
+
+test("issue 25: coordinates beyond 10 km, a house wider than 100 m, negative or absurd sizes are refused before any grid is built", () => {
+  assert.deepEqual(problemsOf(edited((j) => (j.walls[0].a = [1e16, 0]))), ["walls[0].a[0]: must be between -10000 and 10000 (metres)"]);
+  assert.deepEqual(problemsOf(edited((j) => (j.objects[0].size.width = -1))), ["objects[0].size.width: must be above 0 and at most 100 (metres)"]);
+  assert.deepEqual(problemsOf(edited((j) => (j.objects[0].yaw = 1e9))), [`objects[0].yaw: must be between ${-200 * Math.PI} and ${200 * Math.PI} (radians: 100 turns)`]);
+  assert.deepEqual(problemsOf(edited((j) => (j.seed = 2 ** 53 + 2))), ["seed: must be a whole number within ±(2^53 - 1) (a safe integer)"]);
+  // A 10 km wall inside a 10 km box would make a 200,000 x 200,000 plan grid (world/space/grid.ts).
+  assert.deepEqual(problemsOf(edited((j) => (j.bounds = { min: [0, 0], max: [9000, 10] }))), ["bounds: spans 9000 m x 10 m; a scene spans at most 100 m each way"]);
+});

@@ -443,3 +443,11 @@ test("roomAt on a concave room", () => {
   assert.equal(roomAt(scene, [3.5, 1]), "R");
   assert.equal(roomAt(scene, [5, 1]), null);
 });
+
+test("issue 25: a plan grid has at most 2048 x 2048 cells (a scene at most 100 m across), and a cell of a point 1e16 m away is found in two steps", () => {
+  assert.throws(() => emptyGrid([0, 0], 0.05, 3000, 3000), { name: "RangeError", message: "a 3000x3000 grid has more than 4194304 cells" });
+  assert.throws(() => gridForBounds({ min: [0, 0], max: [10_000, 10_000] }, 0.05), /a 200000x200000 grid has more than 4194304 cells/);
+  assert.equal(gridForBounds({ min: [0, 0], max: [100, 100] }, 0.05).width, 2000);
+  const far = worldToCell(emptyGrid([0, 0], 0.05, 10, 10), [1e16, -1e16]);
+  assert.ok(far[0] > 1e17 && far[1] < -1e17);
+});

@@ -6,9 +6,11 @@
  * - mismatched-overlay: another question with as many candidates, from another view, whose image
  *   can be shown instead (planImageSwap; which partner is drawn depends on the seed, whether one
  *   exists does not).
- * The image itself is checked by the loader for every source (it must be a PNG, JPEG, GIF or WebP).
+ * The image itself is checked by the loader for every source (it must be a PNG, JPEG, GIF or WebP),
+ * and here its header: a size sharp cannot decode is a problem (media/image-check.ts).
  */
-import type { DataProblem } from "../../core/problems.js";
+import { problemList, type DataProblem } from "../../core/problems.js";
+import { ImageHeaderChecker } from "../../media/image-check.js";
 import type { RequestOptions } from "../requests.js";
 import { INTENT_FIELDS, loadTemplates, planImageSwap, templateFields } from "./prompt.js";
 import type { EgoPathItem } from "./types.js";
@@ -23,10 +25,13 @@ const PLACEHOLDER_FIELDS: Record<string, string> = {
 };
 
 export function egopathRequestProblems(items: readonly EgoPathItem[], requests: RequestOptions): DataProblem[] {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const at = (item: EgoPathItem, field: string, message: string) => problems.push({ ...item.source, field, message });
   const templates = requests.source === "templates" ? loadTemplates(requests.templateFile) : undefined;
+  const images = new ImageHeaderChecker();
   for (const item of items) {
+    const picture = images.problem(item.imagePath, item.imageRef);
+    if (picture) at(item, "image_path", picture);
     if (!templates) {
       if (item.userPrompt.trim() === "") at(item, "user_prompt", "is blank; the release prompt sends it as the question");
       continue;

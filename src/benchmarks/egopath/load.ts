@@ -3,7 +3,8 @@ import path from "node:path";
 import { DataRoot, type DataRootOptions, type Resolved } from "../../core/dataroot.js";
 import { tryReadText } from "../../core/file-read.js";
 import { parseJson, readJsonObjects } from "../../core/jsonl.js";
-import { DataError, type DataProblem } from "../../core/problems.js";
+import { COORDINATE_LIMIT_M, MAX_DISTANCE_M, MAX_ROBOT_SIZE_M, rangeProblem } from "../../core/limits.js";
+import { appendAll, countOmitted, DataError, omittedProblems, problemCount, problemList, type DataProblem } from "../../core/problems.js";
 import { pyFloat } from "../../core/pycompat/float.js";
 import { pyIntFromString } from "../../core/pycompat/int.js";
 import { pyStr } from "../../core/pycompat/keys.js";
@@ -88,7 +89,7 @@ export function availableTasks(root: string, split: Split = "benchmark"): TaskCo
  */
 export function loadRelease(root: string, options: LoadOptions = {}): LoadResult {
   const absRoot = path.resolve(root);
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   if (!existsSync(absRoot) || !statSync(absRoot).isDirectory()) {
     problems.push({ file: root, message: "dataset root does not exist or is not a folder" });
     return { root: absRoot, tasks: [], items: [], problems };
@@ -104,10 +105,10 @@ export function loadRelease(root: string, options: LoadOptions = {}): LoadResult
     });
   }
   const items: EgoPathItem[] = [];
-  const cache: FileCache = new Map();
+  const cache: FileCache = { files: new Map(), rowUsedBadFile: false };
   const dataRoot = new DataRoot(absRoot, options);
-  for (const task of tasks) items.push(...loadTask(dataRoot, layout, task, problems, cache));
-  if (options.requests) problems.push(...egopathRequestProblems(items, options.requests));
+  for (const task of tasks) appendAll(items, loadTask(dataRoot, layout, task, problems, cache));
+  if (options.requests) appendAll(problems, egopathRequestProblems(items, options.requests));
   return { root: absRoot, tasks, items, problems: dedupe(problems) };
 }
 
@@ -118,29 +119,40 @@ export function loadReleaseOrThrow(root: string, options: LoadOptions = {}): Loa
   return result;
 }
 
-/** Shared files (visible waypoints, sidecars) are read and checked once per load. */
-type FileCache = Map<string, { value: unknown; problems: DataProblem[] }>;
+/**
+ * Shared files (visible waypoints, sidecars) are read and checked once per load, and their problems
+ * reported once (a file shared by 10,000 rows must not fill the bounded problem list with copies).
+ * `rowUsedBadFile` marks the row being checked when a file it reads had problems: the row is refused.
+ */
+interface FileCache {
+  files: Map<string, { value: unknown; problems: DataProblem[] }>;
+  rowUsedBadFile: boolean;
+}
 
 function cached<T>(cache: FileCache, key: string, problems: DataProblem[], read: (sink: DataProblem[]) => T): T {
-  let entry = cache.get(key);
+  let entry = cache.files.get(key);
   if (!entry) {
-    const sink: DataProblem[] = [];
+    const sink = problemList();
     entry = { value: read(sink), problems: sink };
-    cache.set(key, entry);
+    cache.files.set(key, entry);
+    appendAll(problems, sink);
   }
-  problems.push(...entry.problems);
+  if (problemCount(entry.problems) > 0) cache.rowUsedBadFile = true;
   return entry.value as T;
 }
 
-/** The same defect in a shared file is reported once. */
+/** The same defect in a shared file is reported once (among the problems kept; the others stay counted). */
 function dedupe(problems: DataProblem[]): DataProblem[] {
   const seen = new Set<string>();
-  return problems.filter((p) => {
+  const out = problemList();
+  for (const p of problems) {
     const key = `${p.file}|${p.line}|${p.field}|${p.message}`;
-    if (seen.has(key)) return false;
+    if (seen.has(key)) continue;
     seen.add(key);
-    return true;
-  });
+    out.push(p);
+  }
+  countOmitted(out, omittedProblems(problems));
+  return out;
 }
 
 function loadTask(dataRoot: DataRoot, layout: SplitLayout, task: TaskCode, problems: DataProblem[], cache: FileCache): EgoPathItem[] {
@@ -215,7 +227,8 @@ function checkRow(
   problems: DataProblem[],
   cache: FileCache,
 ): EgoPathItem | undefined {
-  const before = problems.length;
+  const before = problemCount(problems);
+  cache.rowUsedBadFile = false;
   const report = (field: string, message: string) => problems.push({ ...at, field, message });
 
   const rawId = row["question_id"];
@@ -246,6 +259,7 @@ function checkRow(
     report("ground_truth", "must be an object");
     return undefined;
   }
+  groundTruthLengths(gt, report);
   const base = {
     id: String(rawId),
     rawId: rawId as string | number,
@@ -264,10 +278,35 @@ function checkRow(
   const item = isRouteTask(task)
     ? routeItem(dataRoot, embodiedGraph, row, gt, base, waypointsRef, at, problems, cache)
     : setItem(gt, base, waypoints, report);
-  return problems.length === before ? item : undefined;
+  return problemCount(problems) === before && !cache.rowUsedBadFile ? item : undefined;
 }
 
 type Report = (field: string, message: string) => void;
+
+/** JSON text of a value for a message; numbers JSON cannot write (1e400 reads as Infinity) as themselves. */
+const shown = (value: unknown): string => (typeof value === "number" ? String(value) : JSON.stringify(value));
+
+/**
+ * Optional ground-truth sizes and distances, metres (core/limits.ts): when given, Python float() of
+ * each must be a finite number from 0 to its physical maximum. A robot is at most 10 m wide; a
+ * route or ring radius at most 100 km. (A negative robot_diameter_m once passed validate.)
+ */
+const GROUND_TRUTH_METRES: ReadonlyArray<[key: string, max: number]> = [
+  ["robot_diameter_m", MAX_ROBOT_SIZE_M],
+  ["canonical_sparse_length_m", MAX_DISTANCE_M],
+  ["goal_ring_min_distance_m", MAX_DISTANCE_M],
+  ["goal_ring_threshold_m", MAX_DISTANCE_M],
+];
+
+function groundTruthLengths(gt: Record<string, unknown>, report: Report): void {
+  for (const [key, max] of GROUND_TRUTH_METRES) {
+    const raw = gt[key];
+    if (raw == null) continue;
+    const value = pyFloat(raw);
+    const problem = value === null ? `must be a number, found ${shown(raw)}` : rangeProblem(value, 0, max, " (metres)");
+    if (problem) report(`ground_truth.${key}`, problem);
+  }
+}
 type Base = Omit<SetItem, "kind" | "candidates" | "positives">;
 
 function setItem(gt: Record<string, unknown>, base: Base, waypoints: Waypoint[] | undefined, report: Report): SetItem | undefined {
@@ -319,7 +358,7 @@ function routeItem(
   if (optimal == null) report("ground_truth.optimal_length_m", "missing (needed for SPL)");
   else {
     const value = pyFloat(optimal);
-    if (value === null || !(value > 0)) report("ground_truth.optimal_length_m", `must be a positive number, found ${JSON.stringify(optimal)}`);
+    if (value === null || !(value > 0 && value <= MAX_DISTANCE_M)) report("ground_truth.optimal_length_m", `must be a positive number of metres up to ${MAX_DISTANCE_M}, found ${shown(optimal)}`);
     else optimalLengthM = value;
   }
 
@@ -444,9 +483,21 @@ function readWaypoints(file: string, ref: string, problems: DataProblem[]): Wayp
     const waypoint: Waypoint = { displayId: Number(id) };
     const xyz = w["world_xyz"];
     const coords = Array.isArray(xyz) && xyz.length === 3 ? xyz.map(pyFloat) : [];
-    if (coords.length === 3 && coords.every((v) => v !== null)) waypoint.worldXYZ = coords as [number, number, number];
+    if (coords.length === 3 && coords.every((v) => v !== null)) {
+      // A world position within 10 km of the origin (core/limits.ts); NaN or Infinity is no position.
+      const far = coords.findIndex((v) => rangeProblem(v!, -COORDINATE_LIMIT_M, COORDINATE_LIMIT_M) !== null);
+      if (far >= 0) {
+        problems.push({ file: ref, field: `${field}.world_xyz[${far}]`, message: rangeProblem(coords[far]!, -COORDINATE_LIMIT_M, COORDINATE_LIMIT_M, " (metres)")! });
+        return;
+      }
+      waypoint.worldXYZ = coords as [number, number, number];
+    }
     const uv = w["image_xy"];
     if (Array.isArray(uv) && uv.length === 2 && uv.every((v) => typeof v === "number")) {
+      if (!uv.every(Number.isFinite)) {
+        problems.push({ file: ref, field: `${field}.image_xy`, message: `must be two finite pixel coordinates, found [${uv.join(", ")}]` });
+        return;
+      }
       waypoint.imageXY = uv as [number, number];
     }
     const waypointId = w["waypoint_id"] == null ? null : toIdOrNull(w["waypoint_id"]);
@@ -503,12 +554,13 @@ export function readDirectPairs(file: string, ref: string, waypoints: Waypoint[]
       }
       if (distance == null) return;
       const length = pyFloat(distance);
-      if (length === null) {
-        problems.push({ file: ref, field: `${field}.distance_m`, message: `must be a number, found ${JSON.stringify(distance)}` });
+      const problem = length === null ? `must be a number, found ${shown(distance)}` : rangeProblem(length, 0, MAX_DISTANCE_M, " (metres)");
+      if (problem) {
+        problems.push({ file: ref, field: `${field}.distance_m`, message: problem });
         ok = false;
         return;
       }
-      row.set(dst, length);
+      row.set(dst, length!);
     });
   }
   return ok ? adjacency : undefined;

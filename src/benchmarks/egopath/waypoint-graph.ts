@@ -5,6 +5,7 @@
  * on scene waypoint ids; displayed ids are mapped onto graph waypoints first.
  */
 import path from "node:path";
+import { MAX_DISTANCE_M, rangeProblem } from "../../core/limits.js";
 import type { DataProblem } from "../../core/problems.js";
 import { pyFloat } from "../../core/pycompat/float.js";
 import { pyStr } from "../../core/pycompat/keys.js";
@@ -90,10 +91,12 @@ export function parseWaypointGraph(data: unknown, ref: string, toId: IdOf, probl
     const u = edge["source"] == null ? null : toId(edge["source"]);
     const v = edge["target"] == null ? null : toId(edge["target"]);
     const w = "distance" in edge ? pyFloat(edge["distance"]) : 1.0;
+    // An edge's length is a distance in metres: finite, from 0 to 100 km (core/limits.ts).
+    const badLength = w === null ? `must be a number, found ${JSON.stringify(edge["distance"])}` : rangeProblem(w, 0, MAX_DISTANCE_M, " (metres)");
     if (u === null) problems.push({ file: ref, field: `${field}.source`, message: "must be an integer waypoint id" });
     if (v === null) problems.push({ file: ref, field: `${field}.target`, message: "must be an integer waypoint id" });
-    if (w === null) problems.push({ file: ref, field: `${field}.distance`, message: `must be a number, found ${JSON.stringify(edge["distance"])}` });
-    if (u === null || v === null || w === null) {
+    if (badLength) problems.push({ file: ref, field: `${field}.distance`, message: badLength });
+    if (u === null || v === null || w === null || badLength) {
       ok = false;
       return;
     }

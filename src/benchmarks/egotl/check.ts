@@ -2,9 +2,12 @@
  * What an EgoTL-Bench request needs beyond what scoring checks (load.ts runs this when asked,
  * benchmarks/requests.ts): every text field the task's template fills in (prompt.ts questionText),
  * and every video the prompt samples frames from opens and has the frames its spec names
- * (media/video-check.ts; frame folders and lists are checked by the loader itself).
+ * (media/video-check.ts; frame folders and lists are checked by the loader itself), and every
+ * picture named one by one (current_frame, a frame list) has a header sharp can decode
+ * (media/image-check.ts).
  */
-import type { DataProblem } from "../../core/problems.js";
+import { problemList, type DataProblem } from "../../core/problems.js";
+import { ImageHeaderChecker } from "../../media/image-check.js";
 import { planFrames, planSpanFrames, VideoChecker } from "../../media/video-check.js";
 import type { RequestOptions } from "../requests.js";
 import type { EgoTLItem } from "./load.js";
@@ -26,9 +29,16 @@ export function placeholdersUsed(template: string): Placeholder[] {
 
 export function egotlRequestProblems(items: readonly EgoTLItem[], requests: RequestOptions, videos = new VideoChecker()): DataProblem[] {
   const templates = loadTemplates(requests.templateFile);
-  const problems: DataProblem[] = [];
+  const problems = problemList();
+  const images = new ImageHeaderChecker();
   for (const item of items) {
     const at = (field: string, message: string) => problems.push({ file: item.file, line: item.line, field, message });
+    const current = item.currentFrame && images.problem(item.currentFrame.path, item.currentFrame.display);
+    if (current) at("current_frame", current);
+    item.media?.source.frames?.forEach((frame, i) => {
+      const picture = images.problem(frame, frame);
+      if (picture) at(`media.frames[${i}]`, picture);
+    });
     for (const key of placeholdersUsed(templates[item.task])) {
       const value = TEXT_FIELDS[key](item);
       if (value === null) at(key, `missing; the ${item.task} prompt shows it ({${key}})`);

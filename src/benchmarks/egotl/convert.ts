@@ -26,8 +26,9 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { boundedArray, fps, MAX_DISTANCE_M, MAX_FRAME_INDEX, nonNegativeMetres, point as point3 } from "../../core/limits.js";
 import { readJsonObjects } from "../../core/jsonl.js";
-import type { DataProblem } from "../../core/problems.js";
+import { appendAll, problemList, type DataProblem } from "../../core/problems.js";
 import { createRng, seedFromString } from "../../stats/rng.js";
 import { fieldPath } from "./load.js";
 import type { DirectionLabel } from "./schema.js";
@@ -41,16 +42,19 @@ export const SUBTYPE_LABELS: Readonly<Record<string, DirectionLabel>> = Object.f
   "sitting-down": "Going down",
 });
 
-const point = z.array(z.number()).length(3);
+// Every number bounded (core/limits.ts): positions within 10 km, times within two days, rates up
+// to MAX_FPS; a clip's frame numbers must stay within MAX_FRAME_INDEX (checked per clip).
+const point = point3(3);
+const seconds = z.number().min(0).max(2 * 86_400);
 
 const ClipSchema = z.strictObject({
-  start: z.number().nonnegative().describe("seconds from the start of the episode video"),
-  end: z.number().positive().describe("seconds (the clip ends before this time)"),
+  start: seconds.describe("seconds from the start of the episode video"),
+  end: seconds.positive().describe("seconds (the clip ends before this time)"),
   transcript: z.string().optional(),
   category: z.enum(["navigation", "manipulation"]),
   subtype: z.enum(Object.keys(SUBTYPE_LABELS) as [string, ...string[]]).optional(),
-  distance_m: z.number().nonnegative().optional(),
-  positions: z.array(point).min(2).optional().describe("camera centres in metres, in time order (Eq. 3)"),
+  distance_m: nonNegativeMetres(MAX_DISTANCE_M).optional(),
+  positions: boundedArray(point).min(2).optional().describe("camera centres in metres, in time order (Eq. 3)"),
   action: z.string().min(1).optional(),
   distractors: z.array(z.string().min(1)).length(3).optional(),
   next_distractors: z.array(z.string().min(1)).length(3).optional().describe("three wrong next actions; the next clip's action is the answer"),
@@ -61,10 +65,10 @@ export const EpisodeSchema = z.strictObject({
   abstract_task: z.string().min(1).optional(),
   chain_of_thought: z.string().min(1).optional(),
   video: z.string().min(1).describe("the episode video, relative to the items file's folder"),
-  fps: z.number().positive().describe("the episode video's frame rate"),
+  fps: fps().describe("the episode video's frame rate"),
   memory_bank: z.string().min(1).optional().describe("the memory-bank walkthrough video"),
   plan_distractors: z.array(z.string().min(1)).length(3).optional().describe("three altered plans; the chain of thought is the answer"),
-  clips: z.array(ClipSchema),
+  clips: boundedArray(ClipSchema),
 });
 
 export type Episode = z.infer<typeof EpisodeSchema>;
@@ -107,6 +111,7 @@ export function episodeItems(episode: Episode, at: (field: string, message: stri
     if (clip.end <= clip.start) return at(`${field}.end`, `must be after start (${clip.start} s)`);
     const span = clipFrames(clip.start, clip.end, episode.fps);
     if (!span) return at(field, `no frame of a ${episode.fps} fps video lies in [${clip.start}, ${clip.end}) s`);
+    if (span.last_frame > MAX_FRAME_INDEX) return at(field, `ends at frame ${span.last_frame} of a ${episode.fps} fps video; frame numbers stop at ${MAX_FRAME_INDEX}`);
     const id = (task: string) => `${episode.episode_id}-${task}-c${String(k).padStart(2, "0")}`;
     const media = { video: episode.video, span };
     const meta = { clip: k, start: clip.start, end: clip.end, ...(clip.transcript ? { transcript: clip.transcript } : {}) };
@@ -136,7 +141,7 @@ export function episodeItems(episode: Episode, at: (field: string, message: stri
 
 /** Every episode line of a JSONL file -> items; malformed lines and clips are problems (file, line, field). */
 export function convertEpisodes(file: string, shown = path.basename(file)): { items: Array<Record<string, unknown>>; problems: DataProblem[] } {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const items: Array<Record<string, unknown>> = [];
   for (const { line, value } of readJsonObjects(file, shown, problems)) {
     const parsed = EpisodeSchema.safeParse(value);
@@ -144,7 +149,7 @@ export function convertEpisodes(file: string, shown = path.basename(file)): { it
       for (const issue of parsed.error.issues) problems.push({ file: shown, line, field: fieldPath(issue.path), message: issue.message });
       continue;
     }
-    items.push(...episodeItems(parsed.data, (field, message) => problems.push({ file: shown, line, field, message })));
+    appendAll(items, episodeItems(parsed.data, (field, message) => problems.push({ file: shown, line, field, message })));
   }
   return { items, problems };
 }

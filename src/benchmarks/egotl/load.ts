@@ -11,7 +11,7 @@ import type { z } from "zod";
 import type { BenchItem } from "../../core/benchmark.js";
 import { DataRoot, followUserPath, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
-import type { DataProblem } from "../../core/problems.js";
+import { appendAll, problemCount, problemList, type DataProblem } from "../../core/problems.js";
 import { FRAME_IMAGE_EXTENSIONS, fpsIndices, frameFolderNames, uniformIndices, type FrameSource, type FrameSpan, type FrameSpec } from "../../media/frames.js";
 import type { RequestOptions } from "../requests.js";
 import { egotlRequestProblems } from "./check.js";
@@ -102,7 +102,7 @@ export function findItemFiles(data: string): string[] {
 
 export function loadEgoTL(given: string, options: LoadOptions = {}): LoadResult {
   const data = followUserPath(given);
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   if (!existsSync(data)) return { items: [], problems: [{ file: given, message: "data path does not exist" }], tasks: [] };
   const files = findItemFiles(data);
   if (files.length === 0) return { items: [], problems: [{ file: given, message: "no EgoTL JSONL files found (expected test.jsonl or *.jsonl)" }], tasks: [] };
@@ -133,13 +133,13 @@ export function loadEgoTL(given: string, options: LoadOptions = {}): LoadResult 
     }
     // JSON errors are found before the rows are checked: list this file's problems in line order.
     const mine = problems.splice(first).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-    problems.push(...mine);
+    appendAll(problems, mine);
   }
   const wanted = options.tasks;
   const kept = wanted ? items.filter((i) => wanted.includes(i.task)) : items;
   const tasks = EGOTL_TASKS.filter((t) => (wanted ? wanted.includes(t) : kept.some((i) => i.task === t)));
   if (options.requests && media) {
-    problems.push(...egotlRequestProblems(kept, options.requests));
+    appendAll(problems, egotlRequestProblems(kept, options.requests));
     // Every file's problems together, in line order (the sort is stable).
     const fileOrder = new Map(files.map((f, i) => [shownName(f), i]));
     problems.sort((a, b) => (fileOrder.get(a.file) ?? -1) - (fileOrder.get(b.file) ?? -1) || (a.line ?? 0) - (b.line ?? 0));
@@ -169,11 +169,11 @@ function zodProblems(error: z.ZodError, file: string, line: number, value: Recor
 function readRow(value: Record<string, unknown>, baseDir: string, file: string, line: number, media: DataRoot | null, problems: DataProblem[], frameOverride?: FrameSpec): EgoTLItem | null {
   const parsed = EgoTLItemSchema.safeParse(value);
   if (!parsed.success) {
-    problems.push(...zodProblems(parsed.error, file, line, value));
+    appendAll(problems, zodProblems(parsed.error, file, line, value));
     return null;
   }
   const row = parsed.data;
-  const before = problems.length;
+  const before = problemCount(problems);
   const at = (field: string, message: string) => problems.push({ file, line, field, message });
   if (/#r\d+$/.test(row.id)) at("id", 'must not end in "#r<k>" (reserved for the rotated copies of circular evaluation)');
   const check = mediaCheck(media, baseDir, at);
@@ -191,7 +191,7 @@ function readRow(value: Record<string, unknown>, baseDir: string, file: string, 
     });
   }
   const truth = readTruth(row, options, at);
-  if (problems.length > before || !truth) return null;
+  if (problemCount(problems) > before || !truth) return null;
   const videoId = row.video_id ?? defaultVideoId(row);
   return {
     id: row.id,

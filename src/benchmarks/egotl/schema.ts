@@ -11,6 +11,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { boundedArray, fps, frameIndex, MAX_DISTANCE_M, nonNegativeMetres } from "../../core/limits.js";
+import { frameSpecSchema } from "../../media/frame-spec.js";
 
 /** The six tasks, in the paper's order (Table 3): three layers, memory -> action -> perception. */
 export const EGOTL_TASKS = ["planning", "scene_action", "next_action", "action_recognition", "direction", "distance"] as const;
@@ -35,28 +37,22 @@ export type Letter = (typeof LETTERS)[number];
 export const DIRECTION_LABELS = ["Turn left", "Turn right", "Move forward", "Going up", "Going down"] as const;
 export type DirectionLabel = (typeof DIRECTION_LABELS)[number];
 
-export const FrameSpecSchema = z
-  .discriminatedUnion("mode", [
-    z.strictObject({ mode: z.literal("uniform"), count: z.number().int().positive().describe("frames spread evenly over the whole video") }),
-    z.strictObject({ mode: z.literal("fps"), fps: z.number().positive().describe("frames per second of video time") }),
-    z.strictObject({ mode: z.literal("indices"), indices: z.array(z.number().int().nonnegative()).min(1).describe("0-based frame indices") }),
-    z.strictObject({ mode: z.literal("all") }),
-  ])
-  .describe("which frames to show; default: uniform 16 for planning's memory-bank video, uniform 8 for clips");
+/** The shared, bounded frame spec (media/frame-spec.ts), with EgoTL's defaults in its description. */
+export const FrameSpecSchema = frameSpecSchema.describe("which frames to show; default: uniform 16 for planning's memory-bank video, uniform 8 for clips");
 
 export const SpanSchema = z
   .strictObject({
-    first_frame: z.number().int().nonnegative().describe("0-based index of the clip's first frame in the longer video"),
-    last_frame: z.number().int().nonnegative().describe("0-based index of the clip's last frame (included)"),
+    first_frame: frameIndex().describe("0-based index of the clip's first frame in the longer video"),
+    last_frame: frameIndex().describe("0-based index of the clip's last frame (included)"),
   })
   .describe("the clip as a span of frames inside a longer video (e.g. one step of an episode video); the frame spec then applies to the span as if it were the whole clip");
 
 export const MediaSchema = z
   .strictObject({
     video: z.string().min(1).optional().describe("a video file, relative to the JSONL file's folder"),
-    frames: z.array(z.string().min(1)).min(1).optional().describe("image files in time order, relative to the JSONL file's folder"),
+    frames: boundedArray(z.string().min(1)).min(1).optional().describe("image files in time order, relative to the JSONL file's folder"),
     dir: z.string().min(1).optional().describe("a folder of frame images (sorted by name), relative to the JSONL file's folder"),
-    fps: z.number().positive().optional().describe("frames and dir only: the rate the images were captured at (gives timestamps; needed for an fps spec)"),
+    fps: fps().optional().describe("frames and dir only: the rate the images were captured at (gives timestamps; needed for an fps spec)"),
     spec: FrameSpecSchema.optional(),
     span: SpanSchema.optional(),
   })
@@ -125,7 +121,7 @@ export const DistanceItemSchema = z.strictObject({
   ...base,
   task: z.literal("distance"),
   media: MediaSchema.describe("the clip"),
-  answer: z.number().nonnegative().describe("metres the camera travelled (0 when it did not move)"),
+  answer: nonNegativeMetres(MAX_DISTANCE_M).describe("metres the camera travelled (0 when it did not move)"),
 });
 
 export const EgoTLItemSchema = z

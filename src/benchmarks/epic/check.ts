@@ -21,6 +21,7 @@
 import { DataError, type DataProblem } from "../../core/problems.js";
 import { rleArea } from "../../geometry/rle.js";
 import { imageDimensions } from "../../media/dimensions.js";
+import { imageHeaderProblem } from "../../media/image-check.js";
 import type { RequestOptions } from "../requests.js";
 import { familyOf, REFERENCE_MASK, textFieldsOf, type OverlayVariant } from "./prompt.js";
 import type { LeafTask } from "./taxonomy.js";
@@ -72,6 +73,15 @@ function textProblems(item: EpicItem, rel: string, variant: OverlayVariant): Dat
   }
 }
 
+/** The picture's size from its header; undefined when it cannot be read (a refused file is reported by the loader). */
+function headerSize(file: string): ReturnType<typeof imageDimensions> {
+  try {
+    return imageDimensions(file);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What box-overlay needs of a sample: a reference mask to box, the first image's size, with pixels set. */
 function boxOverlayProblems(item: EpicItem, rel: string): DataProblem[] {
   const field = REFERENCE_MASK[familyOf(item.leaf)];
@@ -81,7 +91,7 @@ function boxOverlayProblems(item: EpicItem, rel: string): DataProblem[] {
   if (rles === undefined) return [problem(`the reference mask ${field} is not in mask_annotation, so no box can be drawn (use mask-overlay or no-overlay)`)];
   if (rles.length === 0) return [problem(`the reference mask ${field} is empty, so no box can be drawn`)];
   const image = item.imageRefs[0] ?? "the first image";
-  const size = item.images[0] ? imageDimensions(item.images[0]) : undefined;
+  const size = item.images[0] ? headerSize(item.images[0]) : undefined;
   if (!size) return [{ file: rel, field: "images", message: `box-overlay for ${item.task}: the size of ${image} cannot be read from its header` }];
   const problems: DataProblem[] = [];
   let pixels = 0;
@@ -95,8 +105,17 @@ function boxOverlayProblems(item: EpicItem, rel: string): DataProblem[] {
   return problems;
 }
 
+/** Pictures whose header sharp cannot decode (media/image-check.ts), by their path in the data. */
+function pictureProblems(item: EpicItem, rel: string): DataProblem[] {
+  return item.images.flatMap((file, i) => {
+    const problem = imageHeaderProblem(file, item.imageRefs[i] ?? file);
+    return problem === null ? [] : [{ file: rel, field: "images", message: problem }];
+  });
+}
+
 /** Everything a request for this sample needs under `requests.source` (an overlay variant). */
 export function epicRequestProblems(item: EpicItem, rel: string, requests: RequestOptions): DataProblem[] {
   const variant = requests.source as OverlayVariant;
-  return [...textProblems(item, rel, variant), ...(variant === "box-overlay" ? boxOverlayProblems(item, rel) : [])];
+  const pictures = pictureProblems(item, rel);
+  return [...textProblems(item, rel, variant), ...pictures, ...(variant === "box-overlay" && pictures.length === 0 ? boxOverlayProblems(item, rel) : [])];
 }

@@ -2,7 +2,8 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { DataRoot, followUserPath, type DataRootOptions } from "../../core/dataroot.js";
 import { parseJson } from "../../core/jsonl.js";
-import type { DataProblem } from "../../core/problems.js";
+import { MAX_IMAGE_PIXELS } from "../../core/limits.js";
+import { appendAll, problemCount, problemList, type DataProblem } from "../../core/problems.js";
 import { readRle, RleError } from "../../geometry/rle.js";
 import { gtFields, LEAF_TASKS, leafFromPath, overlaySuffix, type LeafTask } from "./taxonomy.js";
 import type { EpicItem, RleJson } from "./types.js";
@@ -35,7 +36,7 @@ export function loadEpic(data: string, options: DataRootOptions & { tasks?: stri
     return { items: [], problems: [{ file: data, message }], tasks: [] };
   }
   const bench = found.path;
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const items: EpicItem[] = [];
   listings = new Map();
   try {
@@ -110,7 +111,7 @@ function imagesOf(dir: string, base: string, leaf: LeafTask): { files: string[];
 }
 
 function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTask, problems: DataProblem[], requests?: RequestOptions): EpicItem | undefined {
-  const before = problems.length;
+  const before = problemCount(problems);
   const root = dataRoot.dir;
   const base = path.basename(file).slice(0, -GT_SUFFIX.length);
   const { files, missing } = imagesOf(path.dirname(file), base, leaf);
@@ -155,6 +156,11 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
     list.forEach((rle, i) => {
       try {
         const runs = readRle(rle);
+        // A mask has its picture's size; one sharp could not decode is refused before scoring unpacks it (core/limits.ts).
+        if (runs.height * runs.width > MAX_IMAGE_PIXELS) {
+          problems.push({ file: rel, field: `mask_annotation.${field}[${i}]`, message: `bad RLE: size [${runs.height}, ${runs.width}] is more than the ${MAX_IMAGE_PIXELS} pixels sharp decodes` });
+          return;
+        }
         size ??= [runs.height, runs.width];
       } catch (error) {
         if (!(error instanceof RleError)) throw error;
@@ -167,7 +173,7 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
   for (const needed of [fields.localizationMask, fields.pathMask, fields.targetAreaMask]) {
     if (needed && !(needed in masks)) problems.push({ file: rel, field: `mask_annotation.${needed}`, message: "missing (the task is scored on it)" });
   }
-  if (problems.length > before) return undefined;
+  if (problemCount(problems) > before) return undefined;
   // Scored size: the scored mask's (Visual Matching: image b's, which its mask has).
   const scored = masks[fields.localizationMask ?? fields.pathMask ?? ""]?.[0];
   const [height, width] = scored ? [scored.size[0], scored.size[1]] : size ?? [0, 0];
@@ -184,6 +190,6 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
     width,
     gtFile: file,
   };
-  if (requests) problems.push(...epicRequestProblems(item, rel, requests));
+  if (requests) appendAll(problems, epicRequestProblems(item, rel, requests));
   return item;
 }

@@ -199,20 +199,23 @@ function segmentInMask(p1: readonly number[], p2: readonly number[], mask: BitMa
  * Paper Eq. 3: Length(l ∩ M) / Length(l), exactly, with pixel (c, r) covering the unit square
  * centred on (c, r) (the cell the official rounding looks up). The segment is cut where it crosses
  * a cell border; each piece counts when the cell at its middle is in the mask. A zero-length
- * segment counts as its point's cell.
+ * segment counts as its point's cell. Only the borders of the mask's own cells cut (x from -0.5 to
+ * width - 0.5): a piece beyond them lies outside the mask and counts 0 however it is cut, and a
+ * reply point of 1e9 once made this loop cut a billion times (issue 25).
  */
 export function segmentInMaskExact(p1: readonly number[], p2: readonly number[], mask: BitMask): number {
   const [x1, y1, x2, y2] = [p1[0]!, p1[1]!, p2[0]!, p2[1]!];
   const dx = x2 - x1, dy = y2 - y1;
   if (dx === 0 && dy === 0) return mask.containsPoint(x1, y1) ? 1 : 0;
   const cuts = [0, 1];
-  const crossings = (from: number, delta: number) => {
+  const crossings = (from: number, delta: number, cells: number) => {
     if (delta === 0) return;
     const lo = Math.min(from, from + delta), hi = Math.max(from, from + delta);
-    for (let b = Math.ceil(lo - 0.5) + 0.5; b < hi; b++) if (b > lo) cuts.push((b - from) / delta);
+    const last = Math.min(hi, cells - 0.5 + 1e-9);
+    for (let b = Math.max(Math.ceil(lo - 0.5) + 0.5, -0.5); b < last; b++) if (b > lo) cuts.push((b - from) / delta);
   };
-  crossings(x1, dx);
-  crossings(y1, dy);
+  crossings(x1, dx, mask.width);
+  crossings(y1, dy, mask.height);
   cuts.sort((a, b) => a - b);
   let inside = 0;
   for (let i = 1; i < cuts.length; i++) {

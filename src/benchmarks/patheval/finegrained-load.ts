@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { boundedArray, pathMeasure } from "../../core/limits.js";
 import type { DataRootOptions } from "../../core/dataroot.js";
 import type { DataProblem } from "../../core/problems.js";
 import { EPSILON_LEVELS, PAPER_TABLE_8, type FineGrainedDetail } from "./probes.js";
@@ -17,20 +18,21 @@ import { loadRecordSet, recordSetFiles, type RecordFile, type RecordSet } from "
 
 export const FINE_GRAINED_FOLDER = "fine_grained";
 
-const descriptorShape = z.object(Object.fromEntries(DESCRIPTORS.map((d) => [d, z.number()])) as Record<DescriptorName, z.ZodNumber>);
-const point = z.tuple([z.number(), z.number()]);
+// Every number bounded (core/limits.ts): descriptor values, thresholds and points within a million.
+const descriptorShape = z.object(Object.fromEntries(DESCRIPTORS.map((d) => [d, pathMeasure()])) as Record<DescriptorName, z.ZodNumber>);
+const point = z.tuple([pathMeasure(), pathMeasure()]);
 
 const recordSchema = z.object({
   id: z.string().min(1).max(200),
   image: z.string().min(1).max(1000),
   descriptor: z.enum(DESCRIPTORS as unknown as [DescriptorName, ...DescriptorName[]]),
   epsilon_index: z.union([z.literal(1), z.literal(2), z.literal(3)]),
-  epsilon: z.number(),
-  difference: z.number(),
+  epsilon: pathMeasure(),
+  difference: pathMeasure(),
   smaller: z.enum(["Path 1", "Path 2"]),
   environment: z.string().min(1),
   metrics: z.object({ "Path 1": descriptorShape, "Path 2": descriptorShape }),
-  paths: z.object({ "Path 1": z.array(point), "Path 2": z.array(point) }).optional(),
+  paths: z.object({ "Path 1": boundedArray(point), "Path 2": boundedArray(point) }).optional(),
 });
 
 const FINE_GRAINED_SET: RecordSet<z.infer<typeof recordSchema>> = {

@@ -1,3 +1,4 @@
+import { MAX_CONCURRENCY, MAX_TIMEOUT_MS } from "../../core/limits.js";
 import { UsageError } from "../../core/problems.js";
 import type { PlannerName } from "./plan.js";
 import { DESCRIPTORS, PAPER_THRESHOLDS, type DescriptorName, type Descriptors } from "./scenarios.js";
@@ -146,25 +147,28 @@ export function parseGenerateSet(extra: Record<string, string>, readScenarios: (
     preset = { ...PRESETS[name]! };
   }
   const all: Record<string, string> = { ...preset, ...extra };
-  const int = (key: string, min = 1) => {
+  // Each count bounded (core/limits.ts): plans per environment (the paper makes 30), pairs, probing
+  // pairs and test pairs far above any release, workers as many as requests at once, the planner's
+  // time limit a timer Node can keep.
+  const int = (key: string, min: number, max: number) => {
     const v = Number(all[key]);
-    if (!/^\d{1,9}$/.test(all[key]!) || v < min) throw new UsageError(`${key} must be an integer >= ${min}, got "${all[key]!.slice(0, 40)}"`);
+    if (!/^\d{1,9}$/.test(all[key]!) || v < min || v > max) throw new UsageError(`${key} must be an integer from ${min} to ${max}, got "${all[key]!.slice(0, 40)}"`);
     return v;
   };
   const has = (key: string) => all[key] !== undefined && all[key] !== "";
   const out: Parsed = {};
   if (has("preset")) out.preset = all["preset"]!;
-  if (has("runs")) out.runsPerEnvironment = int("runs");
-  if (has("pairs")) out.pairsPerEnvironment = int("pairs");
-  if (has("time-limit-ms")) out.timeLimitMs = int("time-limit-ms");
-  if (has("max-iterations")) out.maxIterations = int("max-iterations");
-  if (has("workers")) out.workers = int("workers");
-  if (has("probing")) out.probingPairs = int("probing", 0);
+  if (has("runs")) out.runsPerEnvironment = int("runs", 1, 10_000);
+  if (has("pairs")) out.pairsPerEnvironment = int("pairs", 1, 100_000);
+  if (has("time-limit-ms")) out.timeLimitMs = int("time-limit-ms", 1, MAX_TIMEOUT_MS);
+  if (has("max-iterations")) out.maxIterations = int("max-iterations", 1, 999_999_999);
+  if (has("workers")) out.workers = int("workers", 1, MAX_CONCURRENCY);
+  if (has("probing")) out.probingPairs = int("probing", 0, 100_000);
   if (has("planner")) out.planner = oneOf("planner", all["planner"]!, ["rrt-connect", "rrt"] as const);
   if (has("validity")) out.validity = oneOf("validity", all["validity"]!, ["release", "exact"] as const);
   if (has("labelled-pairs")) out.labelledPairs = oneOf("labelled-pairs", all["labelled-pairs"]!, ["all", "last"] as const);
   if (has("split")) out.split = oneOf("split", all["split"]!, ["scenario", "environment"] as const);
-  if (has("test-per-scenario")) out.testPerScenario = all["test-per-scenario"] === "release" ? "release" : int("test-per-scenario");
+  if (has("test-per-scenario")) out.testPerScenario = all["test-per-scenario"] === "release" ? "release" : int("test-per-scenario", 1, 100_000);
   if (has("dims")) out.dims = dimsOf(all["dims"]!);
   if (has("train-images")) out.trainImages = bool("train-images", all["train-images"]!);
   if (has("simplify")) out.simplify = bool("simplify", all["simplify"]!);

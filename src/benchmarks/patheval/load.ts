@@ -3,7 +3,8 @@ import path from "node:path";
 import { z } from "zod";
 import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
 import { parseJson } from "../../core/jsonl.js";
-import type { DataProblem } from "../../core/problems.js";
+import { boundedArray, pathMeasure, safeId } from "../../core/limits.js";
+import { appendAll, problemList, type DataProblem } from "../../core/problems.js";
 import { DESCRIPTORS } from "./scenarios.js";
 import type { Dim, PathEvalItem } from "./types.js";
 import type { RequestOptions } from "../requests.js";
@@ -15,17 +16,19 @@ import { pathevalRequestProblems } from "./check.js";
  * `--data` may be a folder or one JSON file.
  */
 
-const descriptorShape = z.object(Object.fromEntries(DESCRIPTORS.map((d) => [d, z.number()])) as Record<(typeof DESCRIPTORS)[number], z.ZodNumber>);
+// Every number bounded (core/limits.ts): descriptor values and path points within a million.
+const descriptorShape = z.object(Object.fromEntries(DESCRIPTORS.map((d) => [d, pathMeasure()])) as Record<(typeof DESCRIPTORS)[number], z.ZodNumber>);
+const pathPoints = boundedArray(z.tuple([pathMeasure(), pathMeasure()]));
 
 const recordSchema = z.object({
-  id: z.union([z.string(), z.number()]),
+  id: z.union([z.string(), safeId()]),
   image: z.string().min(1),
-  conversations: z.array(z.object({ from: z.string(), value: z.string() })).min(2),
+  conversations: boundedArray(z.object({ from: z.string(), value: z.string() })).min(2),
   metrics: z.object({ "Path 1": descriptorShape, "Path 2": descriptorShape }),
   scenario_id: z.number().int().min(1).max(15).optional(),
   scenario: z.string().optional(),
   environment: z.string().optional(),
-  paths: z.object({ "Path 1": z.array(z.tuple([z.number(), z.number()])), "Path 2": z.array(z.tuple([z.number(), z.number()])) }).optional(),
+  paths: z.object({ "Path 1": pathPoints, "Path 2": pathPoints }).optional(),
 });
 
 export interface LoadResult {
@@ -88,15 +91,15 @@ export function pathEvalRoot(data: string): string {
 
 /** `requests`: also check what requests with that variant or probe need (check.ts). */
 export function loadPathEval(data: string, options: LoadOptions = {}): LoadResult {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   if (!existsSync(data)) return { items: [], problems: [{ file: data, message: "data path does not exist" }], tasks: [] };
   const files = findDataFiles(data, options.split).filter((f) => !options.tasks || options.tasks.includes(f.dim));
   if (files.length === 0) problems.push({ file: data, message: "no PathEval JSON files found (expected 2D/test_dataset_2D.json and/or 3D/test_dataset_3D.json)" });
   const items: PathEvalItem[] = [];
   const root = new DataRoot(pathEvalRoot(data), options);
   const toRender = options.renderMissing ? new Map<string, string>() : undefined;
-  for (const { file, dim } of files) items.push(...loadFile(path.resolve(file), dim, root, problems, toRender));
-  if (options.requests) problems.push(...pathevalRequestProblems(items, options.requests));
+  for (const { file, dim } of files) appendAll(items, loadFile(path.resolve(file), dim, root, problems, toRender));
+  if (options.requests) appendAll(problems, pathevalRequestProblems(items, options.requests));
   return { items, problems, tasks: files.map((f) => f.dim), ...(toRender ? { toRender } : {}) };
 }
 

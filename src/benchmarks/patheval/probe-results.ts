@@ -9,7 +9,7 @@
  * The file is JSON Lines, one measurement a line (format in the doc). This module reads it (each
  * defect a DataProblem naming the file, line and field) and lays it out as the paper's tables.
  */
-import type { DataProblem } from "../../core/problems.js";
+import { problemList, type DataProblem } from "../../core/problems.js";
 
 export const ENCODER_SETTINGS = ["frozen", "fine-tuned"] as const;
 export const MEMORIZATION_INPUTS = ["image", "image+descriptors", "image+random-tokens"] as const;
@@ -72,7 +72,7 @@ function fraction(raw: Raw, key: string, lo: number, push: (field: string, messa
 
 function count(raw: Raw, key: string, push: (field: string, message: string) => void): number | null {
   const v = raw[key];
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) {
     push(key, `must be a positive integer, found ${JSON.stringify(v)?.slice(0, 40) ?? "nothing"}`);
     return null;
   }
@@ -113,7 +113,7 @@ function readRow(raw: Raw, line: number, push: (field: string, message: string) 
 /** Reads a results file's text: every row, and every problem (file, line, field). A measurement given twice is a problem. */
 export function readProbeResults(text: string, file: string): { rows: ProbeResultRow[]; problems: DataProblem[] } {
   const rows: ProbeResultRow[] = [];
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const seen = new Map<string, number>();
   text.replace(/^\uFEFF/, "").split("\n").forEach((content, i) => {
     const line = i + 1;

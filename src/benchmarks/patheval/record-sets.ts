@@ -3,7 +3,7 @@ import path from "node:path";
 import type { z } from "zod";
 import { DataRoot, type DataRootOptions } from "../../core/dataroot.js";
 import { parseJson } from "../../core/jsonl.js";
-import type { DataProblem } from "../../core/problems.js";
+import { problemList, type DataProblem } from "../../core/problems.js";
 import type { Dim, PathEvalItem } from "./types.js";
 
 /**
@@ -42,7 +42,7 @@ export function loadRecordSet<R extends { id: string; image: string }>(
   const files = recordSetFiles(set, dataRoot, options.tasks);
   const root = new DataRoot(dataRoot, options);
   const items: PathEvalItem[] = [];
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   for (const { file, dim } of files) {
     const display = path.relative(root.dir, file);
     const read = root.readText(file, { what: "data file" });

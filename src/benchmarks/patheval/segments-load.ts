@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pathMeasure } from "../../core/limits.js";
 import type { DataRootOptions } from "../../core/dataroot.js";
 import type { DataProblem } from "../../core/problems.js";
 import type { FineGrainedDetail } from "./probes.js";
@@ -23,13 +24,14 @@ export interface SegmentProbeDetail extends FineGrainedDetail {
   segment: SegmentKind;
 }
 
-const point = z.tuple([z.number(), z.number()]);
+// Every number bounded (core/limits.ts): clearances, differences and points within a million.
+const point = z.tuple([pathMeasure(), pathMeasure()]);
 const recordSchema = z.object({
   id: z.string().min(1).max(200),
   image: z.string().min(1).max(1000),
   segment_type: z.enum(TYPES),
-  clearance: z.object({ "Path 1": z.number().nonnegative(), "Path 2": z.number().nonnegative() }),
-  difference: z.number(),
+  clearance: z.object({ "Path 1": pathMeasure().nonnegative(), "Path 2": pathMeasure().nonnegative() }),
+  difference: pathMeasure(),
   closer: z.enum(["Path 1", "Path 2"]),
   segments: z.object({ "Path 1": z.array(point).min(1).max(10_000), "Path 2": z.array(point).min(1).max(10_000) }),
 });

@@ -8,6 +8,7 @@
  *   Path 1 and Path 2 labels are equal (or one apart for an odd count). Swapping exchanges the two
  *   paths and their descriptors, so the label flips by the same rule; the record says `swapped`.
  */
+import { appendAll } from "../../core/problems.js";
 import { createRng } from "../../stats/rng.js";
 import type { EnvironmentPlans } from "./plan.js";
 import { SCENARIOS, type Descriptors } from "./scenarios.js";
@@ -40,8 +41,8 @@ export function splitByScenario(samples: Sample[], perScenario: number | "releas
   const train: Sample[] = [];
   groups.forEach((group, i) => {
     const order = createRng(seed + 101 * (i + 1)).shuffle(group);
-    test.push(...order.slice(0, counts[i]!));
-    train.push(...order.slice(counts[i]!));
+    appendAll(test, order.slice(0, counts[i]!));
+    appendAll(train, order.slice(counts[i]!));
   });
   return { test, train };
 }
@@ -65,8 +66,8 @@ export function splitByEnvironment(samples: Sample[], perScenario: number | "rel
   const unused: Sample[] = [];
   candidates.forEach((group, i) => {
     const drawn = createRng(seed + 101 * (i + 1)).shuffle(group);
-    test.push(...drawn.slice(0, counts[i]!));
-    unused.push(...drawn.slice(counts[i]!));
+    appendAll(test, drawn.slice(0, counts[i]!));
+    appendAll(unused, drawn.slice(counts[i]!));
   });
   return { test, train: samples.filter((s) => !testEnvs.has(s.env.name)), unused };
 }

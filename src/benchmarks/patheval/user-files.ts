@@ -9,7 +9,8 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { FileRefusedError, readRegularFile, tryReadText } from "../../core/file-read.js";
 import { DataRoot } from "../../core/dataroot.js";
-import { DataError, type DataProblem } from "../../core/problems.js";
+import { PATH_MEASURE_LIMIT } from "../../core/limits.js";
+import { appendAll, countOmitted, DataError, omittedProblems, problemList, type DataProblem } from "../../core/problems.js";
 import { EnvironmentParseError, parseEnvironment, pointInPolygon, type Polygon } from "../../geometry/polygon.js";
 import { PATHEVAL_GOAL, PATHEVAL_START } from "../../geometry/planners.js";
 import { placeholderIn } from "../../core/training-export.js";
@@ -45,8 +46,13 @@ export function environmentProblems(text: string, fileName: string): DataProblem
     if (error instanceof EnvironmentParseError) return [{ file: fileName, line: error.line, message: error.detail }];
     throw error;
   }
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   if (polygons.length === 0) problems.push({ file: fileName, line: 1, message: "declares no polygons: there is nothing to plan around" });
+  // Vertices within a million of the origin (core/limits.ts; the planning space is [-100, 100]^2).
+  polygons.forEach((p, k) => {
+    const far = p.findIndex((v) => Math.abs(v) > PATH_MEASURE_LIMIT);
+    if (far >= 0) problems.push({ file: fileName, line: 2, field: `polygon ${k + 1}`, message: `vertex ${(far >> 1) + 1} has a coordinate of ${p[far]}; every coordinate must be between -${PATH_MEASURE_LIMIT} and ${PATH_MEASURE_LIMIT}` });
+  });
   for (const [what, point] of [["start", PATHEVAL_START], ["goal", PATHEVAL_GOAL]] as const) {
     const k = inside(point, polygons);
     if (k >= 0) problems.push({ file: fileName, line: 2, field: `polygon ${k + 1}`, message: `contains the ${what} (${point[0]}, ${point[1]}); every PathEval plan starts and ends there` });
@@ -59,7 +65,7 @@ export function readUserEnvironments(dir: string): UserEnvironment[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DataError([{ file: dir, message: "environments: not a folder" }]);
   const root = new DataRoot(dir);
   const names = readdirSync(dir).filter((f) => f.toLowerCase().endsWith(".txt")).sort();
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const out: UserEnvironment[] = [];
   const seen = new Map<string, string>();
   if (names.length === 0) problems.push({ file: dir, message: "environments: the folder holds no .txt environment files" });
@@ -84,10 +90,18 @@ export function readUserEnvironments(dir: string): UserEnvironment[] {
     const name = environmentNameOf(fileName);
     if (seen.has(name)) found.push({ file: fileName, message: `names the same environment "${name}" as ${seen.get(name)}` });
     seen.set(name, fileName);
-    problems.push(...found);
+    appendAll(problems, found);
     if (found.length === 0) out.push({ name, fileName, text });
   }
-  if (problems.length > 0) throw new DataError(problems.map((p) => (p.file === dir ? p : { ...p, file: path.join(dir, p.file) })));
+  if (problems.length > 0) throw new DataError(withFolder(problems, dir));
+  return out;
+}
+
+/** The problems with each file named inside `dir` (the count of the problems not kept goes with them). */
+function withFolder(problems: DataProblem[], dir: string): DataProblem[] {
+  const out = problemList();
+  for (const p of problems) out.push(p.file === dir ? p : { ...p, file: path.join(dir, p.file) });
+  countOmitted(out, omittedProblems(problems));
   return out;
 }
 
@@ -98,7 +112,7 @@ export function readUserEnvironments(dir: string): UserEnvironment[] {
  */
 export function parseScenarioFile(text: string, file: string): { texts: Record<number, string>; problems: DataProblem[] } {
   const texts: Record<number, string> = {};
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const lineOf: Record<number, number> = {};
   const attempted = new Set<number>();
   text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/).forEach((raw, i) => {

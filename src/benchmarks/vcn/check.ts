@@ -5,8 +5,10 @@
  * frames as there are annotations, each the video frame its `source_index` says (prompt.ts
  * checkTour refuses the item otherwise). Image tours: the picks of an indices spec exist, and
  * their positions match `source_index`; they carry no timestamps, so an fps spec needs a video.
+ * Every tour picture has a header sharp can decode (media/image-check.ts).
  */
 import { imageClip, planFrames, type Clip, type VideoChecker } from "../../media/video-check.js";
+import { ImageHeaderChecker } from "../../media/image-check.js";
 import type { RawItem } from "./schema.js";
 import type { TourSource } from "./types.js";
 
@@ -17,9 +19,14 @@ export type Add = (field: string, message: string) => void;
  * `folderFrames` is the frame count of a `dir` tour (null when the folder is unusable, which the
  * loader has reported already); `mediaOk` is false when a tour path was already refused.
  */
-export function vcnRequestProblems(raw: RawItem, source: TourSource, folderFrames: number | null, mediaOk: boolean, videos: VideoChecker, add: Add): void {
+export function vcnRequestProblems(raw: RawItem, source: TourSource, folderFrames: number | null, mediaOk: boolean, videos: VideoChecker, add: Add, images = new ImageHeaderChecker()): void {
   if (raw.instruction.trim() === "") add("instruction", "is blank; the prompt asks it");
   if (!mediaOk) return;
+  // A frame list as written, or a release prior's picked frames (their folder is the item's problem).
+  source.frames?.forEach((file, i) => {
+    const picture = images.problem(file, raw.tour.frames?.[i] ?? file);
+    if (picture) add(raw.tour.frames ? `tour.frames[${i}]` : "tour.prior", picture);
+  });
   const spec = raw.tour.spec ?? { mode: "all" as const };
   const ref = raw.tour.video ?? raw.tour.dir ?? "the frame list";
   let clip: Clip | null = null;

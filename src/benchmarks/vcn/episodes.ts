@@ -27,7 +27,8 @@ import { FileRefusedError, readRegularFile, type OpenOptions } from "../../core/
 import { gunzipSync } from "node:zlib";
 import { z } from "zod";
 import { parseJson, readJsonObjects } from "../../core/jsonl.js";
-import { DataError, type DataProblem } from "../../core/problems.js";
+import { boundedArray, coordinate, degrees as angleDegrees, frameIndex, MAX_DISTANCE_M, nonNegativeMetres, quaternionComponent, safeId } from "../../core/limits.js";
+import { appendAll, DataError, problemList, type DataProblem } from "../../core/problems.js";
 import { VCN_MOTION } from "../../sim/motion.js";
 import { NAV_ACTIONS, wrapAngle, type NavAction } from "../../sim/types.js";
 import { issueList } from "./schema.js";
@@ -77,33 +78,36 @@ export interface Trajectory {
   goal_frames?: Array<number | null>;
 }
 
-const vec = z.array(z.number()).min(2).max(3);
+/** A position (2D plan or 3D Habitat), each coordinate within 10 km of the origin (core/limits.ts). */
+const vec = z.array(coordinate()).min(2).max(3);
+/** One entry per position or step: at most MAX_ITEMS_PER_ARRAY (an episode has at most 1,000 actions). */
+const perStep = <T extends z.ZodType>(item: T) => boundedArray(item);
 const viewPoint = z.union([vec, z.looseObject({ agent_state: z.looseObject({ position: vec }) })]);
 
 export const releasedEpisodeSchema = z.looseObject({
-  episode_id: z.union([z.string().min(1), z.number()]),
+  episode_id: z.union([z.string().min(1), safeId()]),
   scene_id: z.string().optional(),
   start_position: vec,
-  start_rotation: z.array(z.number()).optional(),
-  instruction: z.looseObject({ task_type: z.string(), instruction_text: z.string().optional(), instance_id: z.array(z.string()).optional() }).optional(),
+  start_rotation: z.array(quaternionComponent()).max(4).optional(),
+  instruction: z.looseObject({ task_type: z.string(), instruction_text: z.string().optional(), instance_id: boundedArray(z.string()).optional() }).optional(),
   object_category: z.string().optional(),
-  goals: z.array(z.looseObject({ position: vec, view_points: z.array(viewPoint).optional(), bbox: z.unknown().optional() })).min(1),
-  dist_to_goal: z.number().nonnegative().optional(),
+  goals: boundedArray(z.looseObject({ position: vec, view_points: boundedArray(viewPoint).optional(), bbox: z.unknown().optional() })).min(1),
+  dist_to_goal: nonNegativeMetres(MAX_DISTANCE_M).optional(),
   target_room: z.string().nullable().optional(),
 });
 
 export const trajectorySchema = z.strictObject({
-  episode_id: z.union([z.string().min(1), z.number()]),
-  positions: z.array(vec).min(1),
+  episode_id: z.union([z.string().min(1), safeId()]),
+  positions: perStep(vec).min(1),
   stop: z.boolean(),
-  rooms: z.array(z.string().nullable()).optional(),
-  final_distance: z.number().nonnegative().optional(),
-  actions: z.array(z.enum(NAV_ACTIONS)).optional(),
-  headings: z.array(z.number()).optional(),
-  collisions: z.array(z.boolean()).optional(),
-  path_length: z.number().nonnegative().optional(),
+  rooms: perStep(z.string().nullable()).optional(),
+  final_distance: nonNegativeMetres(MAX_DISTANCE_M).optional(),
+  actions: perStep(z.enum(NAV_ACTIONS)).optional(),
+  headings: perStep(angleDegrees()).optional(),
+  collisions: perStep(z.boolean()).optional(),
+  path_length: nonNegativeMetres(MAX_DISTANCE_M).optional(),
   kind: z.enum(TRAJECTORY_KINDS).optional(),
-  goal_frames: z.array(z.number().int().nullable()).optional(),
+  goal_frames: perStep(frameIndex().nullable()).optional(),
 });
 
 /**
@@ -163,7 +167,7 @@ function turnOf(action: NavAction): number {
  *   - waypoint logs need path_length (their straight segments are not the path walked).
  */
 export function trajectoryProblems(t: Trajectory, where: { file: string; line?: number }): DataProblem[] {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const at = (field: string, message: string) =>
     problems.push({ file: where.file, ...(where.line !== undefined ? { line: where.line } : {}), field, message: where.line !== undefined ? message : `episode ${t.episode_id}: ${message}` });
   const n = t.positions.length;
@@ -222,7 +226,7 @@ export function regionOf(instanceId: string | undefined): string | null {
 
 /** Released episodes (already parsed JSON) -> episodes, or the problems found. */
 export function parseEpisodes(json: unknown, file: string): { episodes: NavEpisode[]; problems: DataProblem[] } {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const list = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>)["episodes"] : undefined;
   if (!Array.isArray(list)) return { episodes: [], problems: [{ file, field: "episodes", message: "expected an object with an \"episodes\" array" }] };
   const episodes: NavEpisode[] = [];
@@ -304,7 +308,7 @@ export function loadEpisodes(file: string): NavEpisode[] {
 /** A trajectory log (JSONL). Throws DataError with every bad line (trajectoryProblems on each). */
 export function loadTrajectories(file: string): Trajectory[] {
   if (!existsSync(file)) throw new DataError([{ file, message: "trajectory log not found" }]);
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const out: Trajectory[] = [];
   const seen = new Map<string, number>();
   for (const { line, value } of readJsonObjects(file, file, problems, { followLinks: true })) {
@@ -316,7 +320,7 @@ export function loadTrajectories(file: string): Trajectory[] {
     const t: Trajectory = { ...parsed.data, episode_id: String(parsed.data.episode_id) };
     const found = trajectoryProblems(t, { file, line });
     if (found.length > 0) {
-      problems.push(...found);
+      appendAll(problems, found);
       continue;
     }
     if (seen.has(t.episode_id)) {

@@ -36,7 +36,8 @@ import { z } from "zod";
 import { DataRoot, followUserPath } from "../../core/dataroot.js";
 import { MAX_IMAGE_FILE_BYTES, readRegularFile } from "../../core/file-read.js";
 import { parseJson } from "../../core/jsonl.js";
-import { DataError, UsageError, type DataProblem } from "../../core/problems.js";
+import { boundedArray, frameIndex, MAX_FRAME_INDEX, safeId, wholeNumber } from "../../core/limits.js";
+import { DataError, problemList, UsageError, type DataProblem } from "../../core/problems.js";
 import { readEpisodeFileJson, regionOf } from "./episodes.js";
 import { loadVcn } from "./load.js";
 import { pickPriorFrames, releaseListing, type PriorSampling } from "./prior.js";
@@ -86,15 +87,15 @@ export interface ImportSummary {
 }
 
 const releasedEpisode = z.looseObject({
-  episode_id: z.union([z.string().min(1), z.number()]),
+  episode_id: z.union([z.string().min(1), safeId()]),
   scene_id: z.string().min(1),
-  hkey: z.union([z.string().min(1), z.number().int()]),
-  start_idx: z.number().int().min(0),
-  end_idx: z.number().int().min(1),
+  hkey: z.union([z.string().min(1), safeId()]),
+  start_idx: frameIndex(),
+  end_idx: wholeNumber(1, MAX_FRAME_INDEX + 1),
   instruction: z.looseObject({
     task_type: z.string().min(1),
     instruction_text: z.string().optional(),
-    instance_id: z.array(z.string().min(1)).optional(),
+    instance_id: boundedArray(z.string().min(1)).optional(),
   }),
   object_category: z.string().optional(),
 });
@@ -103,8 +104,8 @@ type ReleasedEpisode = z.infer<typeof releasedEpisode>;
 const frameNote = z.strictObject({
   room: z.string().min(1).nullable(),
   room_category: z.string().min(1).nullable(),
-  objects: z.array(z.strictObject({ id: z.string().min(1), category: z.string().min(1) })).default([]),
-  visible_rooms: z.array(z.string().min(1)).default([]),
+  objects: boundedArray(z.strictObject({ id: z.string().min(1), category: z.string().min(1) })).default([]),
+  visible_rooms: boundedArray(z.string().min(1)).default([]),
 });
 const frameNotesFile = z.strictObject({ frames: z.record(z.string(), frameNote) });
 type FrameNote = z.infer<typeof frameNote>;
@@ -168,7 +169,7 @@ export function importRelease(options: ImportOptions): ImportSummary {
     if (folder !== undefined && !(existsSync(folder) && statSync(folder).isDirectory())) throw new UsageError(`${flag} ${folder} is not a folder`);
   }
   const release = releaseRoots(options);
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const skipped: ImportSummary["skipped_episodes"] = [];
   const planned: Planned[] = [];
   const listings = new Map<string, TourFolder | { problem: string } | null>();
@@ -409,7 +410,8 @@ function writeImport(planned: Planned[], skipped: ImportSummary["skipped_episode
     skipped_episodes: skipped,
     tours: tours.size,
     tour_entries: entries,
-    frames_shown: shown.length > 0 ? { min: Math.min(...shown), max: Math.max(...shown), mean: shown.reduce((a, b) => a + b, 0) / shown.length } : null,
+    // reduce, not Math.min(...shown): a spread of one argument per episode overflows the stack on a large release.
+    frames_shown: shown.length > 0 ? { min: shown.reduce((a, b) => Math.min(a, b)), max: shown.reduce((a, b) => Math.max(a, b)), mean: shown.reduce((a, b) => a + b, 0) / shown.length } : null,
     linked: counts.linked,
     copied: counts.copied,
     load_problems: loaded.problems,

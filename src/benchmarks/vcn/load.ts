@@ -16,8 +16,9 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { DataRoot, followUserPath, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
-import type { DataProblem } from "../../core/problems.js";
+import { problemCount, problemList, type DataProblem } from "../../core/problems.js";
 import { frameFolderNames } from "../../media/frames.js";
+import { ImageHeaderChecker } from "../../media/image-check.js";
 import { VideoChecker } from "../../media/video-check.js";
 import type { RequestOptions } from "../requests.js";
 import { vcnRequestProblems } from "./check.js";
@@ -52,12 +53,12 @@ export function loadVcn(given: string, options: DataRootOptions & { tasks?: Task
     const message = existsSync(data) ? "no items.jsonl in this folder (or pass the JSONL file itself)" : "data path does not exist";
     return { items: [], problems: [{ file: given, message }], tasks: [] };
   }
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const display = path.basename(file);
   const root = new DataRoot(path.dirname(path.resolve(file)), options);
   const items: VcnItem[] = [];
   const seen = new Map<string, number>();
-  const requests = options.requests ? { videos: new VideoChecker(), ...(options.tasks ? { tasks: options.tasks } : {}) } : undefined;
+  const requests = options.requests ? { videos: new VideoChecker(), images: new ImageHeaderChecker(), ...(options.tasks ? { tasks: options.tasks } : {}) } : undefined;
   const found = root.resolve(path.resolve(file), "file", { what: "data file" });
   const rows = found.ok ? readJsonObjects(found.path, display, problems) : [];
   if (!found.ok) problems.push({ file: display, message: found.message });
@@ -86,13 +87,13 @@ interface LineContext {
   /** The dataset root: the JSONL file's folder, which media paths are relative to. */
   root: DataRoot;
   /** Check what requests need too (check.ts), for the items of these tasks (all when absent). */
-  requests?: { videos: VideoChecker; tasks?: readonly TaskCode[] };
+  requests?: { videos: VideoChecker; images: ImageHeaderChecker; tasks?: readonly TaskCode[] };
 }
 
 /** One line -> an item, or its problems. */
 export function loadLine(value: Record<string, unknown>, ctx: LineContext, problems: DataProblem[]): VcnItem | null {
   const where = { file: ctx.file, line: ctx.line };
-  const before = problems.length;
+  const before = problemCount(problems);
   const add = (field: string | undefined, message: string) => problems.push({ ...where, ...(field ? { field } : {}), message });
   const parsed = itemSchema.safeParse(value);
   if (!parsed.success) {
@@ -160,7 +161,7 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
   }
 
   // Tour source.
-  const beforeTour = problems.length;
+  const beforeTour = problemCount(problems);
   let folderFrames: number | null = null;
   const sources = (["video", "frames", "dir", "prior"] as const).filter((k) => raw.tour[k] !== undefined);
   if (sources.length !== 1) add("tour", `give exactly one of video, frames, dir, prior (found ${sources.length === 0 ? "none" : sources.join(", ")})`);
@@ -212,14 +213,18 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
       itemAnnotations = [...stripped].sort((a, b) => a.index - b.index);
     }
   }
-  const checks = ctx.requests;
-  if (checks && (!checks.tasks || checks.tasks.includes(raw.task))) {
-    vcnRequestProblems(requestRaw, source, folderFrames, problems.length === beforeTour, checks.videos, add);
+  const checks = ctx.requests && (!ctx.requests.tasks || ctx.requests.tasks.includes(raw.task)) ? ctx.requests : undefined;
+  if (checks) {
+    vcnRequestProblems(requestRaw, source, folderFrames, problemCount(problems) === beforeTour, checks.videos, add, checks.images);
   }
 
   const views = {} as VcnItem["views"];
   for (const direction of ["front", "left", "back", "right"] as const) {
+    const beforeView = problemCount(problems);
     views[direction] = media(raw.initial_views[direction], "image", "image", `initial_views.${direction}`);
+    // A view that resolved: its header must give a size sharp can decode (media/image-check.ts).
+    const picture = checks && problemCount(problems) === beforeView ? checks.images.problem(views[direction], raw.initial_views[direction]) : null;
+    if (picture) add(`initial_views.${direction}`, picture);
   }
 
   // Query structure: candidates of the right kind, the template, and the target it resolves to.
@@ -236,7 +241,7 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
       if (!q.template.includes("{relation}")) add("query.template", "must contain {relation}");
       else if (fillRelation(q.template, q.relation) !== raw.instruction) add("query.template", `fills to "${fillRelation(q.template, q.relation)}", not the instruction`);
     }
-    if (problems.length === before) {
+    if (problemCount(problems) === before) {
       const mismatch = checkQuery({ query: q, annotations, layout, target });
       if (mismatch) add("query", mismatch);
     }
@@ -252,7 +257,7 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
     if (categoryFrames({ target, annotations }).length === 0) add("annotations", "no frame of the target's category");
   }
 
-  if (problems.length > before || !target) return null;
+  if (problemCount(problems) > before || !target) return null;
   const id = String(raw.id);
   return {
     id,

@@ -39,7 +39,7 @@
  * frames, rooms and area.
  */
 import type { ItemResult } from "../../core/benchmark.js";
-import { DataError, type DataProblem } from "../../core/problems.js";
+import { appendAll, DataError, problemList, type DataProblem } from "../../core/problems.js";
 import { pearson } from "../../stats/pearson.js";
 import { averages, type Averages } from "./aggregate.js";
 import { euclidean, trajectoryProblems, type NavEpisode, type Trajectory, type TrajectoryKind, type Vec } from "./episodes.js";
@@ -416,7 +416,7 @@ export const NAV_DEFINITIONS: Record<string, string> = navDefinitions("paper");
 
 /** The facts by episode id; DataError for duplicates and impossible prior attributes. */
 function factsById(facts: readonly EpisodeFacts[]): Map<string, EpisodeFacts> {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const out = new Map<string, EpisodeFacts>();
   for (const f of facts) {
     if (out.has(f.episode_id)) problems.push({ file: "episode facts", field: "episode_id", message: `two fact records for episode ${f.episode_id}` });
@@ -516,14 +516,14 @@ export function navigationReport(episodes: readonly NavEpisode[], trajectories: 
   const r = resolveNavOptions(options);
   const trajectoriesFile = options.files?.trajectories ?? "trajectories";
   const byId = new Map<string, Trajectory>();
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   for (const t of trajectories) {
     if (byId.has(t.episode_id)) problems.push({ file: trajectoriesFile, field: "episode_id", message: `two trajectories for episode ${t.episode_id}` });
     byId.set(t.episode_id, t);
-    problems.push(...trajectoryProblems(t, { file: trajectoriesFile }));
+    appendAll(problems, trajectoryProblems(t, { file: trajectoriesFile }));
   }
   const inputs = episodes.map((e) => episodeInputs(e, byId.get(e.episode_id), r, options));
-  for (const i of inputs) problems.push(...i.problems);
+  for (const i of inputs) appendAll(problems, i.problems);
   if (problems.length > 0) throw new DataError(problems);
   const facts = factsById(options.episodeFacts ?? []);
   const ids = new Set(episodes.map((e) => e.episode_id));

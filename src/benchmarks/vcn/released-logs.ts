@@ -26,7 +26,8 @@ import { DataRoot, followUserPath } from "../../core/dataroot.js";
 import path from "node:path";
 import { z } from "zod";
 import { pyJsonDecode, type PyValue } from "../../core/pycompat/json.js";
-import { DataError, type DataProblem } from "../../core/problems.js";
+import { MAX_DISTANCE_M, nonNegativeMetres, point, positiveMetres, safeId } from "../../core/limits.js";
+import { appendAll, DataError, problemList, type DataProblem } from "../../core/problems.js";
 import type { NavEpisode, Trajectory } from "./episodes.js";
 import { RELEASED_GT_EPSILON } from "./navigation.js";
 import { issueList } from "./schema.js";
@@ -58,21 +59,24 @@ export interface ReleasedLogs {
 const FOLDER = /^(.+)_ep_(.+)$/;
 const STEP_KEY = /^step_(0|[1-9]\d*)$/;
 
-const position = z.array(z.number()).length(3);
+const position = point(3);
 const stepSchema = z.looseObject({
   position,
   vlm_output: z.looseObject({
-    pred_frame_idx: z.number().int(),
+    pred_frame_idx: safeId(),
     stop: z.union([z.string(), z.boolean()]),
   }),
 });
-const distanceOrInfinity = z.custom<number>((v) => typeof v === "number" && v >= 0, "expected a distance >= 0 (Infinity: unreachable)");
+const distanceOrInfinity = z.custom<number>(
+  (v) => typeof v === "number" && v >= 0 && (v <= MAX_DISTANCE_M || v === Infinity),
+  `expected a distance from 0 to ${MAX_DISTANCE_M} metres (Infinity: unreachable)`,
+);
 const resultSchema = z.looseObject({
   final_position: position,
   success_by_distance: z.boolean(),
   dist_to_goal: distanceOrInfinity,
-  nav_dist: z.number().nonnegative(),
-  gt_dist: z.number().positive(),
+  nav_dist: nonNegativeMetres(MAX_DISTANCE_M),
+  gt_dist: positiveMetres(MAX_DISTANCE_M),
   spl_by_distance: z.number().min(0).max(1),
 });
 
@@ -89,7 +93,7 @@ const saidStop = (flag: string | boolean) => flag === true || (typeof flag === "
 
 /** One result.json (its decoded value) -> a log, or the problems found (file and field). */
 export function parseReleasedResult(json: unknown, file: string, folder: string): { log?: ReleasedLog; problems: DataProblem[] } {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const name = FOLDER.exec(folder);
   if (!name) return { problems: [{ file, message: `the folder name ${folder} is not <scene>_ep_<episode_id>` }] };
   if (typeof json !== "object" || json === null || Array.isArray(json)) return { problems: [{ file, message: "expected a JSON object" }] };
@@ -126,7 +130,7 @@ export function parseReleasedResult(json: unknown, file: string, folder: string)
 /** Every finished episode under a released output folder, sorted by folder name. Throws DataError with every problem. */
 export function readReleasedLogs(dir: string): ReleasedLogs {
   if (!existsSync(dir)) throw new DataError([{ file: dir, message: "released log folder not found" }]);
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const logs: ReleasedLog[] = [];
   const unfinished: string[] = [];
   const seen = new Map<string, string>();
@@ -149,7 +153,7 @@ export function readReleasedLogs(dir: string): ReleasedLogs {
       continue;
     }
     const { log, problems: found } = parseReleasedResult(plain(decoded.value), file, folder);
-    problems.push(...found);
+    appendAll(problems, found);
     if (!log) continue;
     const first = seen.get(log.episode_id);
     if (first !== undefined) {
@@ -171,7 +175,7 @@ export function readReleasedLogs(dir: string): ReleasedLogs {
  */
 export function releasedLogProblems(logs: readonly ReleasedLog[], episodes: readonly NavEpisode[], dir: string): DataProblem[] {
   const byId = new Map(episodes.map((e) => [e.episode_id, e]));
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   for (const log of logs) {
     const episode = byId.get(log.episode_id);
     if (!episode) continue;

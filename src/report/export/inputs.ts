@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { LIVE_HEADER, LIVE_RESULTS } from "../../core/outputs.js";
-import { UsageError } from "../../core/problems.js";
+import { appendAll, UsageError } from "../../core/problems.js";
 import { NAV_EPISODES } from "../navigation-folder.js";
 import { RUN_HEADER } from "../../benchmarks/vcn/navigate/files.js";
 
@@ -72,8 +72,8 @@ export function expandReportInputs(inputs: string[], options: { requireScores: b
     if (found.length === 0) throw new UsageError(`${input} is not a run folder and holds none (looked ${MAX_SEARCH_DEPTH} levels down for scores.json)`);
     const finished = found.filter(options.requireScores ? (dir) => existsSync(path.join(dir, "scores.json")) : isReadable);
     if (finished.length === 0) throw new UsageError(`${input} holds no finished run (no scores.json in the ${found.length} run folder${found.length === 1 ? "" : "s"} below it)`);
-    runs.push(...finished);
-    unfinished.push(...found.filter((dir) => !finished.includes(dir)));
+    appendAll(runs, finished);
+    appendAll(unfinished, found.filter((dir) => !finished.includes(dir)));
   }
   return { runs, unfinished };
 }

@@ -7,6 +7,7 @@
  * server sends.
  */
 import { z } from "zod";
+import { boundedArray, coordinate, MAX_DISTANCE_M, MAX_EPISODE_ACTIONS, MAX_ROBOT_SIZE_M, nonNegativeMetres, positiveMetres, quaternionComponent, radians, wholeNumber } from "../../core/limits.js";
 import { issueList } from "../../core/problems.js";
 import { bufferImageDimensions } from "../../media/dimensions.js";
 import { sniffMedia } from "../../media/sniff.js";
@@ -32,6 +33,8 @@ export const MAX_PATH_REPLY_BYTES = 8 * 1024 * 1024;
 export const MAX_ERROR_REPLY_BYTES = 64 * 1024;
 /** Largest picture side a client accepts in /info (bounds the observation reply size below). */
 export const MAX_IMAGE_SIDE = 2048;
+/** Most targets of one /shortest_path request: an episode's goals have a few dozen view points. */
+export const MAX_PATH_TARGETS = 10_000;
 
 /**
  * Largest observation reply a client reads for a server's `info`, sized from the pictures: per
@@ -51,7 +54,7 @@ export function maxObservationReplyBytes(info: Pick<EnvInfo, "camera" | "views" 
 /** Every error a server answers with: the code, its HTTP status, and when it is used. */
 export const ERROR_CODES = {
   malformed_json: { status: 400, when: "the body is not a JSON object" },
-  invalid_request: { status: 400, when: "a field is missing or of the wrong type" },
+  invalid_request: { status: 400, when: "a field is missing, of the wrong type or out of range" },
   unknown_action: { status: 400, when: "the action is not FORWARD, TURN_LEFT, TURN_RIGHT or STOP" },
   rejected: { status: 400, when: "the simulator refused the request (e.g. an unknown scene)" },
   forbidden_host: { status: 403, when: "the Host header names another server" },
@@ -71,24 +74,23 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 // Schemas
 // ------------------------------------------------------------------------------------------------
 
-/** zod 4 numbers are finite (NaN and infinities fail). */
-const finite = z.number();
-export const vec3Schema = z.tuple([finite, finite, finite]);
-export const quaternionSchema = z.tuple([finite, finite, finite, finite]);
+/** zod 4 numbers are finite (NaN and infinities fail); every one is bounded too (core/limits.ts). */
+export const vec3Schema = z.tuple([coordinate(), coordinate(), coordinate()]);
+export const quaternionSchema = z.tuple([quaternionComponent(), quaternionComponent(), quaternionComponent(), quaternionComponent()]);
 const viewNameSchema = z.enum(VIEW_NAMES);
 
 export const envInfoSchema = z.object({
   simulator: z.string().min(1).max(200),
-  forward_step_m: finite.positive(),
-  turn_step_deg: finite.positive().max(180),
-  max_actions: z.number().int().min(1),
-  robot: z.object({ height_m: finite.positive(), radius_m: finite.positive() }),
+  forward_step_m: positiveMetres(MAX_ROBOT_SIZE_M),
+  turn_step_deg: z.number().positive().max(180),
+  max_actions: wholeNumber(1, MAX_EPISODE_ACTIONS),
+  robot: z.object({ height_m: positiveMetres(MAX_ROBOT_SIZE_M), radius_m: positiveMetres(MAX_ROBOT_SIZE_M) }),
   camera: z.object({
-    height_m: finite.min(0),
-    hfov_deg: finite.positive().lt(180),
-    width: z.number().int().min(1).max(MAX_IMAGE_SIDE),
-    height: z.number().int().min(1).max(MAX_IMAGE_SIDE),
-    pitch_deg: finite.min(-90).max(90),
+    height_m: nonNegativeMetres(MAX_ROBOT_SIZE_M),
+    hfov_deg: z.number().positive().lt(180),
+    width: wholeNumber(1, MAX_IMAGE_SIDE),
+    height: wholeNumber(1, MAX_IMAGE_SIDE),
+    pitch_deg: z.number().min(-90).max(90),
   }),
   views: z.array(viewNameSchema).max(VIEW_NAMES.length),
   depth: z.boolean(),
@@ -107,20 +109,20 @@ export const resetRequestSchema = z.object({ episode: episodeSchema, render: z.b
 /** The action is checked apart (unknown_action), so any string passes here. */
 export const stepRequestSchema = z.object({ action: z.string().max(100), render: z.boolean().optional() });
 export const observeRequestSchema = z.object({ render: z.boolean().optional() });
-export const shortestPathRequestSchema = z.object({ from: vec3Schema, targets: z.array(vec3Schema).min(1) });
+export const shortestPathRequestSchema = z.object({ from: vec3Schema, targets: boundedArray(vec3Schema, MAX_PATH_TARGETS).min(1) });
 
 export const wireViewSchema = z.object({
   name: viewNameSchema,
   media_type: z.enum(["image/jpeg", "image/png"]),
-  width: z.number().int().min(1),
-  height: z.number().int().min(1),
+  width: wholeNumber(1, MAX_IMAGE_SIDE),
+  height: wholeNumber(1, MAX_IMAGE_SIDE),
   data: z.string(),
   depth_png: z.string().optional(),
 });
 
 export const wireObservationSchema = z.object({
-  step: z.number().int().min(0),
-  pose: z.object({ position: vec3Schema, rotation: quaternionSchema, heading: finite }),
+  step: wholeNumber(0, MAX_EPISODE_ACTIONS),
+  pose: z.object({ position: vec3Schema, rotation: quaternionSchema, heading: radians() }),
   collided: z.boolean(),
   views: z.array(wireViewSchema).max(VIEW_NAMES.length),
 });
@@ -133,7 +135,7 @@ export const stepReplySchema = z.object({
   end: z.enum(["stop", "action-limit"]).nullable().optional(),
 });
 export const shortestPathReplySchema = z.object({
-  path: z.object({ points: z.array(vec3Schema).min(1), distance: finite.min(0), target: z.number().int().min(0) }).nullable(),
+  path: z.object({ points: boundedArray(vec3Schema).min(1), distance: nonNegativeMetres(MAX_DISTANCE_M), target: wholeNumber(0, MAX_PATH_TARGETS - 1) }).nullable(),
 });
 export const closeReplySchema = z.object({ closed: z.literal(true) });
 export const errorReplySchema = z.object({ error: z.object({ code: z.string().max(100), message: z.string() }) });

@@ -26,6 +26,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { appendAll } from "../../core/problems.js";
 import { parseProperties } from "./properties.js";
 import { ZipArchive, ZipLimitError } from "./zip.js";
 
@@ -437,7 +438,7 @@ export function readLibraries(dir: string = DEFAULT_ASSETS_DIR): Catalogue {
       continue;
     }
     catalogue.libraries.push(lib.library);
-    catalogue.problems.push(...lib.problems);
+    appendAll(catalogue.problems, lib.problems);
     for (const e of lib.entries) {
       if (seen.has(e.id)) {
         catalogue.problems.push({ file, index: e.index, id: e.id, reason: "duplicate id (an earlier library has it; skipped)" });

@@ -11,31 +11,37 @@
  */
 import { z } from "zod";
 import { CATEGORIES, type Category } from "../assets/catalog.js";
-import { DataError, type DataProblem } from "../../core/problems.js";
+import { DataError, problemList, type DataProblem } from "../../core/problems.js";
+import { boundedArray, coordinate, MAX_SCENE_EXTENT_M, positiveMetres, radians, safeId } from "../../core/limits.js";
 import { issueList } from "../../core/problems.js";
 import { ROOM_TYPES, type Opening, type Scene, type SceneObject, type Vec2, type Vec3 } from "../types.js";
 
-const vec2 = z.tuple([z.number(), z.number()]);
-const vec3 = z.tuple([z.number(), z.number(), z.number()]);
+// Every number is bounded (core/limits.ts): coordinates within 10 km of the origin, sizes above 0
+// and at most the largest scene extent, so meshes, grids and the loops over them stay small.
+const vec2 = z.tuple([coordinate(), coordinate()]);
+const vec3 = z.tuple([coordinate(), coordinate(), coordinate()]);
 const box = z.object({ min: vec3, max: vec3 });
 const roomRef = z.string().min(1).nullable();
-const positive = z.number().positive();
+const positive = positiveMetres(MAX_SCENE_EXTENT_M);
+/** A light's colour is a multiplier of its intensity around 1; 1,000 is far beyond any lamp we place. */
+const lightComponent = z.number().min(0).max(1000);
+const list = <T extends z.ZodType>(item: T) => boundedArray(item);
 const rgb8 = z.tuple([z.number().int().min(0).max(255), z.number().int().min(0).max(255), z.number().int().min(0).max(255)]);
 
 const roomSchema = z.object({
   id: z.string().min(1),
   type: z.enum(ROOM_TYPES),
-  polygon: z.array(vec2).min(3),
+  polygon: list(vec2).min(3),
   floorMaterial: z.string(),
   wallMaterial: z.string(),
 });
 
 const openingSchema = z.object({
   kind: z.enum(["door", "window"]),
-  offset: z.number(),
+  offset: coordinate(),
   width: positive,
-  bottom: z.number(),
-  top: z.number(),
+  bottom: coordinate(),
+  top: coordinate(),
   objectId: z.number().int().min(1).nullable().optional(),
 });
 
@@ -46,7 +52,7 @@ const wallSchema = z.object({
   thickness: positive,
   height: positive,
   rooms: z.tuple([roomRef, roomRef]),
-  openings: z.array(openingSchema),
+  openings: list(openingSchema),
 });
 
 const doorSchema = z.object({
@@ -67,38 +73,38 @@ const objectSchema = z.object({
   modelName: z.string().nullable().optional(),
   room: z.string().min(1),
   position: vec3,
-  yaw: z.number(),
+  yaw: radians(),
   size: z.object({ width: positive, depth: positive, height: positive }),
   bbox: box,
   supportId: z.number().int().min(1).nullable(),
   inWall: z.boolean(),
-  materials: z.array(z.string()),
+  materials: list(z.string()),
 });
 
 const lightSchema = z.object({
   position: vec3,
-  color: z.tuple([z.number().nonnegative(), z.number().nonnegative(), z.number().nonnegative()]),
+  color: z.tuple([lightComponent, lightComponent, lightComponent]),
   room: z.string().min(1),
 });
 
 /** The fields of scene.json this reader uses (see the file comment for the rest). */
 export const sceneJsonSchema = z.object({
   id: z.string().min(1),
-  seed: z.number().int(),
+  seed: safeId(),
   ceilingHeight: positive,
   bounds: z.object({ min: vec2, max: vec2 }),
-  rooms: z.array(roomSchema).min(1),
-  walls: z.array(wallSchema),
-  doors: z.array(doorSchema),
-  objects: z.array(objectSchema),
-  lights: z.array(lightSchema),
+  rooms: list(roomSchema).min(1),
+  walls: list(wallSchema),
+  doors: list(doorSchema),
+  objects: list(objectSchema),
+  lights: list(lightSchema),
 });
 
 type SceneJson = z.infer<typeof sceneJsonSchema>;
 
 /** Duplicate ids and references to rooms, walls and objects that the file does not define. */
 function referenceProblems(s: SceneJson, file: string): DataProblem[] {
-  const problems: DataProblem[] = [];
+  const problems = problemList();
   const at = (field: string, message: string) => problems.push({ file, field, message });
   const unique = <T>(list: readonly T[], idOf: (x: T) => string | number, name: string): Set<string | number> => {
     const seen = new Set<string | number>();
@@ -117,6 +123,11 @@ function referenceProblems(s: SceneJson, file: string): DataProblem[] {
     if (id !== null && !rooms.has(id)) at(field, `names room ${JSON.stringify(id)}, which is not in rooms`);
   };
   if (!(s.bounds.min[0] <= s.bounds.max[0] && s.bounds.min[1] <= s.bounds.max[1])) at("bounds", "min is above max");
+  else {
+    // The plan grids cover the bounds (world/space/grid.ts): their extent bounds the grids' size.
+    const extent = [s.bounds.max[0] - s.bounds.min[0], s.bounds.max[1] - s.bounds.min[1]];
+    if (extent.some((e) => e > MAX_SCENE_EXTENT_M)) at("bounds", `spans ${extent.map((e) => `${e} m`).join(" x ")}; a scene spans at most ${MAX_SCENE_EXTENT_M} m each way`);
+  }
   s.walls.forEach((w, i) => {
     w.rooms.forEach((r, k) => room(`walls[${i}].rooms[${k}]`, r));
     w.openings.forEach((o, k) => {

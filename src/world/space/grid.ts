@@ -10,6 +10,7 @@
  * overlap and sight rules use the closed squares, so a point on a shared edge or corner touches
  * every cell around it.
  */
+import { MAX_GRID_CELLS } from "../../core/limits.js";
 import type { Vec2 } from "../types.js";
 
 export interface OccupancyGrid {
@@ -33,8 +34,9 @@ export function checkGrid(grid: OccupancyGrid): void {
   if (occupied.length !== width * height) throw new RangeError(`a ${width}x${height} grid needs ${width * height} cells, got ${occupied.length}`);
 }
 
-/** An all-free grid. */
+/** An all-free grid; at most MAX_GRID_CELLS cells (a scene's extent is bounded, core/limits.ts). */
 export function emptyGrid(origin: Vec2, cellSize: number, width: number, height: number): OccupancyGrid {
+  if (width * height > MAX_GRID_CELLS) throw new RangeError(`a ${width}x${height} grid has more than ${MAX_GRID_CELLS} cells`);
   const grid: OccupancyGrid = { origin: [origin[0], origin[1]], cellSize, width, height, occupied: new Uint8Array(width * height) };
   checkGrid(grid);
   return grid;
@@ -68,9 +70,11 @@ export function cellEdgeY(grid: OccupancyGrid, j: number): number {
 /** The largest index k with origin + k * cellSize <= v (the half-open cell holding v along one axis). */
 export function axisCell(origin: number, cellSize: number, v: number): number {
   let k = Math.floor((v - origin) / cellSize);
-  // The division can round across a boundary; settle it against the boundaries as computed everywhere.
-  while (origin + k * cellSize > v) k--;
-  while (origin + (k + 1) * cellSize <= v) k++;
+  // The division can round across a boundary by one cell; settle it against the boundaries as
+  // computed everywhere. Two steps at most each way: past 2^53 a step no longer changes k, and an
+  // unbounded loop there never ended (a coordinate of 1e16).
+  for (let step = 0; step < 2 && origin + k * cellSize > v; step++) k--;
+  for (let step = 0; step < 2 && origin + (k + 1) * cellSize <= v; step++) k++;
   return k;
 }
 

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { egotl } from "../../../src/benchmarks/egotl/index.js";
 import { loadEgoTL } from "../../../src/benchmarks/egotl/load.js";
 import { EgoTLItemSchema, egotlItemJsonSchema, egotlItemJsonSchemaText, SCHEMA_FILE } from "../../../src/benchmarks/egotl/schema.js";
-import { UsageError } from "../../../src/core/problems.js";
+import { DataError, problemCount, UsageError } from "../../../src/core/problems.js";
 import { TINY_PNG } from "../../helpers/media.js";
 
 const EXAMPLE = path.resolve("test/fixtures/egotl-legacy-mini");
@@ -133,4 +133,55 @@ test("a clip span inside a longer video: the frame spec applies to the span, as 
   // 2 fps over 30 frames captured at 10 fps (3 s): t = 0, 0.5, ..., 2.5 s -> every 5th frame.
   assert.deepEqual(spanFrameSpec({ mode: "fps", fps: 2 }, span, 10), { spec: { mode: "indices", indices: [100, 105, 110, 115, 120, 125] } });
   assert.match((spanFrameSpec({ mode: "fps", fps: 2 }, span, null) as { problem: string }).problem, /needs the capture rate/);
+});
+
+test("issue 25: out-of-range numbers are data problems with file, line and field (an fps of 1e300 once hung validate)", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "egotl-bounds-"));
+  mkdirSync(path.join(dir, "clip"));
+  for (const f of ["a.png", "b.png"]) writeFileSync(path.join(dir, "clip", f), TINY_PNG);
+  const frames = ["clip/a.png", "clip/b.png"];
+  const row = (id: string, media: Record<string, unknown>, answer: unknown = "Turn left") => ({ id, task: id === "far" ? "distance" : "direction", media: { frames, ...media }, answer });
+  const rows = [
+    row("fast", { fps: 10, spec: { mode: "fps", fps: 1e300 } }), // 1
+    row("rate", { fps: 1e300, spec: { mode: "fps", fps: 2 } }), // 2
+    row("many", { spec: { mode: "indices", indices: Array.from({ length: 150_000 }, () => 0) } }), // 3
+    row("span", { span: { first_frame: 0, last_frame: 2 ** 53 + 1 } }), // 4
+    row("count", { spec: { mode: "uniform", count: 1e9 } }), // 5
+    row("far", {}, -1), // 6
+    row("ok", { fps: 1000, spec: { mode: "fps", fps: 1000 } }), // 7
+  ];
+  writeFileSync(path.join(dir, "test.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const started = performance.now();
+  const { items, problems } = loadEgoTL(dir, { requests: { source: "templates" } });
+  assert.ok(performance.now() - started < 5000);
+  assert.deepEqual(items.map((i) => i.id), ["ok"]);
+  assert.deepEqual(problems.map((p) => [p.file, p.line, p.field, p.message]), [
+    ["test.jsonl", 1, "media.spec.fps", "must be above 0 and at most 1000 frames per second"],
+    ["test.jsonl", 2, "media.fps", "must be above 0 and at most 1000 frames per second"],
+    ["test.jsonl", 3, "media.spec.indices", "must have at most 10000 entries"],
+    ["test.jsonl", 4, "media.span.last_frame", "must be a whole number from 0 to 10000000"],
+    ["test.jsonl", 5, "media.spec.count", "must be a whole number from 1 to 10000"],
+    ["test.jsonl", 6, "answer", "must be between 0 and 100000 (metres)"],
+  ]);
+});
+
+test("issue 25: 150,000 out-of-range frame indices (once a stack overflow with no file or line) give a bounded list: the first 1,000 problems and the count", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "egotl-many-"));
+  mkdirSync(path.join(dir, "clip"));
+  for (const f of ["a.png", "b.png"]) writeFileSync(path.join(dir, "clip", f), TINY_PNG);
+  // 15 rows of 10,000 indices (the most one spec may list), every one past the clip's 2 frames.
+  const indices = Array.from({ length: 10_000 }, (_, k) => 2 + k);
+  const rows = Array.from({ length: 15 }, (_, r) => ({ id: `r${r}`, task: "direction", media: { frames: ["clip/a.png", "clip/b.png"], spec: { mode: "indices", indices } }, answer: "Turn left" }));
+  writeFileSync(path.join(dir, "test.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const started = performance.now();
+  const { items, problems } = loadEgoTL(dir, { requests: { source: "templates" } });
+  assert.ok(performance.now() - started < 10_000);
+  assert.equal(items.length, 0);
+  assert.equal(problems.length, 1000);
+  assert.equal(problemCount(problems), 150_000);
+  assert.deepEqual(problems[0], { file: "test.jsonl", line: 1, field: "media.spec.indices[0]", message: "frame 2 is beyond the 2 frames" });
+  assert.deepEqual(problems[999], { file: "test.jsonl", line: 1, field: "media.spec.indices[999]", message: "frame 1001 is beyond the 2 frames" });
+  const error = new DataError(problems);
+  assert.ok(error.message.startsWith("150000 problems in the data:\n  - test.jsonl, line 1, field media.spec.indices[0]: frame 2 is beyond the 2 frames\n"));
+  assert.ok(error.message.endsWith("\n  ... and 149950 more problems"), error.message.slice(-80));
 });

@@ -145,3 +145,15 @@ test("no-overlay Visual Matching describes the reference in words: reference_are
     { file: `EPIC_Bench/${folder}/${names[0]}`, field: "text_annotation.reference_area_description_en", message: `missing; the prompt needs it (${folder})` },
   ]);
 });
+
+test("issue 25: a mask claiming more pixels than sharp decodes is a bad RLE on its field, before scoring would unpack it", () => {
+  const root = copyTasks(CATEGORY);
+  editJson(gt(root, CATEGORY, "0001_mask_rle.json"), (j) => {
+    const field = Object.keys(j.mask_annotation).find((k) => k.startsWith("masklet_"))!;
+    j.mask_annotation[field] = [{ size: [20_000, 20_000], counts: [400_000_000] }];
+  });
+  const problems = loadEpic(root).problems;
+  assert.equal(problems.length, 1);
+  assert.match(problems[0]!.field!, /^mask_annotation\.masklet_\w+\[0\]$/);
+  assert.equal(problems[0]!.message, "bad RLE: size [20000, 20000] is more than the 268402689 pixels sharp decodes");
+});

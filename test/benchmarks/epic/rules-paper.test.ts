@@ -3,7 +3,8 @@ import { test } from "node:test";
 import { formatReply } from "../../../src/benchmarks/epic/format.js";
 import { stdFields } from "../../../src/benchmarks/epic/index.js";
 import { RULE_DIFFERENCES, rulesOption, rulesRecord } from "../../../src/benchmarks/epic/rules.js";
-import { countScore, pathScore, scoreSample, weightsFor, type EpicRules, type GroundTruth } from "../../../src/benchmarks/epic/score.js";
+import { countScore, pathScore, scoreSample, segmentInMaskExact, weightsFor, type EpicRules, type GroundTruth } from "../../../src/benchmarks/epic/score.js";
+import { BitMask } from "../../../src/geometry/mask.js";
 import { leafTask } from "../../../src/benchmarks/epic/taxonomy.js";
 import type { EpicItem, RleJson } from "../../../src/benchmarks/epic/types.js";
 
@@ -142,4 +143,45 @@ test("the terminal and report.md say when a run follows the paper's rules", asyn
   assert.match(epicTerminal(doc("paper", "a")), /^rules: paper/m);
   assert.doesNotMatch(epicTerminal(doc("official", "b")), /^rules:/m);
   assert.match(epicMarkdown([doc("official", "b"), doc("paper", "a")]), /Scored with the paper's rules .*: a\. The others follow the official code\./);
+});
+
+/** segmentInMaskExact before issue 25: cuts at every cell border the segment crosses, inside the mask or not. */
+function segmentInMaskUnclipped(p1: readonly number[], p2: readonly number[], mask: BitMask): number {
+  const [x1, y1, x2, y2] = [p1[0]!, p1[1]!, p2[0]!, p2[1]!];
+  const dx = x2 - x1, dy = y2 - y1;
+  if (dx === 0 && dy === 0) return mask.containsPoint(x1, y1) ? 1 : 0;
+  const cuts = [0, 1];
+  const crossings = (from: number, delta: number) => {
+    if (delta === 0) return;
+    const lo = Math.min(from, from + delta), hi = Math.max(from, from + delta);
+    for (let b = Math.ceil(lo - 0.5) + 0.5; b < hi; b++) if (b > lo) cuts.push((b - from) / delta);
+  };
+  crossings(x1, dx);
+  crossings(y1, dy);
+  cuts.sort((a, b) => a - b);
+  let inside = 0;
+  for (let i = 1; i < cuts.length; i++) {
+    const [a, b] = [cuts[i - 1]!, cuts[i]!];
+    if (b <= a) continue;
+    const t = (a + b) / 2;
+    if (mask.get(Math.floor(x1 + dx * t + 0.5), Math.floor(y1 + dy * t + 0.5))) inside += b - a;
+  }
+  return inside;
+}
+
+test("issue 25: the exact traversable share cuts only at the mask's own cell borders: a reply point of 1e9 ends at once, with the same value", () => {
+  const mask = BitMask.fromPredicate(12, 9, (x, y) => (x * 7 + y * 3) % 5 < 3);
+  let seed = 7;
+  const random = (lo: number, hi: number) => lo + ((seed = (seed * 16807) % 2147483647) / 2147483647) * (hi - lo);
+  for (let k = 0; k < 500; k++) {
+    const p1 = [random(-20, 30), random(-20, 30)];
+    const p2 = [random(-20, 30), random(-20, 30)];
+    assert.equal(segmentInMaskExact(p1, p2, mask), segmentInMaskUnclipped(p1, p2, mask), `${p1} -> ${p2}`);
+  }
+  const full = BitMask.fromPredicate(10, 10, () => true);
+  const started = performance.now();
+  const share = segmentInMaskExact([0, 0], [1e9, 0], full);
+  assert.ok(performance.now() - started < 100);
+  assert.ok(Math.abs(share - 9.5e-9) < 1e-15, String(share));
+  assert.equal(segmentInMaskExact([0, 0], [1e300, 1e300], full) < 1e-290, true);
 });

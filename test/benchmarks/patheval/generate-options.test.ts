@@ -40,7 +40,7 @@ test("--set keys: a preset's settings first, keys beside it win; unknown keys an
   assert.throws(() => parseGenerateSet({ colour: "red" }, noScenarios), /unknown patheval option colour/);
   assert.throws(() => parseGenerateSet({ validity: "sampled" }, noScenarios), /validity must be release or exact/);
   assert.throws(() => parseGenerateSet({ balance: "yes" }, noScenarios), /balance must be true or false/);
-  assert.throws(() => parseGenerateSet({ runs: "2.5" }, noScenarios), /runs must be an integer >= 1/);
+  assert.throws(() => parseGenerateSet({ runs: "2.5" }, noScenarios), /runs must be an integer from 1 to 10000/);
   const file = path.join(FIXTURES, "patheval-scenarios", "scenarios.txt");
   const parsed = parseGenerateSet({ scenarios: file }, readScenarioFile);
   assert.equal(parsed.scenarioTexts!.texts[15], "Test scenario fifteen: an inspector that roams far, near walls, straight.");
@@ -159,4 +159,8 @@ test("generate patheval from the command line: a bad environment folder or optio
   await assert.rejects(run("thresholds=1,2"), /thresholds: expected 7 numbers/);
   await assert.rejects(run(`scenarios=${path.join(envs, "bad.txt")}`), DataError);
   assert.equal(existsSync(out), false);
+});
+
+test("issue 25: an environment vertex beyond a million is a problem on its polygon", () => {
+  assert.deepEqual(environmentProblems("1\n3 0 0 1e300 0 0 1\n", "far.txt"), [{ file: "far.txt", line: 2, field: "polygon 1", message: "vertex 2 has a coordinate of 1e+300; every coordinate must be between -1000000 and 1000000" }]);
 });

@@ -129,3 +129,24 @@ test("a data path without items.jsonl, or missing, is one clear problem", () => 
   assert.match(loadVcn(empty).problems[0]!.message, /no items\.jsonl/);
   assert.match(loadVcn(path.join(empty, "nope")).problems[0]!.message, /does not exist/);
 });
+
+test("issue 25: out-of-range numbers are problems on their line and field: a tour spec of 1e300 fps (which once hung validate), 2^53 + 1 ids, coordinates past 10 km", () => {
+  const frames = ["tour/0.png", "tour/1.png", "tour/2.png"];
+  const lines = [
+    { ...good, id: "fast", tour: { frames, spec: { mode: "fps", fps: 1e300 } } }, // 1
+    { ...good, id: 2 ** 53 + 2 }, // 2
+    { ...good, id: "far", layout: { rooms: [{ id: "K", category: "kitchen", center: [1e16, 0] }] } }, // 3
+    { ...good, id: "cap", tour: { prior: { hkey: "h", start_idx: 0, end_idx: 3, video_max_frame: 1e9 } } }, // 4
+  ];
+  writeFileSync(path.join(tmp, "items.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const started = performance.now();
+  const { items, problems } = loadVcn(tmp, { requests: { source: "default" } });
+  assert.ok(performance.now() - started < 5000);
+  assert.deepEqual(items, []);
+  assert.deepEqual(problems.map((p) => [p.file, p.line, p.field, p.message]), [
+    ["items.jsonl", 1, "tour.spec.fps", "must be above 0 and at most 1000 frames per second"],
+    ["items.jsonl", 2, "id", "must be a whole number within ±(2^53 - 1) (a safe integer)"],
+    ["items.jsonl", 3, "layout.rooms[0].center[0]", "must be between -10000 and 10000 (metres)"],
+    ["items.jsonl", 4, "tour.prior.video_max_frame", "must be a whole number from 1 to 10000"],
+  ]);
+});

@@ -18,6 +18,7 @@ import {
   type Trajectory,
 } from "../../../src/benchmarks/vcn/index.js";
 import { DataError } from "../../../src/core/problems.js";
+import { loadNavTasks } from "../../../src/benchmarks/vcn/navigate/tasks.js";
 
 /**
  * Start at the origin; one goal with one view point 4 m east (along +x). The geodesic shortest
@@ -406,4 +407,32 @@ test("trajectory logs: every bad line reported with its line and field; the new 
   assert.equal(loadTrajectories(write("ok.jsonl", lines[0]!)).length, 1);
   const full = { episode_id: "f", positions: [[0, 0, 0], [0, 0, 0], [0, 0, -0.25], [0, 0, -0.25]], stop: true, actions: ["TURN_LEFT", "FORWARD", "STOP"], headings: [0, 30, 30, 30], collisions: [false, false, false], path_length: 0.25, kind: "actions", goal_frames: [3, null, 3], final_distance: 0.4 };
   assert.deepEqual(loadTrajectories(write("full.jsonl", JSON.stringify(full))), [full]);
+});
+
+test("issue 25: an episode file with a start of 1e16 (which once hung `navigate vcn` in the simulator) is refused by file and field, as navigation reads it too", () => {
+  const episode = { ...released.episodes[0]!, start_position: [1e16, 0, 1e16], episode_id: 2 ** 53 + 2 };
+  const file = write("far.json", JSON.stringify({ episodes: [episode, { ...released.episodes[0]!, dist_to_goal: -1, episode_id: "e2" }] }));
+  const expected = [
+    { file, field: "episodes[0].episode_id", message: "must be a whole number within ±(2^53 - 1) (a safe integer)" },
+    { file, field: "episodes[0].start_position[0]", message: "must be between -10000 and 10000 (metres)" },
+    { file, field: "episodes[0].start_position[2]", message: "must be between -10000 and 10000 (metres)" },
+    { file, field: "episodes[1].dist_to_goal", message: "must be between 0 and 100000 (metres)" },
+  ];
+  assert.deepEqual(problemsOf(() => loadEpisodes(file)), expected);
+  // `navigate vcn` reads the same file: the same problems, each once, before any simulator starts.
+  const dir = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-bounds-"));
+  writeFileSync(path.join(dir, "episodes.json"), JSON.stringify({ episodes: [episode] }));
+  assert.deepEqual(problemsOf(() => loadNavTasks(dir)), expected.slice(0, 3).map((p) => ({ ...p, file: "episodes.json" })));
+});
+
+test("issue 25: trajectory logs: headings, distances and goal frames out of range are problems on their line", () => {
+  const file = write("bounded.jsonl", [
+    JSON.stringify({ episode_id: "7", positions: [[1, 0, 2]], stop: false, headings: [1e9] }),
+    JSON.stringify({ episode_id: "8", positions: [[1, 0, 2]], stop: false, path_length: -2, goal_frames: [2 ** 53 + 2] }),
+  ].join("\n"));
+  assert.deepEqual(problemsOf(() => loadTrajectories(file)), [
+    { file, line: 1, field: "headings[0]", message: "must be between -36000 and 36000 (degrees)" },
+    { file, line: 2, field: "path_length", message: "must be between 0 and 100000 (metres)" },
+    { file, line: 2, field: "goal_frames[0]", message: "must be a whole number from 0 to 10000000" },
+  ]);
 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import sharp from "sharp";
-import { UsageError } from "../../../core/problems.js";
+import { appendAll, UsageError } from "../../../core/problems.js";
 import { createRng, deriveSeed } from "../../../stats/rng.js";
 import { attributionText, readLibraries, type Catalogue, type CatalogEntry } from "../../../world/assets/catalog.js";
 import { ModelLibrary } from "../../../world/assets/models.js";
@@ -231,7 +231,7 @@ async function filesUnder(dir: string, rel = ""): Promise<string[]> {
   const out: string[] = [];
   for (const entry of (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const sub = path.posix.join(rel, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(dir, sub)));
+    if (entry.isDirectory()) appendAll(out, await filesUnder(dir, sub));
     else out.push(sub);
   }
   return out;

@@ -12,10 +12,11 @@ import path from "node:path";
 import { z } from "zod";
 import { DataRoot } from "../../../core/dataroot.js";
 import { parseJson } from "../../../core/jsonl.js";
-import { DataError, type DataProblem } from "../../../core/problems.js";
+import { boundedArray, coordinate, frameIndex, MAX_SCENE_EXTENT_M, point, quaternionComponent, safeId } from "../../../core/limits.js";
+import { appendAll, DataError, issueList, type DataProblem } from "../../../core/problems.js";
 import type { EnvEpisode, Quaternion, Vec3 } from "../../../sim/types.js";
 import { successFrames } from "../chance.js";
-import { parseEpisodes, readEpisodeFileJson, type NavEpisode } from "../episodes.js";
+import { parseEpisodes, readEpisodeFileJson, releasedEpisodeSchema, type NavEpisode } from "../episodes.js";
 import { loadVcn } from "../load.js";
 import type { VcnItem } from "../types.js";
 
@@ -53,18 +54,19 @@ export interface LoadedTasks {
 const EPISODE_FILES = ["episodes.json.gz", "episodes.json"];
 
 const extraSchema = z.looseObject({
-  episode_id: z.union([z.string().min(1), z.number()]),
+  episode_id: z.union([z.string().min(1), safeId()]),
   scene_id: z.string().min(1),
-  start_position: z.array(z.number()).length(3),
-  start_rotation: z.array(z.number()).length(4),
+  start_position: point(3),
+  start_rotation: z.array(quaternionComponent()).length(4),
   instruction: z.looseObject({ instruction_text: z.string().min(1) }),
 });
 
 const tourSchema = z.looseObject({
-  frames: z.array(z.looseObject({ index: z.number().int().min(0), position: z.array(z.number()).min(2) })),
+  frames: boundedArray(z.looseObject({ index: frameIndex(), position: z.array(coordinate()).min(2).max(3) })),
 });
 
-const sceneRoomsSchema = z.looseObject({ rooms: z.array(z.looseObject({ id: z.string(), area: z.number().nonnegative() })) });
+/** A room's floor area, m^2: at most the largest scene's (MAX_SCENE_EXTENT_M squared). */
+const sceneRoomsSchema = z.looseObject({ rooms: boundedArray(z.looseObject({ id: z.string(), area: z.number().min(0).max(MAX_SCENE_EXTENT_M ** 2) })) });
 
 /** The frame positions of an item's prior video from its tour's tour.json (next to tour.mp4), or null. */
 function framePositionsOf(item: VcnItem, root: DataRoot, problems: DataProblem[]): Array<Vec3 | null> | null {
@@ -120,8 +122,10 @@ export function loadNavTasks(data: string, options: { allowOutsideRoot?: boolean
   raw.forEach((e, k) => {
     const checked = extraSchema.safeParse(e);
     if (!checked.success) {
-      const issue = checked.error.issues[0]!;
-      problems.push({ file: episodesFile, field: `episodes[${k}].${issue.path.join(".")}`, message: `navigation needs it: ${issue.message}` });
+      // An episode the metrics cannot read either has its problems listed already (parseEpisodes).
+      if (!releasedEpisodeSchema.safeParse(e).success) return;
+      const { field, message } = issueList(checked.error.issues)[0]!;
+      problems.push({ file: episodesFile, field: `episodes[${k}]${field.startsWith("[") ? field : `.${field}`}`, message: `navigation needs it: ${message}` });
       return;
     }
     extras.set(String(checked.data.episode_id), checked.data);
@@ -130,7 +134,7 @@ export function loadNavTasks(data: string, options: { allowOutsideRoot?: boolean
   const items = new Map<string, VcnItem>();
   if (itemsPresent) {
     const loaded = loadVcn(dir, options);
-    problems.push(...loaded.problems);
+    appendAll(problems, loaded.problems);
     for (const item of loaded.items) if (item.episodeId !== undefined) items.set(item.episodeId, item);
   }
   if (problems.length > 0) throw new DataError(problems);

@@ -119,10 +119,11 @@ interface Layout {
 function layoutOf(scene: Scene, points: readonly Vec2[], options: TopDownOptions): Layout {
   const xs = [scene.bounds.min[0], scene.bounds.max[0], ...points.map((p) => p[0])];
   const ys = [scene.bounds.min[1], scene.bounds.max[1], ...points.map((p) => p[1])];
-  const minX = Math.min(...xs);
-  const maxY = Math.max(...ys);
-  const extentX = Math.max(Math.max(...xs) - minX, 1e-3);
-  const extentY = Math.max(maxY - Math.min(...ys), 1e-3);
+  // reduce, not Math.min(...xs): a log may hold 100,000 positions, too many arguments for one call.
+  const [minX, maxX] = [xs.reduce((a, b) => Math.min(a, b)), xs.reduce((a, b) => Math.max(a, b))];
+  const [minY, maxY] = [ys.reduce((a, b) => Math.min(a, b)), ys.reduce((a, b) => Math.max(a, b))];
+  const extentX = Math.max(maxX - minX, 1e-3);
+  const extentY = Math.max(maxY - minY, 1e-3);
   const maxSide = Math.max(64, Math.floor(options.maxSide ?? 1024));
   const wanted = options.pixelsPerMetre ?? 48;
   if (!(wanted > 0) || !Number.isFinite(wanted)) throw new RangeError(`topDownPicture: pixelsPerMetre must be a positive number, got ${wanted}`);

@@ -56,6 +56,13 @@ export const MAX_FRAMES_PER_SPEC = 10_000;
 /** Pixels of a picture (width x height): sharp's default limitInputPixels (0x3FFF squared); it refuses larger ones. */
 export const MAX_IMAGE_PIXELS = 0x3fff * 0x3fff;
 
+/**
+ * Pixels of a ground-truth mask (EPIC-Bench RLE): a 16-megapixel photo. A mask is a few bytes of
+ * RLE that the scorer unpacks and runs a distance transform over (about 12 bytes a pixel: 200 MB
+ * here, 3 GB at sharp's limit), so its size is bounded far below MAX_IMAGE_PIXELS.
+ */
+export const MAX_MASK_PIXELS = 0x1000 * 0x1000;
+
 /** A picture side asked for on the command line (--picture-size, --max-side), pixels: WebP's largest. */
 export const MAX_IMAGE_SIDE_PX = 0x3fff;
 

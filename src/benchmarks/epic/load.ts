@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { DataRoot, followUserPath, type DataRootOptions } from "../../core/dataroot.js";
 import { parseJson } from "../../core/jsonl.js";
-import { MAX_IMAGE_PIXELS } from "../../core/limits.js";
+import { MAX_MASK_PIXELS } from "../../core/limits.js";
 import { appendAll, problemCount, problemList, type DataProblem } from "../../core/problems.js";
 import { readRle, RleError } from "../../geometry/rle.js";
 import { gtFields, LEAF_TASKS, leafFromPath, overlaySuffix, type LeafTask } from "./taxonomy.js";
@@ -156,9 +156,9 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
     list.forEach((rle, i) => {
       try {
         const runs = readRle(rle);
-        // A mask has its picture's size; one sharp could not decode is refused before scoring unpacks it (core/limits.ts).
-        if (runs.height * runs.width > MAX_IMAGE_PIXELS) {
-          problems.push({ file: rel, field: `mask_annotation.${field}[${i}]`, message: `bad RLE: size [${runs.height}, ${runs.width}] is more than the ${MAX_IMAGE_PIXELS} pixels sharp decodes` });
+        // A few bytes of RLE unpack to height x width pixels: bounded before scoring unpacks it (core/limits.ts).
+        if (runs.height * runs.width > MAX_MASK_PIXELS) {
+          problems.push({ file: rel, field: `mask_annotation.${field}[${i}]`, message: `bad RLE: size [${runs.height}, ${runs.width}] is more than the ${MAX_MASK_PIXELS} pixels a mask may have` });
           return;
         }
         size ??= [runs.height, runs.width];

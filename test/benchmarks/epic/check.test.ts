@@ -146,14 +146,21 @@ test("no-overlay Visual Matching describes the reference in words: reference_are
   ]);
 });
 
-test("issue 25: a mask claiming more pixels than sharp decodes is a bad RLE on its field, before scoring would unpack it", () => {
+test("issue 25: a mask of more than 16 megapixels is a bad RLE on its field, before scoring would unpack it", () => {
   const root = copyTasks(CATEGORY);
-  editJson(gt(root, CATEGORY, "0001_mask_rle.json"), (j) => {
-    const field = Object.keys(j.mask_annotation).find((k) => k.startsWith("masklet_"))!;
-    j.mask_annotation[field] = [{ size: [20_000, 20_000], counts: [400_000_000] }];
-  });
+  const maskOf = (height: number, width: number) =>
+    editJson(gt(root, CATEGORY, "0001_mask_rle.json"), (j) => {
+      const field = Object.keys(j.mask_annotation).find((k) => k.startsWith("masklet_"))!;
+      j.mask_annotation[field] = [{ size: [height, width], counts: [height * width] }];
+    });
+  maskOf(20_000, 20_000);
   const problems = loadEpic(root).problems;
   assert.equal(problems.length, 1);
   assert.match(problems[0]!.field!, /^mask_annotation\.masklet_\w+\[0\]$/);
-  assert.equal(problems[0]!.message, "bad RLE: size [20000, 20000] is more than the 268402689 pixels sharp decodes");
+  assert.equal(problems[0]!.message, "bad RLE: size [20000, 20000] is more than the 16777216 pixels a mask may have");
+  // 4097 x 4096 is one row over the limit; 4096 x 4096 is within it (its only problem is the size of its picture).
+  maskOf(4097, 4096);
+  assert.equal(loadEpic(root).problems[0]!.message, "bad RLE: size [4097, 4096] is more than the 16777216 pixels a mask may have");
+  maskOf(4096, 4096);
+  assert.ok(!loadEpic(root).problems.some((p) => p.message.includes("a mask may have")));
 });

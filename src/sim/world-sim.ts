@@ -28,6 +28,7 @@ import { MAX_DEPTH_PNG_METRES } from "../world/render/encode.js";
 import { depthToPng16, renderView, type RenderOptions } from "../world/render/index.js";
 import { shortestPathTree, type OccupancyGrid } from "../world/space/index.js";
 import type { Vec2 } from "../world/types.js";
+import { MAX_IMAGE_SIDE } from "./bridge/protocol.js";
 import { HouseCache, type LoadedHouse } from "./house-cache.js";
 import { applyAction, checkRules, snapToFree, startState, VCN_MOTION, type MotionRules, type MotionState } from "./motion.js";
 import {
@@ -215,8 +216,9 @@ export class WorldSimulator implements Environment {
   private closed = false;
 
   constructor(options: WorldSimOptions) {
-    const width = wholeOption("width", options.width ?? VCN_PARAMS.imageSide, 16, 4096);
-    const height = wholeOption("height", options.height ?? VCN_PARAMS.imageSide, 16, 4096);
+    // No larger than a bridge client accepts (bridge/protocol.ts), so `sim serve` serves what it can render.
+    const width = wholeOption("width", options.width ?? VCN_PARAMS.imageSide, 16, MAX_IMAGE_SIDE);
+    const height = wholeOption("height", options.height ?? VCN_PARAMS.imageSide, 16, MAX_IMAGE_SIDE);
     const hfovDeg = openOption("hfovDeg", options.hfovDeg ?? 90, 0, 180);
     const pitchDeg = openOption("pitchDeg", options.pitchDeg ?? 0, -90, 90);
     this.cameraHeightM = openOption("cameraHeightM", options.cameraHeightM ?? VCN_PARAMS.robotHeightM, 0, 10);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { DataRoot, type DataRootOptions, type Resolved } from "../../core/dataroot.js";
 import { tryReadText } from "../../core/file-read.js";
 import { parseJson, readJsonObjects } from "../../core/jsonl.js";
-import { DataError, type DataProblem } from "../../core/problems.js";
+import { DataError, shownValue, type DataProblem } from "../../core/problems.js";
 import { pyFloat } from "../../core/pycompat/float.js";
 import { pyIntFromString } from "../../core/pycompat/int.js";
 import { pyStr } from "../../core/pycompat/keys.js";
@@ -221,7 +221,7 @@ function checkRow(
   const rawId = row["question_id"];
   const idOk = typeof rawId === "string" || (typeof rawId === "number" && Number.isSafeInteger(rawId));
   if (!idOk) report("question_id", "must be a string or an integer");
-  if (row["task"] !== task) report("task", `expected "${task}" (the file's task), found ${JSON.stringify(row["task"])}`);
+  if (row["task"] !== task) report("task", `expected "${task}" (the file's task), found ${shownValue(row["task"])}`);
   const sceneId = row["scene_id"];
   if (typeof sceneId !== "string" && typeof sceneId !== "number") report("scene_id", "must be a string or a number");
 
@@ -247,12 +247,12 @@ function checkRow(
     return undefined;
   }
   const base = {
-    id: String(rawId),
+    id: plainString(rawId),
     rawId: rawId as string | number,
     task,
-    sceneId: String(sceneId),
-    cluster: String(sceneId),
-    viewId: String(row["view_id"] ?? ""),
+    sceneId: plainString(sceneId),
+    cluster: plainString(sceneId),
+    viewId: plainString(row["view_id"] ?? ""),
     imagePath,
     imageRef: imageRef ?? "",
     systemPrompt: systemPrompt ?? "",
@@ -319,7 +319,7 @@ function routeItem(
   if (optimal == null) report("ground_truth.optimal_length_m", "missing (needed for SPL)");
   else {
     const value = pyFloat(optimal);
-    if (value === null || !(value > 0)) report("ground_truth.optimal_length_m", `must be a positive number, found ${JSON.stringify(optimal)}`);
+    if (value === null || !(value > 0)) report("ground_truth.optimal_length_m", `must be a positive number, found ${shownValue(optimal)}`);
     else optimalLengthM = value;
   }
 
@@ -504,7 +504,7 @@ export function readDirectPairs(file: string, ref: string, waypoints: Waypoint[]
       if (distance == null) return;
       const length = pyFloat(distance);
       if (length === null) {
-        problems.push({ file: ref, field: `${field}.distance_m`, message: `must be a number, found ${JSON.stringify(distance)}` });
+        problems.push({ file: ref, field: `${field}.distance_m`, message: `must be a number, found ${shownValue(distance)}` });
         ok = false;
         return;
       }
@@ -534,7 +534,7 @@ export function toIdOrNull(value: unknown): bigint | null {
 function intValue(value: unknown, field: string, report: Report): bigint | undefined {
   const id = value == null ? null : toIdOrNull(value);
   if (id !== null) return id;
-  report(field, value == null ? "missing" : `must be an integer, found ${JSON.stringify(value)}`);
+  report(field, value == null ? "missing" : `must be an integer, found ${shownValue(value)}`);
   return undefined;
 }
 
@@ -548,12 +548,21 @@ function intList(value: unknown, field: string, report: Report, allowNull = fals
     if (v === null && allowNull) continue;
     const id = v === null ? null : toIdOrNull(v);
     if (id === null) {
-      report(field, `must hold integers only, found ${JSON.stringify(v)}`);
+      report(field, `must hold integers only, found ${shownValue(v)}`);
       return undefined;
     }
     out.push(id);
   }
   return out;
+}
+
+/** String(value), or a fixed text where String() overflows the stack (a list nested 100,000 deep; such an id is reported). */
+function plainString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return "<nested too deeply>";
+  }
 }
 
 function requireString(row: Record<string, unknown>, field: string, report: Report): string | undefined {

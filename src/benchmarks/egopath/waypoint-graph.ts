@@ -5,7 +5,7 @@
  * on scene waypoint ids; displayed ids are mapped onto graph waypoints first.
  */
 import path from "node:path";
-import type { DataProblem } from "../../core/problems.js";
+import { shownValue, type DataProblem } from "../../core/problems.js";
 import { pyFloat } from "../../core/pycompat/float.js";
 import { pyStr } from "../../core/pycompat/keys.js";
 import type { Adjacency, Waypoint } from "./types.js";
@@ -92,7 +92,7 @@ export function parseWaypointGraph(data: unknown, ref: string, toId: IdOf, probl
     const w = "distance" in edge ? pyFloat(edge["distance"]) : 1.0;
     if (u === null) problems.push({ file: ref, field: `${field}.source`, message: "must be an integer waypoint id" });
     if (v === null) problems.push({ file: ref, field: `${field}.target`, message: "must be an integer waypoint id" });
-    if (w === null) problems.push({ file: ref, field: `${field}.distance`, message: `must be a number, found ${JSON.stringify(edge["distance"])}` });
+    if (w === null) problems.push({ file: ref, field: `${field}.distance`, message: `must be a number, found ${shownValue(edge["distance"])}` });
     if (u === null || v === null || w === null) {
       ok = false;
       return;

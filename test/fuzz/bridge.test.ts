@@ -7,7 +7,7 @@
  * data root, bodies that are not JSON / too deep / too large / not UTF-8 / of another media type,
  * wrong methods and routes, a foreign Host header, and issue 25's start_position [1e16, 0, 1e16].
  *
- * A case passes when each of its requests is answered within the limit with a 2xx JSON body or a 4xx
+ * A case passes when each of its requests is answered within the limit (5 s) with a 2xx JSON body or a 4xx
  * JSON error {error: {code, message}} (a 5xx is the simulator failing on input it should have
  * refused), GET /info still answers 200 afterwards, the server opened nothing outside its data root
  * (the worker's read guard, and the inotify watch on the canary) and no answer holds the canary's
@@ -24,6 +24,12 @@ import { WorkerSupply, type FuzzWorker } from "./lib/pool.js";
 import { REPO } from "./lib/seeds.js";
 import { canaryEvents, LIMIT_MS, logResult, prepareSuite, recordSummary, SECRET, selected, summaryLine, WORKERS, type Suite } from "./lib/suite.js";
 import type { CaseResult } from "./lib/types.js";
+
+/**
+ * A request's time limit: the suite's, at most 5 s. With 32 x 32 views and render false, every
+ * request the server should answer takes milliseconds; a stalled one is a hang at 5 s as at 10 s.
+ */
+const REQUEST_LIMIT_MS = Math.min(LIMIT_MS, 5000);
 
 type Answer = { kind: "answer"; status: number; text: string } | { kind: "timeout" } | { kind: "client-error"; message: string };
 
@@ -59,14 +65,14 @@ function send(base: URL, request: BridgeRequest, limitMs: number): Promise<Answe
 
 /** Why an answer breaks the protocol's promise, or null. */
 function answerProblem(answer: Answer, what: string): string | null {
-  if (answer.kind === "timeout") return `hang: ${what} got no answer within ${LIMIT_MS} ms`;
+  if (answer.kind === "timeout") return `hang: ${what} got no answer within ${REQUEST_LIMIT_MS} ms`;
   if (answer.kind === "client-error") return null; // the client could not send it (e.g. a declared length it did not send): nothing to judge
   if (answer.text.includes(SECRET)) return `${what}: the answer holds the canary's content`;
   let json: unknown;
   try {
     json = JSON.parse(answer.text);
   } catch {
-    return `${what}: HTTP ${answer.status} with a body that is not JSON: ${answer.text.slice(0, 200)}`;
+    return `${what}: HTTP ${answer.status} with a body that is not JSON: ${answer.text.slice(0, 200) || "(empty)"}`;
   }
   if (answer.status >= 200 && answer.status < 300) return null;
   const error = (json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
@@ -97,22 +103,22 @@ async function bridgeFrom(supply: WorkerSupply): Promise<Bridge> {
 async function runCase(bridge: Bridge, fuzzCase: BridgeCase): Promise<{ problems: string[]; hang: boolean }> {
   const problems: string[] = [];
   if (fuzzCase.resetFirst) {
-    const reset = await send(bridge.url, { method: "POST", path: "/reset", body: JSON.stringify(validBody("/reset", bridge.episode)) }, LIMIT_MS);
+    const reset = await send(bridge.url, { method: "POST", path: "/reset", body: JSON.stringify(validBody("/reset", bridge.episode)) }, REQUEST_LIMIT_MS);
     if (reset.kind !== "answer" || reset.status !== 200) return { problems: [`the valid reset before the case failed: ${JSON.stringify(reset).slice(0, 300)}`], hang: reset.kind === "timeout" };
   }
   const request = fuzzCase.request(bridge.episode);
   for (let k = 0; k < (fuzzCase.repeat ?? 1); k++) {
-    const answer = await send(bridge.url, request, LIMIT_MS);
+    const answer = await send(bridge.url, request, REQUEST_LIMIT_MS);
     const problem = answerProblem(answer, `${request.method} ${request.path.slice(0, 60)}`);
     if (problem) problems.push(problem);
     if (answer.kind === "timeout") return { problems, hang: true };
   }
-  const info = await send(bridge.url, { method: "GET", path: "/info" }, LIMIT_MS);
+  const info = await send(bridge.url, { method: "GET", path: "/info" }, REQUEST_LIMIT_MS);
   if (info.kind !== "answer" || info.status !== 200) {
     problems.push(`GET /info afterwards: ${info.kind === "answer" ? `HTTP ${info.status}` : info.kind}`);
     if (info.kind === "timeout") return { problems, hang: true };
   }
-  const drained = await bridge.worker.ask({ type: "drain" }, LIMIT_MS);
+  const drained = await bridge.worker.ask({ type: "drain" }, REQUEST_LIMIT_MS);
   if (drained?.type !== "reply") return { problems: [...problems, "the server's worker did not answer after the case"], hang: true };
   for (const v of (drained.value as { violations: Violation[] }).violations) problems.push(`read outside the root: ${v.op} ${v.given} -> ${v.real} (${v.why})`);
   return { problems, hang: false };
@@ -152,7 +158,8 @@ before(async () => {
   cpSync(path.join(REPO, "examples/vcn-mini"), dataRoot, { recursive: true });
   cases = selected(bridgeCases(suite.seed));
   const began = performance.now();
-  const supply = new WorkerSupply({ role: "bridge", canary: suite.canary, dataRoot, scratch: path.join(suite.dir, "scratch") });
+  // Hangs come in runs (each coordinate of a position): a spare per lane keeps them from queueing on one.
+  const supply = new WorkerSupply({ role: "bridge", canary: suite.canary, dataRoot, scratch: path.join(suite.dir, "scratch") }, WORKERS);
   try {
     // /close ends a session: those cases go last, on one server.
     const closing = cases.filter((c) => c.id.startsWith("/close"));

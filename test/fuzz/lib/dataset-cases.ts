@@ -15,7 +15,15 @@ import { fieldKey, pathText } from "./json-tree.js";
 import { FILE_VARIANTS, fuzzableNodes, ROW_VARIANTS } from "./mutations.js";
 import { rngFor } from "./random.js";
 import type { Seed } from "./seeds.js";
+import { LIMIT_MS } from "./suite.js";
 import type { DatasetCase } from "./types.js";
+
+/**
+ * Lists of 200,000 or 150,000 entries: such a case reads them three times (validate, run, score),
+ * seconds of honest work on a loaded machine, so it gets twice the limit; an unbounded loop still
+ * never ends within it.
+ */
+const LONG_LISTS = new Set(["huge", "huge-out-of-range"]);
 
 /** A document's kind within its benchmark: its file name without folders and task code. */
 const docKind = (file: string) => path.basename(file).replace(/_(a1|b1|a2|b2|c)\./, ".");
@@ -29,7 +37,8 @@ export function datasetCases(seeds: Seed[], suiteSeed: number): DatasetCase[] {
       const full = `${seed.benchmark}|${key}`;
       if (seen.has(full)) return;
       seen.add(full);
-      cases.push({ family: "dataset", id: `${seed.name}:${what}`, seed: seed.name, benchmark: seed.benchmark, mutation });
+      const long = mutation.kind === "field" && LONG_LISTS.has(mutation.extreme);
+      cases.push({ family: "dataset", id: `${seed.name}:${what}`, seed: seed.name, benchmark: seed.benchmark, mutation, ...(long ? { limitMs: 2 * LIMIT_MS } : {}) });
     };
     add("(unchanged)", "(unchanged)", { kind: "none" });
     seed.docs.forEach((doc, index) => {

@@ -95,10 +95,14 @@ export interface PoolOptions {
  * worker gets a ready one at once instead of waiting for tsx and the project's modules to load.
  */
 export class WorkerSupply {
-  private spare: FuzzWorker | null = null;
+  private spares: FuzzWorker[] = [];
   private all: FuzzWorker[] = [];
 
-  constructor(private readonly init: Record<string, unknown>) {}
+  /** `spares`: how many are kept starting (one per slot where hangs come in runs, as the bridge's do). */
+  constructor(
+    private readonly init: Record<string, unknown>,
+    private readonly spareCount = 1,
+  ) {}
 
   private make(): FuzzWorker {
     const worker = new FuzzWorker(this.init);
@@ -107,10 +111,10 @@ export class WorkerSupply {
     return worker;
   }
 
-  /** A started worker (the spare, if there is one), and a new spare on its way. */
+  /** A started worker (the oldest spare, if there is one), with the spares topped up again. */
   async take(): Promise<FuzzWorker> {
-    const worker = this.spare ?? this.make();
-    this.spare = this.make();
+    const worker = this.spares.shift() ?? this.make();
+    while (this.spares.length < this.spareCount) this.spares.push(this.make());
     await worker.started;
     return worker;
   }

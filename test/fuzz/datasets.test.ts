@@ -85,7 +85,7 @@ function caseFailures(result: CaseResult): string[] {
 }
 
 /** The failures, one line per case, with how to run a case again. */
-function listing(failures: Array<[string, string[]]>, max = 60): string {
+function listing(failures: Array<[string, string[]]>, max = 400): string {
   const lines = failures.slice(0, max).map(([id, why]) => `- ${id}\n    ${why.join("\n    ")}`);
   const more = failures.length > max ? `\n... and ${failures.length - max} more` : "";
   return `${failures.length} failing case(s) (seed ${suite.seed}; run one again with SPATIALPROBE_FUZZ_ONLY='<id>'):\n${lines.join("\n")}${more}`;

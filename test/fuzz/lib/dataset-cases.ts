@@ -40,7 +40,7 @@ export function datasetCases(seeds: Seed[], suiteSeed: number): DatasetCase[] {
       const long = mutation.kind === "field" && LONG_LISTS.has(mutation.extreme);
       cases.push({ family: "dataset", id: `${seed.name}:${what}`, seed: seed.name, benchmark: seed.benchmark, mutation, ...(long ? { limitMs: 2 * LIMIT_MS } : {}) });
     };
-    add("(unchanged)", "(unchanged)", { kind: "none" });
+    add(`(unchanged)|${seed.name}`, "(unchanged)", { kind: "none" });
     seed.docs.forEach((doc, index) => {
       const kind = docKind(doc.file);
       const rng = rngFor(suiteSeed, `${seed.name}:${doc.file}`);

@@ -1,8 +1,8 @@
 /**
  * The valid datasets the dataset fuzz cases start from ("seeds"): for each benchmark, a few small
  * copies of a shipped example set (or a test fixture), each trimmed to the one question it fuzzes,
- * so that a case loads, prompts and scores a single item, with its videos shrunk to 32 x 24 pixels
- * frame for frame. A seed lists its documents (the row, and the JSON files the row points at that
+ * so that a case loads, prompts and scores a single item, pruned to the folders that item uses, with
+ * its videos shrunk to 32 x 24 pixels frame for frame. A seed lists its documents (the row, and the JSON files the row points at that
  * the loader parses) and its media (the files a row names, and the first frame of each frame folder
  * it names, replaced whole by file-level cases).
  */
@@ -214,6 +214,28 @@ function mediaOf(base: string, docs: DocRef[]): { media: string[]; frames: strin
 }
 
 /**
+ * Remove what the seed's question cannot need: only files in the folders on the way to a file it
+ * names stay (the root's own files, the scene's and view's, the frame folder's), so copies of a
+ * seed are small; the test that every seed validates, runs and scores unchanged checks the cut.
+ */
+function prune(base: string, kept: string[]): void {
+  const folders = new Set<string>();
+  for (const file of kept) for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    folders.add(dir);
+    if (dir === "." || dir === "/") break;
+  }
+  for (const file of (readdirSync(base, { recursive: true }) as string[]).sort().reverse()) {
+    const full = path.join(base, file);
+    if (!existsSync(full)) continue;
+    if (statSync(full).isDirectory()) {
+      if (readdirSync(full).length === 0) rmSync(full, { recursive: true });
+    } else if (!folders.has(path.dirname(file))) {
+      rmSync(full);
+    }
+  }
+}
+
+/**
  * Every video a seed's row names re-encoded at 32 x 24 pixels, frame for frame (same count, same
  * timestamps): probing and sampling, which every case of a video seed does, get several times
  * cheaper, and nothing a row says about the video changes.
@@ -235,6 +257,7 @@ export function makeSeeds(dir: string): Seed[] {
     else mkdirSync(base, { recursive: true });
     const docs = spec.trim(base);
     const media = mediaOf(base, docs);
+    prune(base, [...docs.map((d) => d.file), ...media.media, ...media.frames]);
     shrinkVideos(base, media.media);
     return { benchmark: spec.benchmark, name: spec.name, base, docs, ...media };
   });

@@ -8,6 +8,22 @@ export interface DataProblem {
   message: string;
 }
 
+/**
+ * A data value as a problem's message shows it: its JSON, clipped to `max` characters. A value
+ * nested too deeply for JSON.stringify (a row may hold a list 100,000 levels deep, which JSON.parse
+ * reads but JSON.stringify overflows the stack on) is described instead of shown.
+ */
+export function shownValue(value: unknown, max = 200): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return Array.isArray(value) ? "a list nested too deeply to show" : typeof value === "object" && value !== null ? "an object nested too deeply to show" : typeof value;
+  }
+  if (text === undefined) return String(value);
+  return text.length > max ? `${text.slice(0, max)}... (${text.length} characters)` : text;
+}
+
 export function formatProblem(p: DataProblem): string {
   const where = [p.file, p.line !== undefined ? `line ${p.line}` : undefined, p.field ? `field ${p.field}` : undefined]
     .filter(Boolean)

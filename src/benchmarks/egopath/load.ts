@@ -4,7 +4,7 @@ import { DataRoot, type DataRootOptions, type Resolved } from "../../core/dataro
 import { tryReadText } from "../../core/file-read.js";
 import { parseJson, readJsonObjects } from "../../core/jsonl.js";
 import { COORDINATE_LIMIT_M, MAX_DISTANCE_M, MAX_ROBOT_SIZE_M, rangeProblem } from "../../core/limits.js";
-import { appendAll, countOmitted, DataError, omittedProblems, problemCount, problemList, type DataProblem } from "../../core/problems.js";
+import { appendAll, countOmitted, DataError, omittedProblems, problemCount, problemList, shownValue, type DataProblem } from "../../core/problems.js";
 import { pyFloat } from "../../core/pycompat/float.js";
 import { pyIntFromString } from "../../core/pycompat/int.js";
 import { pyStr } from "../../core/pycompat/keys.js";
@@ -234,7 +234,7 @@ function checkRow(
   const rawId = row["question_id"];
   const idOk = typeof rawId === "string" || (typeof rawId === "number" && Number.isSafeInteger(rawId));
   if (!idOk) report("question_id", "must be a string or an integer");
-  if (row["task"] !== task) report("task", `expected "${task}" (the file's task), found ${JSON.stringify(row["task"])}`);
+  if (row["task"] !== task) report("task", `expected "${task}" (the file's task), found ${shownValue(row["task"])}`);
   const sceneId = row["scene_id"];
   if (typeof sceneId !== "string" && typeof sceneId !== "number") report("scene_id", "must be a string or a number");
 
@@ -261,12 +261,12 @@ function checkRow(
   }
   groundTruthLengths(gt, report);
   const base = {
-    id: String(rawId),
+    id: plainString(rawId),
     rawId: rawId as string | number,
     task,
-    sceneId: String(sceneId),
-    cluster: String(sceneId),
-    viewId: String(row["view_id"] ?? ""),
+    sceneId: plainString(sceneId),
+    cluster: plainString(sceneId),
+    viewId: plainString(row["view_id"] ?? ""),
     imagePath,
     imageRef: imageRef ?? "",
     systemPrompt: systemPrompt ?? "",
@@ -284,7 +284,6 @@ function checkRow(
 type Report = (field: string, message: string) => void;
 
 /** JSON text of a value for a message; numbers JSON cannot write (1e400 reads as Infinity) as themselves. */
-const shown = (value: unknown): string => (typeof value === "number" ? String(value) : JSON.stringify(value));
 
 /**
  * Optional ground-truth sizes and distances, metres (core/limits.ts): when given, Python float() of
@@ -303,7 +302,7 @@ function groundTruthLengths(gt: Record<string, unknown>, report: Report): void {
     const raw = gt[key];
     if (raw == null) continue;
     const value = pyFloat(raw);
-    const problem = value === null ? `must be a number, found ${shown(raw)}` : rangeProblem(value, 0, max, " (metres)");
+    const problem = value === null ? `must be a number, found ${shownValue(raw)}` : rangeProblem(value, 0, max, " (metres)");
     if (problem) report(`ground_truth.${key}`, problem);
   }
 }
@@ -358,7 +357,7 @@ function routeItem(
   if (optimal == null) report("ground_truth.optimal_length_m", "missing (needed for SPL)");
   else {
     const value = pyFloat(optimal);
-    if (value === null || !(value > 0 && value <= MAX_DISTANCE_M)) report("ground_truth.optimal_length_m", `must be a positive number of metres up to ${MAX_DISTANCE_M}, found ${shown(optimal)}`);
+    if (value === null || !(value > 0 && value <= MAX_DISTANCE_M)) report("ground_truth.optimal_length_m", `must be a positive number of metres up to ${MAX_DISTANCE_M}, found ${shownValue(optimal)}`);
     else optimalLengthM = value;
   }
 
@@ -554,7 +553,7 @@ export function readDirectPairs(file: string, ref: string, waypoints: Waypoint[]
       }
       if (distance == null) return;
       const length = pyFloat(distance);
-      const problem = length === null ? `must be a number, found ${shown(distance)}` : rangeProblem(length, 0, MAX_DISTANCE_M, " (metres)");
+      const problem = length === null ? `must be a number, found ${shownValue(distance)}` : rangeProblem(length, 0, MAX_DISTANCE_M, " (metres)");
       if (problem) {
         problems.push({ file: ref, field: `${field}.distance_m`, message: problem });
         ok = false;
@@ -586,7 +585,7 @@ export function toIdOrNull(value: unknown): bigint | null {
 function intValue(value: unknown, field: string, report: Report): bigint | undefined {
   const id = value == null ? null : toIdOrNull(value);
   if (id !== null) return id;
-  report(field, value == null ? "missing" : `must be an integer, found ${JSON.stringify(value)}`);
+  report(field, value == null ? "missing" : `must be an integer, found ${shownValue(value)}`);
   return undefined;
 }
 
@@ -600,12 +599,21 @@ function intList(value: unknown, field: string, report: Report, allowNull = fals
     if (v === null && allowNull) continue;
     const id = v === null ? null : toIdOrNull(v);
     if (id === null) {
-      report(field, `must hold integers only, found ${JSON.stringify(v)}`);
+      report(field, `must hold integers only, found ${shownValue(v)}`);
       return undefined;
     }
     out.push(id);
   }
   return out;
+}
+
+/** String(value), or a fixed text where String() overflows the stack (a list nested 100,000 deep; such an id is reported). */
+function plainString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return "<nested too deeply>";
+  }
 }
 
 function requireString(row: Record<string, unknown>, field: string, report: Report): string | undefined {

@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { MAX_DISTANCE_M, rangeProblem } from "../../core/limits.js";
-import type { DataProblem } from "../../core/problems.js";
+import { shownValue, type DataProblem } from "../../core/problems.js";
 import { pyFloat } from "../../core/pycompat/float.js";
 import { pyStr } from "../../core/pycompat/keys.js";
 import type { Adjacency, Waypoint } from "./types.js";
@@ -92,7 +92,7 @@ export function parseWaypointGraph(data: unknown, ref: string, toId: IdOf, probl
     const v = edge["target"] == null ? null : toId(edge["target"]);
     const w = "distance" in edge ? pyFloat(edge["distance"]) : 1.0;
     // An edge's length is a distance in metres: finite, from 0 to 100 km (core/limits.ts).
-    const badLength = w === null ? `must be a number, found ${JSON.stringify(edge["distance"])}` : rangeProblem(w, 0, MAX_DISTANCE_M, " (metres)");
+    const badLength = w === null ? `must be a number, found ${shownValue(edge["distance"])}` : rangeProblem(w, 0, MAX_DISTANCE_M, " (metres)");
     if (u === null) problems.push({ file: ref, field: `${field}.source`, message: "must be an integer waypoint id" });
     if (v === null) problems.push({ file: ref, field: `${field}.target`, message: "must be an integer waypoint id" });
     if (badLength) problems.push({ file: ref, field: `${field}.distance`, message: badLength });

@@ -11,7 +11,7 @@ import type { z } from "zod";
 import type { BenchItem } from "../../core/benchmark.js";
 import { DataRoot, followUserPath, type DataRootOptions } from "../../core/dataroot.js";
 import { readJsonObjects } from "../../core/jsonl.js";
-import { appendAll, problemCount, problemList, type DataProblem } from "../../core/problems.js";
+import { appendAll, problemCount, problemList, shownValue, type DataProblem } from "../../core/problems.js";
 import { FRAME_IMAGE_EXTENSIONS, fpsIndices, frameFolderNames, uniformIndices, type FrameSource, type FrameSpan, type FrameSpec } from "../../media/frames.js";
 import type { RequestOptions } from "../requests.js";
 import { egotlRequestProblems } from "./check.js";
@@ -151,7 +151,7 @@ function zodProblems(error: z.ZodError, file: string, line: number, value: Recor
   return error.issues.map((issue) => {
     const field = fieldPath(issue.path);
     if (issue.code === "invalid_union" && field === "task") {
-      const got = value["task"] === undefined ? "missing" : `got ${JSON.stringify(value["task"])}`;
+      const got = value["task"] === undefined ? "missing" : `got ${shownValue(value["task"])}`;
       return { file, line, field, message: `must be one of ${EGOTL_TASKS.join(", ")} (${got})` };
     }
     if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) {

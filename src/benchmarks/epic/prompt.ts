@@ -191,11 +191,20 @@ export function firstText(item: EpicItem, field: string, required: boolean): str
     if (required) throw fieldProblem(item, field, "missing; the prompt needs it");
     return undefined;
   }
+  const text = (scalar: unknown): string => {
+    try {
+      return pyStr(scalar);
+    } catch (error) {
+      // A list nested too deeply for JSON.stringify (Python's str() raises RecursionError there).
+      if (error instanceof RangeError) throw fieldProblem(item, field, "is nested too deeply to read as text");
+      throw error;
+    }
+  };
   if (Array.isArray(value)) {
     if (value.length === 0) throw fieldProblem(item, field, "is an empty list; the prompt needs its first element");
-    return pyStr(value[0]);
+    return text(value[0]);
   }
-  return pyStr(value);
+  return text(value);
 }
 
 /** Python truthiness of a raw field value (the affordance converter's `a or b`). */

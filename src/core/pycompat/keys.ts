@@ -2,7 +2,9 @@ import type { PyValue } from "./json.js";
 
 /**
  * Python's str(x) for the scalar values that appear as ids (used where the official code builds
- * dict keys with str(question_id)).
+ * dict keys with str(question_id)). A list or object gives its JSON; one nested too deeply for
+ * JSON.stringify (where Python's str() raises RecursionError) gives a fixed text instead of a
+ * stack overflow (the loaders report such an id as not a string or integer).
  */
 export function pyStr(value: unknown): string {
   if (value === null || value === undefined) return "None";
@@ -10,7 +12,11 @@ export function pyStr(value: unknown): string {
   if (typeof value === "bigint") return value.toString();
   if (typeof value === "number") return pyFloatOrIntRepr(value);
   if (typeof value === "string") return value;
-  return JSON.stringify(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return "<nested too deeply>";
+  }
 }
 
 /** JSON.parse cannot tell 1 from 1.0; integral numbers are treated as Python ints here. */

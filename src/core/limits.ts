@@ -63,6 +63,12 @@ export const MAX_IMAGE_PIXELS = 0x3fff * 0x3fff;
  */
 export const MAX_MASK_PIXELS = 0x1000 * 0x1000;
 
+/** Masks in one field of a sample (EPIC-Bench RLE lists): samples hold a few instances each (at most 4 in the examples). */
+export const MAX_MASKS_PER_FIELD = 256;
+
+/** Pixels of all the masks of one sample together: what scoring one sample may unpack (four masks at MAX_MASK_PIXELS). */
+export const MAX_MASK_PIXELS_PER_SAMPLE = 4 * MAX_MASK_PIXELS;
+
 /** A picture side asked for on the command line (--picture-size, --max-side), pixels: WebP's largest. */
 export const MAX_IMAGE_SIDE_PX = 0x3fff;
 

@@ -39,14 +39,14 @@
  * source sha256), so a new spec on a known video runs ffmpeg once and ffprobe not at all.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, readdirSync, statSync } from "node:fs";
+import { createReadStream, readdirSync } from "node:fs";
 import { FileRefusedError, openRegularFile, readImageFileAsync, type OpenedFile } from "../core/file-read.js";
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, extname, join } from "node:path";
 import sharp from "sharp";
 import { canonicalJson } from "../core/hash.js";
-import { MAX_FPS } from "../core/limits.js";
+import { MAX_FPS, MAX_FRAMES_PER_SPEC } from "../core/limits.js";
 import { extractVideoFrames, probeVideo, roundMicro, type VideoProbe } from "./ffmpeg.js";
 import { PNG_OPTIONS } from "./png.js";
 
@@ -128,22 +128,18 @@ export const CACHE_FORMAT = 1;
 export const FRAME_IMAGE_EXTENSIONS: readonly string[] = [".png", ".jpg", ".jpeg", ".webp"];
 
 /**
- * The image file names of a frame folder, exactly as a { dir } source reads them: regular files (or
- * links to them) with a FRAME_IMAGE_EXTENSIONS extension, not starting with ".", in natural order.
- * Synchronous so data loaders can count frames; throws the fs error if the folder cannot be read.
+ * The frame names of a frame folder, exactly as a { dir } source reads them: every entry but a
+ * sub-folder with a FRAME_IMAGE_EXTENSIONS extension, not starting with ".", in natural order. An
+ * entry that is not a regular file (a link, a FIFO, a device) is listed too, so the data checks
+ * refuse it by name (core/dataroot.ts) and the sampler's read refuses it (core/file-read.ts),
+ * rather than the folder silently counting one frame fewer. Synchronous so data loaders can count
+ * frames; throws the fs error if the folder cannot be read.
  */
 export function frameFolderNames(dir: string): string[] {
   const names: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name.startsWith(".") || !FRAME_IMAGE_EXTENSIONS.includes(extname(entry.name).toLowerCase())) continue;
-    if (entry.isFile()) names.push(entry.name);
-    else if (entry.isSymbolicLink()) {
-      try {
-        if (statSync(join(dir, entry.name)).isFile()) names.push(entry.name);
-      } catch {
-        /* dangling link */
-      }
-    }
+    if (!entry.isDirectory()) names.push(entry.name);
   }
   return names.sort(naturalCompare);
 }
@@ -383,6 +379,8 @@ function normalizeSpec(spec: FrameSpec): FrameSpec {
       return { mode: "fps", fps: spec.fps };
     case "indices":
       if (!Array.isArray(spec.indices)) throw new RangeError("indices must be an array of frame numbers");
+      // Each pick is a decoded PNG: a list this long is a mistake, not a clip (core/limits.ts).
+      if (spec.indices.length > MAX_FRAMES_PER_SPEC) throw new RangeError(`indices must list at most ${MAX_FRAMES_PER_SPEC} frames (got ${spec.indices.length})`);
       for (const i of spec.indices) if (!Number.isInteger(i)) throw new RangeError(`frame indices must be integers (got ${i})`);
       return { mode: "indices", indices: spec.indices.slice() };
     case "all":

@@ -14,7 +14,7 @@ import { after, test } from "node:test";
 import { DataRoot } from "../../src/core/dataroot.js";
 import { openRegularFile, readRegularFile, readRegularFileAsync } from "../../src/core/file-read.js";
 import { executeRun } from "../../src/core/session.js";
-import { MediaError, sampleFrames } from "../../src/media/frames.js";
+import { frameFolderNames, MediaError, sampleFrames } from "../../src/media/frames.js";
 import { getBenchmark } from "../../src/registry.js";
 import { TINY_PNG } from "../helpers/media.js";
 import { startMockServer, type MockRequest } from "../helpers/mock-server.js";
@@ -74,6 +74,19 @@ test("a FIFO or a device where a file belongs is refused at once, never opened f
   assert.throws(() => readRegularFile(path.join(root, "pipe.png")), { name: "FileRefusedError", message: `${path.join(root, "pipe.png")} is not a regular file` });
   assert.throws(() => readRegularFile("/dev/zero", { followLinks: true }), { message: "/dev/zero is not a regular file" });
   assert.deepEqual(new DataRoot("/dev").resolve("zero", "file"), { ok: false, missing: false, message: "file zero is not a regular file" });
+});
+
+test("a frame folder lists a FIFO or a link named like a frame, so it is refused by name instead of silently dropped", { timeout: 10_000 }, () => {
+  const root = freshRoot("frame-folder");
+  execFileSync("mkfifo", [path.join(root, "frames", "1.png")]);
+  symlinkSync("/dev/zero", path.join(root, "frames", "2.png"));
+  mkdirSync(path.join(root, "frames", "3.png")); // a folder is not a frame
+  const folder = new DataRoot(root).frameFolder("frames", frameFolderNames);
+  assert.deepEqual(folder.names, ["0.png", "1.png", "2.png"]);
+  assert.deepEqual(folder.problems, [
+    `frame ${path.join(root, "frames", "1.png")} is not a regular file`,
+    `frame ${path.join(root, "frames", "2.png")} is a link to a file outside the dataset root; refused (${HINT})`,
+  ]);
 });
 
 test("the read is refused when the path no longer leads, link-free, to the file checked", async () => {

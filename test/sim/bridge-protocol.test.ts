@@ -294,6 +294,11 @@ test("the server answers every misuse with its code and status", async () => {
 
     r = await raw(url, "GET", "/info", undefined, { host: "evil.example:80" });
     assert.deepEqual([r.status, errorOf(r).code], [403, "forbidden_host"]);
+    // Headers over Node's 16 KiB never reach the handler: still a JSON error of the protocol's form.
+    r = await raw(url, "GET", `/info?${"q".repeat(60_000)}`);
+    assert.deepEqual([r.status, errorOf(r)], [431, { code: "headers_too_large", message: "the request line and headers are over 16 KiB" }]);
+    r = await raw(url, "GET", "/info");
+    assert.equal(r.status, 200, "the server goes on after a refused request");
 
     r = await post(url, "/reset", { episode: EPISODE, render: false });
     assert.equal(r.status, 200);

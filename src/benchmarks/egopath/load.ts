@@ -584,10 +584,13 @@ export function toIdOrNull(value: unknown): bigint | null {
 /** An id field read with Python's int(): 3, 3.0, "3" and true are accepted as the official code accepts them. */
 function intValue(value: unknown, field: string, report: Report): bigint | undefined {
   const id = value == null ? null : toIdOrNull(value);
-  if (id !== null) return id;
-  report(field, value == null ? "missing" : `must be an integer, found ${shownValue(value)}`);
+  if (id !== null && isSafeId(id)) return id;
+  report(field, value == null ? "missing" : id === null ? `must be an integer, found ${shownValue(value)}` : `must be an integer within ±(2^53 - 1), found ${shownValue(value)}`);
   return undefined;
 }
+
+/** A waypoint id is a marker's number: anything beyond a safe integer is a mistake (ids are read as Python ints). */
+const isSafeId = (id: bigint): boolean => id <= BigInt(Number.MAX_SAFE_INTEGER) && id >= -BigInt(Number.MAX_SAFE_INTEGER);
 
 function intList(value: unknown, field: string, report: Report, allowNull = false): bigint[] | undefined {
   if (!Array.isArray(value)) {
@@ -600,6 +603,10 @@ function intList(value: unknown, field: string, report: Report, allowNull = fals
     const id = v === null ? null : toIdOrNull(v);
     if (id === null) {
       report(field, `must hold integers only, found ${shownValue(v)}`);
+      return undefined;
+    }
+    if (!isSafeId(id)) {
+      report(field, `must hold integers within ±(2^53 - 1), found ${shownValue(v)}`);
       return undefined;
     }
     out.push(id);

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { DataRoot, followUserPath, type DataRootOptions } from "../../core/dataroot.js";
 import { parseJson } from "../../core/jsonl.js";
-import { MAX_MASK_PIXELS } from "../../core/limits.js";
+import { MAX_MASK_PIXELS, MAX_MASK_PIXELS_PER_SAMPLE, MAX_MASKS_PER_FIELD } from "../../core/limits.js";
 import { appendAll, problemCount, problemList, type DataProblem } from "../../core/problems.js";
 import { readRle, RleError } from "../../geometry/rle.js";
 import { gtFields, LEAF_TASKS, leafFromPath, overlaySuffix, type LeafTask } from "./taxonomy.js";
@@ -146,6 +146,8 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
 
   const masks: Record<string, RleJson[]> = {};
   let size: [number, number] | undefined;
+  let samplePixels = 0;
+  const refused = new Set<string>();
   for (const [field, value] of Object.entries(maskAnnotation as Record<string, unknown>)) {
     if (!field.startsWith("masklet_")) continue;
     const list = Array.isArray(value) ? value : value && typeof value === "object" ? [value] : null;
@@ -153,12 +155,24 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
       problems.push({ file: rel, field: `mask_annotation.${field}`, message: "must be a list of RLEs ([] for no target)" });
       continue;
     }
+    if (list.length > MAX_MASKS_PER_FIELD) {
+      problems.push({ file: rel, field: `mask_annotation.${field}`, message: `holds ${list.length} masks; a field may hold at most ${MAX_MASKS_PER_FIELD}` });
+      refused.add(field);
+      continue;
+    }
     list.forEach((rle, i) => {
       try {
         const runs = readRle(rle);
-        // A few bytes of RLE unpack to height x width pixels: bounded before scoring unpacks it (core/limits.ts).
-        if (runs.height * runs.width > MAX_MASK_PIXELS) {
+        // A few bytes of RLE unpack to height x width pixels: bounded before scoring unpacks them (core/limits.ts).
+        const pixels = runs.height * runs.width;
+        if (pixels > MAX_MASK_PIXELS) {
           problems.push({ file: rel, field: `mask_annotation.${field}[${i}]`, message: `bad RLE: size [${runs.height}, ${runs.width}] is more than the ${MAX_MASK_PIXELS} pixels a mask may have` });
+          return;
+        }
+        samplePixels += pixels;
+        if (samplePixels > MAX_MASK_PIXELS_PER_SAMPLE) {
+          // Said once, at the mask that crosses the budget.
+          if (samplePixels - pixels <= MAX_MASK_PIXELS_PER_SAMPLE) problems.push({ file: rel, field: `mask_annotation.${field}[${i}]`, message: `the sample's masks hold more than ${MAX_MASK_PIXELS_PER_SAMPLE} pixels together, the most one sample may unpack` });
           return;
         }
         size ??= [runs.height, runs.width];
@@ -171,7 +185,7 @@ function readSample(dataRoot: DataRoot, file: string, rel: string, leaf: LeafTas
   }
   const fields = gtFields(leaf);
   for (const needed of [fields.localizationMask, fields.pathMask, fields.targetAreaMask]) {
-    if (needed && !(needed in masks)) problems.push({ file: rel, field: `mask_annotation.${needed}`, message: "missing (the task is scored on it)" });
+    if (needed && !(needed in masks) && !refused.has(needed)) problems.push({ file: rel, field: `mask_annotation.${needed}`, message: "missing (the task is scored on it)" });
   }
   if (problemCount(problems) > before) return undefined;
   // Scored size: the scored mask's (Visual Matching: image b's, which its mask has).

@@ -66,6 +66,8 @@ export const ERROR_CODES = {
   closed: { status: 409, when: "the session was closed" },
   body_too_large: { status: 413, when: "the body is over the server's limit" },
   unsupported_media_type: { status: 415, when: "a POST body that is not application/json" },
+  headers_too_large: { status: 431, when: "the request line and headers are over Node's limit (16 KiB)" },
+  bad_request: { status: 400, when: "the request is not readable HTTP/1.1" },
   simulator_error: { status: 500, when: "the simulator failed; the episode is lost (reset again)" },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -76,6 +76,14 @@ function sendError(res: ServerResponse, code: ErrorCode, message: string, extraH
   sendJson(res, ERROR_CODES[code].status, { error: { code, message: clip(message, MESSAGE_CHARS) } }, extraHeaders);
 }
 
+/** An error reply written to the socket itself, for requests the HTTP parser refused. */
+function rawErrorReply(code: ErrorCode, message: string): string {
+  const body = JSON.stringify({ error: { code, message } });
+  const status = ERROR_CODES[code].status;
+  const reason = status === 431 ? "Request Header Fields Too Large" : "Bad Request";
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 const LOOPBACK_BINDS = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /**
@@ -271,6 +279,14 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
       }
       sendError(res, "simulator_error", `bridge server error: ${error instanceof Error ? error.message : String(error)}`);
     });
+  });
+  // A request Node cannot read (headers over its 16 KiB limit, broken HTTP) never reaches the
+  // handler: it is answered here, in the protocol's JSON error form, and the connection closed.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (error as { bytesParsed?: number }).bytesParsed === undefined) return void socket.destroy();
+    const code: ErrorCode = error.code === "HPE_HEADER_OVERFLOW" ? "headers_too_large" : "bad_request";
+    const message = code === "headers_too_large" ? "the request line and headers are over 16 KiB" : "the request is not readable HTTP/1.1";
+    socket.end(rawErrorReply(code, message));
   });
   // A client that starts a request and stalls is dropped (requests are small).
   server.headersTimeout = 20_000;

@@ -61,3 +61,19 @@ test("issue 25: sizes and distances out of range are problems: a negative robot_
   ]);
   assert.ok(problems.some((p) => p.file === waypointsRef && p.field === "visible_waypoints[0].world_xyz[0]" && p.message === "must be between -10000 and 10000 (metres), found 10000000000000000"), JSON.stringify(problems));
 });
+
+test("issue 25: a waypoint id beyond a safe integer is a problem on its field (ids are read as Python ints, so 1e16 once passed)", () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-egopath-ids-"));
+  cpSync(path.resolve(import.meta.dirname, "../../../examples/egopath-mini"), root, { recursive: true });
+  const vqa = `${VQA}/vqa_next_b2.jsonl`;
+  const rows = readFileSync(path.join(root, vqa), "utf8").trim().split("\n").map((r) => JSON.parse(r));
+  rows[0].ground_truth.start_id = 1e16;
+  // 2^53 + 1 written as JSON text: JSON.parse would round it, Python's json keeps it exact.
+  rows[1].ground_truth.acceptable_goal_ids = ["SAFE_PLUS_ONE"];
+  writeFileSync(path.join(root, vqa), rows.map((r) => JSON.stringify(r).replace('"SAFE_PLUS_ONE"', "9007199254740993")).join("\n") + "\n");
+  const { problems } = loadRelease(root, { tasks: ["b2"] });
+  assert.deepEqual(problems.slice(0, 2), [
+    { file: vqa, line: 1, field: "ground_truth.start_id", message: "must be an integer within ±(2^53 - 1), found 10000000000000000" },
+    { file: vqa, line: 2, field: "ground_truth.acceptable_goal_ids", message: "must hold integers within ±(2^53 - 1), found 9007199254740992" },
+  ]);
+});

@@ -164,3 +164,20 @@ test("issue 25: a mask of more than 16 megapixels is a bad RLE on its field, bef
   maskOf(4096, 4096);
   assert.ok(!loadEpic(root).problems.some((p) => p.message.includes("a mask may have")));
 });
+
+test("issue 25: a mask list longer than 256 masks, or masks over 64 megapixels in one sample, is refused before anything is unpacked", () => {
+  const root = copyTasks(CATEGORY);
+  const setMasks = (masks: Array<{ size: [number, number]; counts: number[] }>) =>
+    editJson(gt(root, CATEGORY, "0001_mask_rle.json"), (j) => {
+      const field = Object.keys(j.mask_annotation).find((k) => k.startsWith("masklet_"))!;
+      j.mask_annotation[field] = masks;
+    });
+  setMasks(Array.from({ length: 257 }, () => ({ size: [384, 512], counts: [384 * 512] })));
+  let problems = loadEpic(root).problems;
+  assert.deepEqual(problems.map((p) => p.message), ["holds 257 masks; a field may hold at most 256"]);
+  assert.match(problems[0]!.field!, /^mask_annotation\.masklet_\w+$/);
+  // Five masks of 16 megapixels: the fifth crosses the 67,108,864-pixel budget, said once.
+  setMasks(Array.from({ length: 5 }, () => ({ size: [4096, 4096], counts: [4096 * 4096] })));
+  problems = loadEpic(root).problems.filter((p) => /pixels together/.test(p.message));
+  assert.deepEqual(problems.map((p) => [p.field!.replace(/masklet_\w+/, "masklet"), p.message]), [["mask_annotation.masklet[4]", "the sample's masks hold more than 67108864 pixels together, the most one sample may unpack"]]);
+});

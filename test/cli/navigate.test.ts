@@ -25,7 +25,7 @@ before(async () => {
 after(() => server.close());
 
 function navigate(out: string, extra: string[] = []): ChildProcess {
-  const args = ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${server.url}/v1`,
+  const args = ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${server.url}/v1`,
     "--limit", "3", "--history", "2", "--prior-frames", "10", "--concurrency", "2", "--out", out, "--quiet", ...extra];
   return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "sk-navigate-test" }, stdio: ["ignore", "pipe", "pipe"] });
 }
@@ -106,9 +106,9 @@ test("kill -9 in the middle of an episode, then the same command resumes: the sa
 
 test("sim serve + navigate --bridge: the oracle through the bridge walks the same trajectories as in process", async () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-bridge-"));
-  const direct = spawn(process.execPath, ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "oracle", "--limit", "2", "--out", path.join(tmp, "direct"), "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const direct = spawn(process.execPath, ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "oracle", "--limit", "2", "--out", path.join(tmp, "direct"), "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const directDone = finished(direct);
-  const server = spawn(process.execPath, ["--import", "tsx", "src/cli/entry.ts", "sim", "serve", "--data", DATA], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const server = spawn(process.execPath, ["bin/spatialprobe.js", "sim", "serve", "--data", DATA], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const serverExit = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
   const line = await new Promise<string>((resolve, reject) => {
     let text = "";
@@ -121,7 +121,7 @@ test("sim serve + navigate --bridge: the oracle through the bridge walks the sam
   try {
     const { url } = JSON.parse(line);
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/?$/);
-    const bridged = await finished(spawn(process.execPath, ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "oracle", "--limit", "2", "--bridge", url, "--out", path.join(tmp, "bridged"), "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] }));
+    const bridged = await finished(spawn(process.execPath, ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "oracle", "--limit", "2", "--bridge", url, "--out", path.join(tmp, "bridged"), "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] }));
     assert.equal(bridged.code, 0, bridged.stderr);
     assert.equal((await directDone).code, 0);
     // The client closed the session: the server exits by itself.
@@ -139,7 +139,7 @@ test("waypoint mode: a pixel of the front view is walked to by the executor, the
   const waypoint = await startMockServer({ strict: true, reply: () => JSON.stringify({ frame: 0, view: "front", pixel: [191, 300], stop: true }) });
   try {
     const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-waypoint-"));
-    const args = ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${waypoint.url}/v1`,
+    const args = ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${waypoint.url}/v1`,
       "--limit", "2", "--history", "0", "--prior-frames", "5", "--mode", "waypoint", "--depth", "--out", out, "--quiet"];
     const run = await finished(spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "sk-navigate-test" }, stdio: ["ignore", "pipe", "pipe"] }));
     assert.equal(run.code, 0, run.stderr);
@@ -179,7 +179,7 @@ test("a provider error that persists ends the episode as an error: not scored, t
   });
   try {
     const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-errors-"));
-    const args = ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${flaky.url}/v1`,
+    const args = ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${flaky.url}/v1`,
       "--limit", "2", "--history", "1", "--prior-frames", "5", "--max-attempts", "2", "--out", out, "--quiet"];
     const env = { ...process.env, OPENAI_API_KEY: "sk-navigate-test" };
     const first = await finished(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));

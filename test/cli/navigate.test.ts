@@ -47,10 +47,25 @@ const scoresOf = (out: string) => {
   return rest;
 };
 
+/**
+ * The uninterrupted run (3 episodes, concurrency 2), made once: the first test checks it, and the
+ * resume test compares the killed and resumed run with it. The requests it made and what the mock
+ * saw of them are taken when it ends.
+ */
+let uninterrupted: Promise<{ out: string; run: Awaited<ReturnType<typeof finished>>; asked: number; imageCounts: number[] }> | undefined;
+function uninterruptedRun() {
+  uninterrupted ??= (async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-"));
+    const before = server.stats.requests;
+    const run = await finished(navigate(out));
+    const asked = server.stats.requests - before;
+    return { out, run, asked, imageCounts: server.stats.seen.slice(-asked).map((r) => r.imageCount) };
+  })();
+  return uninterrupted;
+}
+
 test("a model behind the mock OpenAI server (strict rules) completes episodes: every decision asked once, read, and logged", async () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-"));
-  const before = server.stats.requests;
-  const run = await finished(navigate(out));
+  const { out, run, asked, imageCounts } = await uninterruptedRun();
   assert.equal(run.code, 0, run.stderr);
   assert.equal(server.stats.rejected.length, 0, JSON.stringify(server.stats.rejected[0]));
   const list = records(out);
@@ -70,9 +85,9 @@ test("a model behind the mock OpenAI server (strict rules) completes episodes: e
     assert.ok(r.steps.slice(0, -1).every((s: any) => typeof s.views === "string"), "the views the model saw are saved");
     assert.equal(r.steps[r.steps.length - 1].views, undefined);
   }
-  assert.equal(server.stats.requests - before, 15);
+  assert.equal(asked, 15);
   // Images per request: 10 prior frames + 4 initial + 4 current views + the history window's front views (at most 2).
-  const ours = server.stats.seen.slice(-15).map((r) => r.imageCount).sort((a, b) => a - b);
+  const ours = imageCounts.sort((a, b) => a - b);
   assert.deepEqual(ours, [18, 18, 18, 19, 19, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20]);
   const scores = scoresOf(out);
   assert.equal(scores.complete, true);
@@ -80,11 +95,12 @@ test("a model behind the mock OpenAI server (strict rules) completes episodes: e
   assert.equal(scores.kind, "navigation");
 });
 
-test("kill -9 in the middle of an episode, then the same command resumes: the same trajectories and scores, no decision asked twice", async () => {
+test("kill -9 in the middle of an episode, then the same command resumes: the same trajectories and scores as the uninterrupted run, no decision asked twice", async () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-resume-"));
-  const whole = path.join(tmp, "whole");
   const killed = path.join(tmp, "killed");
-  const reference = await finished(navigate(whole, ["--concurrency", "1"]));
+  // The reference: the first test's uninterrupted run of the same episodes (episodes.jsonl is
+  // rewritten in episode order at the end, and its concurrency of 2 changes no trajectory).
+  const { out: whole, run: reference } = await uninterruptedRun();
   assert.equal(reference.code, 0, reference.stderr);
 
   const child = navigate(killed, ["--concurrency", "1"]);

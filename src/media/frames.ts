@@ -597,12 +597,6 @@ export async function sampleFrames(
   }
 }
 
-/** A cache entry's frames and provenance, as sampleResolved makes them. */
-type Made = { frames: SampledFrame[]; provenance: Manifest["provenance"] };
-
-/** Entries being made by this process, by entry folder (null: the making failed). */
-const MAKING = new Map<string, Promise<Made | null>>();
-
 async function sampleResolved(
   src: ResolvedSource,
   normSpec: FrameSpec,
@@ -635,90 +629,109 @@ async function sampleResolved(
 
   // Another call of this process is making this entry (items sharing a clip and a spec, prompts
   // built side by side): wait for it instead of decoding the video again. When it fails, this call
-  // samples on its own, so an error names this call's source.
+  // makes the entry on its own, so an error names this call's source.
   const running = MAKING.get(entryDir);
   const made = running ? await running : null;
   if (made) return { frames: made.frames.map((f) => ({ ...f, png: Buffer.from(f.png) })), provenance: { ...made.provenance, source: src.label, cached: true } };
-
-  const make = async (): Promise<Made> => {
-    let frames: SampledFrame[];
-    let totalFrames: number;
-    let fps: number | null;
-    let resizedTo: [number, number] | null = null;
-    const noteResize = (f: EncodedFrame) => {
-      if (f.resized && !resizedTo) resizedTo = [f.width, f.height];
-    };
-
-    if (src.kind === "video") {
-      const video = src.opened;
-      const probe = await cachedProbe(cacheRoot, sha, video.procPath, src.file);
-      if (probe.frameCount === 0) throw new MediaError(`video has no frames (0 frames): ${src.file}`, { file: src.file });
-      totalFrames = probe.frameCount;
-      fps = probe.fps;
-      const indices = planIndices(normSpec, totalFrames, probe.timestamps, fps ? 1 / fps : null, src.file, span);
-      const unique = [...new Set(indices)].sort((a, b) => a - b);
-      const work = await mkdtemp(join(tmpdir(), "spatialprobe-ffmpeg-"));
-      try {
-        const outcome = await extractVideoFrames(video.procPath, normSpec.mode === "all" && !span ? null : unique, work);
-        if (!outcome.ok) throw new MediaError(`unreadable video: ${src.file}: ffmpeg failed: ${outcome.reason}`, { file: src.file });
-        if (outcome.files.length !== unique.length) {
-          const missing = unique[Math.min(outcome.files.length, unique.length - 1)];
-          throw new MediaError(
-            `ffmpeg returned ${outcome.files.length} of ${unique.length} requested frames from ${src.file} (first missing: index ${missing}; ffprobe counted ${totalFrames})`,
-            { file: src.file, ...(missing !== undefined ? { index: missing } : {}) },
-          );
-        }
-        const byIndex = new Map<number, EncodedFrame>();
-        for (let i = 0; i < unique.length; i++) {
-          const encoded = await toOutputPng(await readFile(outcome.files[i]!), maxPixels, `${src.file} frame ${unique[i]}`);
-          noteResize(encoded);
-          byIndex.set(unique[i]!, encoded);
-        }
-        frames = indices.map((index) => {
-          const e = byIndex.get(index)!;
-          return { index, timestamp: probe.timestamps[index] ?? null, png: e.png, width: e.width, height: e.height };
-        });
-      } finally {
-        await rm(work, { recursive: true, force: true });
-      }
-    } else {
-      totalFrames = src.files.length;
-      fps = sourceFps ?? null;
-      const timestamps = imageTimestamps;
-      const indices = imagePicks;
-      const byIndex = new Map<number, EncodedFrame>();
-      for (const index of new Set(indices)) {
-        const encoded = await toOutputPng(images!.bytes.get(index)!, maxPixels, src.files[index]!);
-        noteResize(encoded);
-        byIndex.set(index, encoded);
-      }
-      frames = indices.map((index) => {
-        const e = byIndex.get(index)!;
-        return { index, timestamp: timestamps[index] ?? null, png: e.png, width: e.width, height: e.height };
-      });
-    }
-
-    const provenance: Manifest["provenance"] = {
-      sha256: sha,
-      spec: normSpec,
-      indices: frames.map((f) => f.index),
-      timestamps: frames.map((f) => f.timestamp),
-      totalFrames,
-      fps,
-      resizedTo,
-      ...(span ? { span: [span.first, span.last] as [number, number] } : {}),
-    };
-    await writeCache(entryDir, key, provenance, frames);
-    return { frames, provenance };
-  };
-  const job = make();
+  const job = makeEntry({ src, normSpec, maxPixels, sourceFps, span, cacheRoot, sha, images, imageTimestamps, imagePicks, key, entryDir });
   if (!running) {
     MAKING.set(entryDir, job.then((m) => m, () => null));
-    job.then(
-      () => MAKING.delete(entryDir),
-      () => MAKING.delete(entryDir),
-    );
+    const done = () => MAKING.delete(entryDir);
+    job.then(done, done);
   }
   const { frames, provenance } = await job;
   return { frames, provenance: { source: src.label, ...provenance, cached: false } };
+}
+
+/** A cache entry's frames and provenance, as makeEntry makes them. */
+type Made = { frames: SampledFrame[]; provenance: Manifest["provenance"] };
+
+/** Entries being made by this process, by entry folder (null: the making failed). */
+const MAKING = new Map<string, Promise<Made | null>>();
+
+/** The frames of a cache entry that is not there: extracted (video) or read (images), encoded, and written to the cache. */
+async function makeEntry(input: {
+  src: ResolvedSource;
+  normSpec: FrameSpec;
+  maxPixels: number | undefined;
+  sourceFps: number | undefined;
+  span: FrameSpan | undefined;
+  cacheRoot: string;
+  sha: string;
+  images: Awaited<ReturnType<typeof readImageList>> | null;
+  imageTimestamps: Array<number | null>;
+  imagePicks: number[];
+  key: string;
+  entryDir: string;
+}): Promise<Made> {
+  const { src, normSpec, maxPixels, sourceFps, span, cacheRoot, sha, images, imageTimestamps, imagePicks, key, entryDir } = input;
+  let frames: SampledFrame[];
+  let totalFrames: number;
+  let fps: number | null;
+  let resizedTo: [number, number] | null = null;
+  const noteResize = (f: EncodedFrame) => {
+    if (f.resized && !resizedTo) resizedTo = [f.width, f.height];
+  };
+
+  if (src.kind === "video") {
+    const video = src.opened;
+    const probe = await cachedProbe(cacheRoot, sha, video.procPath, src.file);
+    if (probe.frameCount === 0) throw new MediaError(`video has no frames (0 frames): ${src.file}`, { file: src.file });
+    totalFrames = probe.frameCount;
+    fps = probe.fps;
+    const indices = planIndices(normSpec, totalFrames, probe.timestamps, fps ? 1 / fps : null, src.file, span);
+    const unique = [...new Set(indices)].sort((a, b) => a - b);
+    const work = await mkdtemp(join(tmpdir(), "spatialprobe-ffmpeg-"));
+    try {
+      const outcome = await extractVideoFrames(video.procPath, normSpec.mode === "all" && !span ? null : unique, work);
+      if (!outcome.ok) throw new MediaError(`unreadable video: ${src.file}: ffmpeg failed: ${outcome.reason}`, { file: src.file });
+      if (outcome.files.length !== unique.length) {
+        const missing = unique[Math.min(outcome.files.length, unique.length - 1)];
+        throw new MediaError(
+          `ffmpeg returned ${outcome.files.length} of ${unique.length} requested frames from ${src.file} (first missing: index ${missing}; ffprobe counted ${totalFrames})`,
+          { file: src.file, ...(missing !== undefined ? { index: missing } : {}) },
+        );
+      }
+      const byIndex = new Map<number, EncodedFrame>();
+      for (let i = 0; i < unique.length; i++) {
+        const encoded = await toOutputPng(await readFile(outcome.files[i]!), maxPixels, `${src.file} frame ${unique[i]}`);
+        noteResize(encoded);
+        byIndex.set(unique[i]!, encoded);
+      }
+      frames = indices.map((index) => {
+        const e = byIndex.get(index)!;
+        return { index, timestamp: probe.timestamps[index] ?? null, png: e.png, width: e.width, height: e.height };
+      });
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  } else {
+    totalFrames = src.files.length;
+    fps = sourceFps ?? null;
+    const timestamps = imageTimestamps;
+    const indices = imagePicks;
+    const byIndex = new Map<number, EncodedFrame>();
+    for (const index of new Set(indices)) {
+      const encoded = await toOutputPng(images!.bytes.get(index)!, maxPixels, src.files[index]!);
+      noteResize(encoded);
+      byIndex.set(index, encoded);
+    }
+    frames = indices.map((index) => {
+      const e = byIndex.get(index)!;
+      return { index, timestamp: timestamps[index] ?? null, png: e.png, width: e.width, height: e.height };
+    });
+  }
+
+  const provenance: Manifest["provenance"] = {
+    sha256: sha,
+    spec: normSpec,
+    indices: frames.map((f) => f.index),
+    timestamps: frames.map((f) => f.timestamp),
+    totalFrames,
+    fps,
+    resizedTo,
+    ...(span ? { span: [span.first, span.last] as [number, number] } : {}),
+  };
+  await writeCache(entryDir, key, provenance, frames);
+  return { frames, provenance };
 }

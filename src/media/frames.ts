@@ -641,6 +641,44 @@ async function sampleResolved(
   const hit = await readCache(entryDir, key);
   if (hit) return { frames: hit.frames, provenance: { ...hit.provenance, source: src.label, cached: true } };
 
+  // Another call of this process is making this entry (items sharing a clip and a spec, prompts
+  // built side by side): wait for it instead of decoding the video again. When it fails, this call
+  // makes the entry on its own, so an error names this call's source.
+  const running = MAKING.get(entryDir);
+  const made = running ? await running : null;
+  if (made) return { frames: made.frames.map((f) => ({ ...f, png: Buffer.from(f.png) })), provenance: { ...made.provenance, source: src.label, cached: true } };
+  const job = makeEntry({ src, normSpec, maxPixels, sourceFps, span, cacheRoot, sha, images, imageTimestamps, imagePicks, key, entryDir });
+  if (!running) {
+    MAKING.set(entryDir, job.then((m) => m, () => null));
+    const done = () => MAKING.delete(entryDir);
+    job.then(done, done);
+  }
+  const { frames, provenance } = await job;
+  return { frames, provenance: { source: src.label, ...provenance, cached: false } };
+}
+
+/** A cache entry's frames and provenance, as makeEntry makes them. */
+type Made = { frames: SampledFrame[]; provenance: Manifest["provenance"] };
+
+/** Entries being made by this process, by entry folder (null: the making failed). */
+const MAKING = new Map<string, Promise<Made | null>>();
+
+/** The frames of a cache entry that is not there: extracted (video) or read (images), encoded, and written to the cache. */
+async function makeEntry(input: {
+  src: ResolvedSource;
+  normSpec: FrameSpec;
+  maxPixels: number | undefined;
+  sourceFps: number | undefined;
+  span: FrameSpan | undefined;
+  cacheRoot: string;
+  sha: string;
+  images: Awaited<ReturnType<typeof readImageList>> | null;
+  imageTimestamps: Array<number | null>;
+  imagePicks: number[];
+  key: string;
+  entryDir: string;
+}): Promise<Made> {
+  const { src, normSpec, maxPixels, sourceFps, span, cacheRoot, sha, images, imageTimestamps, imagePicks, key, entryDir } = input;
   let frames: SampledFrame[];
   let totalFrames: number;
   let fps: number | null;
@@ -709,5 +747,5 @@ async function sampleResolved(
     ...(span ? { span: [span.first, span.last] as [number, number] } : {}),
   };
   await writeCache(entryDir, key, provenance, frames);
-  return { frames, provenance: { source: src.label, ...provenance, cached: false } };
+  return { frames, provenance };
 }

@@ -25,7 +25,7 @@ before(async () => {
 after(() => server.close());
 
 function navigate(out: string, extra: string[] = []): ChildProcess {
-  const args = ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${server.url}/v1`,
+  const args = ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${server.url}/v1`,
     "--limit", "3", "--history", "2", "--prior-frames", "10", "--concurrency", "2", "--out", out, "--quiet", ...extra];
   return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "sk-navigate-test" }, stdio: ["ignore", "pipe", "pipe"] });
 }
@@ -47,10 +47,25 @@ const scoresOf = (out: string) => {
   return rest;
 };
 
+/**
+ * The uninterrupted run (3 episodes, concurrency 2), made once: the first test checks it, and the
+ * resume test compares the killed and resumed run with it. The requests it made and what the mock
+ * saw of them are taken when it ends.
+ */
+let uninterrupted: Promise<{ out: string; run: Awaited<ReturnType<typeof finished>>; asked: number; imageCounts: number[] }> | undefined;
+function uninterruptedRun() {
+  uninterrupted ??= (async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-"));
+    const before = server.stats.requests;
+    const run = await finished(navigate(out));
+    const asked = server.stats.requests - before;
+    return { out, run, asked, imageCounts: server.stats.seen.slice(-asked).map((r) => r.imageCount) };
+  })();
+  return uninterrupted;
+}
+
 test("a model behind the mock OpenAI server (strict rules) completes episodes: every decision asked once, read, and logged", async () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-"));
-  const before = server.stats.requests;
-  const run = await finished(navigate(out));
+  const { out, run, asked, imageCounts } = await uninterruptedRun();
   assert.equal(run.code, 0, run.stderr);
   assert.equal(server.stats.rejected.length, 0, JSON.stringify(server.stats.rejected[0]));
   const list = records(out);
@@ -70,9 +85,9 @@ test("a model behind the mock OpenAI server (strict rules) completes episodes: e
     assert.ok(r.steps.slice(0, -1).every((s: any) => typeof s.views === "string"), "the views the model saw are saved");
     assert.equal(r.steps[r.steps.length - 1].views, undefined);
   }
-  assert.equal(server.stats.requests - before, 15);
+  assert.equal(asked, 15);
   // Images per request: 10 prior frames + 4 initial + 4 current views + the history window's front views (at most 2).
-  const ours = server.stats.seen.slice(-15).map((r) => r.imageCount).sort((a, b) => a - b);
+  const ours = imageCounts.sort((a, b) => a - b);
   assert.deepEqual(ours, [18, 18, 18, 19, 19, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20]);
   const scores = scoresOf(out);
   assert.equal(scores.complete, true);
@@ -80,11 +95,12 @@ test("a model behind the mock OpenAI server (strict rules) completes episodes: e
   assert.equal(scores.kind, "navigation");
 });
 
-test("kill -9 in the middle of an episode, then the same command resumes: the same trajectories and scores, no decision asked twice", async () => {
+test("kill -9 in the middle of an episode, then the same command resumes: the same trajectories and scores as the uninterrupted run, no decision asked twice", async () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-resume-"));
-  const whole = path.join(tmp, "whole");
   const killed = path.join(tmp, "killed");
-  const reference = await finished(navigate(whole, ["--concurrency", "1"]));
+  // The reference: the first test's uninterrupted run of the same episodes (episodes.jsonl is
+  // rewritten in episode order at the end, and its concurrency of 2 changes no trajectory).
+  const { out: whole, run: reference } = await uninterruptedRun();
   assert.equal(reference.code, 0, reference.stderr);
 
   const child = navigate(killed, ["--concurrency", "1"]);
@@ -106,9 +122,9 @@ test("kill -9 in the middle of an episode, then the same command resumes: the sa
 
 test("sim serve + navigate --bridge: the oracle through the bridge walks the same trajectories as in process", async () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-bridge-"));
-  const direct = spawn(process.execPath, ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "oracle", "--limit", "2", "--out", path.join(tmp, "direct"), "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const direct = spawn(process.execPath, ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "oracle", "--limit", "2", "--out", path.join(tmp, "direct"), "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const directDone = finished(direct);
-  const server = spawn(process.execPath, ["--import", "tsx", "src/cli/entry.ts", "sim", "serve", "--data", DATA], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const server = spawn(process.execPath, ["bin/spatialprobe.js", "sim", "serve", "--data", DATA], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const serverExit = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
   const line = await new Promise<string>((resolve, reject) => {
     let text = "";
@@ -121,7 +137,7 @@ test("sim serve + navigate --bridge: the oracle through the bridge walks the sam
   try {
     const { url } = JSON.parse(line);
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/?$/);
-    const bridged = await finished(spawn(process.execPath, ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "oracle", "--limit", "2", "--bridge", url, "--out", path.join(tmp, "bridged"), "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] }));
+    const bridged = await finished(spawn(process.execPath, ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "oracle", "--limit", "2", "--bridge", url, "--out", path.join(tmp, "bridged"), "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] }));
     assert.equal(bridged.code, 0, bridged.stderr);
     assert.equal((await directDone).code, 0);
     // The client closed the session: the server exits by itself.
@@ -139,7 +155,7 @@ test("waypoint mode: a pixel of the front view is walked to by the executor, the
   const waypoint = await startMockServer({ strict: true, reply: () => JSON.stringify({ frame: 0, view: "front", pixel: [191, 300], stop: true }) });
   try {
     const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-waypoint-"));
-    const args = ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${waypoint.url}/v1`,
+    const args = ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${waypoint.url}/v1`,
       "--limit", "2", "--history", "0", "--prior-frames", "5", "--mode", "waypoint", "--depth", "--out", out, "--quiet"];
     const run = await finished(spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "sk-navigate-test" }, stdio: ["ignore", "pipe", "pipe"] }));
     assert.equal(run.code, 0, run.stderr);
@@ -179,7 +195,7 @@ test("a provider error that persists ends the episode as an error: not scored, t
   });
   try {
     const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-errors-"));
-    const args = ["--import", "tsx", "src/cli/entry.ts", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${flaky.url}/v1`,
+    const args = ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${flaky.url}/v1`,
       "--limit", "2", "--history", "1", "--prior-frames", "5", "--max-attempts", "2", "--out", out, "--quiet"];
     const env = { ...process.env, OPENAI_API_KEY: "sk-navigate-test" };
     const first = await finished(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] }));

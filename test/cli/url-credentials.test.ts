@@ -4,8 +4,8 @@
  * The strict mock server gets them (user info as Basic authorization, the query on every request)
  * and echoes them back, in plain text, into replies and error messages. No file of any run folder
  * (SQLite bytes included), no report and nothing on stdout/stderr may hold the password, the
- * username, the key values, the Basic value, or any 8-character piece of them. The CLI runs from
- * source (tsx), so the test needs no build.
+ * username, the key values, the Basic value, or any 8-character piece of them. The built CLI runs
+ * (npm test builds dist/ first).
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -80,7 +80,7 @@ interface Ran {
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/entry.ts"), ...args], {
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/spatialprobe.js"), ...args], {
       cwd: ROOT,
       env: { ...process.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...env },
     });

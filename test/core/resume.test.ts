@@ -19,7 +19,7 @@ before(async () => {
 after(() => server.close());
 
 function startRun(out: string): ChildProcess {
-  const args = ["--import", "tsx", "src/cli/entry.ts", "run", "egopath", "--data", EXAMPLE, "--model", "openai:mock-vlm",
+  const args = ["bin/spatialprobe.js", "run", "egopath", "--data", EXAMPLE, "--model", "openai:mock-vlm",
     "--base-url", `${server.url}/v1`, "--concurrency", "4", "--out", out, "--bootstrap", "300"];
   return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "sk-resume-test" }, stdio: ["ignore", "pipe", "pipe"] });
 }

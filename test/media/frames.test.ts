@@ -232,6 +232,41 @@ describe("video sampling", () => {
     assert.equal(fifth.provenance.cached, false);
     assert.deepEqual(fifth.frames, first.frames);
   });
+
+  test("cache: calls side by side for one entry run ffmpeg once; the others get the same frames, marked cached, with their own source", async () => {
+    const cacheDir = freshCache();
+    const spec = { mode: "uniform", count: 4 } as const;
+    const copy = join(work, "side-by-side-copy.mp4");
+    await copyFile(clip, copy);
+    const before = { ...toolSpawns };
+    const [a, b, c] = await Promise.all([
+      sampleFrames({ video: clip }, spec, { cacheDir }),
+      sampleFrames({ video: clip }, spec, { cacheDir }),
+      sampleFrames({ video: copy }, spec, { cacheDir }),
+    ]);
+    assert.equal(toolSpawns.ffmpeg - before.ffmpeg, 1);
+    assert.equal(toolSpawns.ffprobe - before.ffprobe, 1);
+    // Whichever call got there first made the entry; the other two waited for it.
+    assert.deepEqual([a, b, c].map((r) => r.provenance.cached).sort(), [false, true, true]);
+    assert.deepEqual([a, b, c].map((r) => r.provenance.source), [clip, clip, copy]);
+    const plain = (r: typeof a) => ({ ...r.provenance, source: clip, cached: false });
+    assert.deepEqual(plain(b), plain(a));
+    assert.deepEqual(plain(c), plain(a));
+    assert.deepEqual(b.frames, a.frames);
+    assert.deepEqual(c.frames, a.frames);
+    assert.notEqual(b.frames[0]!.png, a.frames[0]!.png, "each caller owns its buffers");
+    assert.notEqual(c.frames[0]!.png, a.frames[0]!.png, "each caller owns its buffers");
+    assert.deepEqual(await identities(a.frames), [0, 9, 19, 29]);
+    // A failed making is not shared: each call samples on its own and names its own file.
+    const bad = join(work, "side-by-side-bad.mp4");
+    await writeFile(bad, "not a video");
+    const failures = await Promise.allSettled([sampleFrames({ video: bad }, spec, { cacheDir }), sampleFrames({ video: bad }, spec, { cacheDir })]);
+    for (const f of failures) {
+      assert.equal(f.status, "rejected");
+      assert.ok((f as PromiseRejectedResult).reason instanceof MediaError);
+      assert.match(String((f as PromiseRejectedResult).reason.message), /side-by-side-bad\.mp4/);
+    }
+  });
 });
 
 describe("image sources", () => {

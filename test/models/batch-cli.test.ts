@@ -33,10 +33,10 @@ before(async () => {
 });
 after(() => server.close());
 
-/** The CLI from source (tsx), so the test needs no build. */
+/** The built CLI (npm test builds dist/ first; a tsx start costs about a second of CPU more). */
 function cli(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/entry.ts"), ...args], { cwd: ROOT, env: { ...process.env, ANTHROPIC_API_KEY: KEY } });
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/spatialprobe.js"), ...args], { cwd: ROOT, env: { ...process.env, ANTHROPIC_API_KEY: KEY } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));

@@ -52,14 +52,14 @@ interface Exit {
   stderr: string;
 }
 
-/** `spatialprobe run --batch` from source (tsx), with `killAt` set as the test hook. */
+/** `spatialprobe run --batch` (the built CLI: npm test builds dist/ first), with `killAt` set as the test hook. */
 function cli(provider: Provider, out: string, killAt?: "before-submit" | "after-submit"): Promise<Exit> {
   const args = ["run", "egopath", "--data", EXAMPLE, "--model", MODELS[provider], "--base-url", provider === "openai" ? `${server.url}/v1` : server.url, "--out", out, "--batch", "--batch-poll", "0.05", "--bootstrap", "100"];
   const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY, GEMINI_API_KEY: KEY };
   delete env.SPATIALPROBE_TEST_KILL_AT;
   if (killAt) env.SPATIALPROBE_TEST_KILL_AT = killAt;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/entry.ts"), ...args], { cwd: ROOT, env });
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/spatialprobe.js"), ...args], { cwd: ROOT, env });
     let stderr = "";
     child.stderr.on("data", (c) => (stderr += c));
     child.stdout.resume();

@@ -1,4 +1,4 @@
-/** --base-url lists and base_url lists in a config, through the CLI (run from source with tsx) against two mocks. */
+/** --base-url lists and base_url lists in a config, through the built CLI (npm test builds dist/ first) against two mocks. */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -30,7 +30,7 @@ function tmp(): string {
 
 function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/entry.ts"), ...args], { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "" } });
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/spatialprobe.js"), ...args], { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "" } });
     let stderr = "";
     child.stderr.on("data", (c) => (stderr += c));
     child.once("error", reject);

@@ -37,9 +37,9 @@ export async function freshSchema(): Promise<{ url: string; schema: string; pool
   };
 }
 
-/** `node --import tsx src/cli/entry.ts ...` as a child process. */
+/** The built CLI (`node bin/spatialprobe.js ...`; npm test builds dist/ first) as a child process. */
 export function cli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "src/cli/entry.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, ["bin/spatialprobe.js", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 export interface Exit {

@@ -8,7 +8,7 @@ import { test } from "node:test";
 /** `spatialprobe report` from the sources, as a user runs it. */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const RUNS = path.join(ROOT, "test/fixtures/report-runs");
-const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/entry.ts"), "report", ...args], { cwd: ROOT, encoding: "utf8" });
+const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, "bin/spatialprobe.js"), "report", ...args], { cwd: ROOT, encoding: "utf8" });
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "spatialprobe-export-cli-"));
 
 /** Twelve run folders: eleven item runs (two of them repeats) and one navigation run (see the fixture's README). */

@@ -187,7 +187,7 @@ test("examples/egotl-mini is what the command in its README makes", { timeout: 1
   const work = mkdtempSync(path.join(tmpdir(), "egotl-mini-"));
   try {
     const args = command.replace(/^spatialprobe /, "").replace("--out examples/egotl-mini", `--out ${path.join(work, "mini")}`).split(" ");
-    execFileSync(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../../../../src/cli/entry.ts"), ...args], { stdio: "ignore" });
+    execFileSync(process.execPath, [path.resolve(import.meta.dirname, "../../../../bin/spatialprobe.js"), ...args], { stdio: "ignore" });
     const fresh = digest(path.join(work, "mini"));
     const shipped = digest(ROOT);
     fresh.delete("README.md");

@@ -7,11 +7,12 @@
  */
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { runCli, ROOT, type CliResult } from "../helpers/cli.js";
+import { filesUnder } from "../helpers/files.js";
 import { echoText, startMockServer, type EchoTarget, type Fault, type MockServer } from "../helpers/mock-server.js";
 
 const EXAMPLE = path.join(ROOT, "examples/egopath-mini");
@@ -107,16 +108,6 @@ function interruptedRun(p: Provider, out: string): Promise<CliResult> {
     }, 25);
     child.once("close", () => clearInterval(poll));
   });
-}
-
-/** Every file under `dir`, as text (bytes read as latin1 so SQLite pages are searched too). */
-function filesUnder(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const f of readdirSync(dir, { recursive: true }).map(String)) {
-    const full = path.join(dir, f);
-    if (statSync(full).isFile()) files.set(f, readFileSync(full).toString("latin1"));
-  }
-  return files;
 }
 
 test("echoed keys, cut at every offset, reach no output file, report or terminal", async () => {

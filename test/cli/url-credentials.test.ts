@@ -8,15 +8,15 @@
  * (npm test builds dist/ first).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import { ROOT, runCli } from "../helpers/cli.js";
+import { filesUnder } from "../helpers/files.js";
 import { echoText, startMockServer, type MockServer } from "../helpers/mock-server.js";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const EXAMPLE = path.join(ROOT, "examples/egopath-mini");
 
 const USER = "probe-user-7";
@@ -72,36 +72,8 @@ after(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bin/spatialprobe.js"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Every file under `dir`, as text (bytes read as latin1 so SQLite pages are searched too). */
-function filesUnder(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const f of readdirSync(dir, { recursive: true }).map(String)) {
-    const full = path.join(dir, f);
-    if (statSync(full).isFile()) files.set(f, readFileSync(full).toString("latin1"));
-  }
-  return files;
-}
+/** The built CLI with no OpenAI key or base URL from this machine's environment. */
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...env });
 
 const runArgs = (out: string, ...extra: string[]) => [
   "run", "egopath", "--data", EXAMPLE, "--limit", "3", "--model", "openai:mock-vlm", "--out", out,

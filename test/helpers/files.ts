@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 
@@ -10,4 +11,14 @@ export async function listFiles(dir: string, rel = ""): Promise<string[]> {
     else out.push(r);
   }
   return out.sort();
+}
+
+/** Every file under `dir`, as text (bytes read as latin1 so SQLite pages are searched too), for leak checks. */
+export function filesUnder(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const f of readdirSync(dir, { recursive: true }).map(String)) {
+    const full = path.join(dir, f);
+    if (statSync(full).isFile()) files.set(f, readFileSync(full).toString("latin1"));
+  }
+  return files;
 }

@@ -1,3 +1,4 @@
+import type { BenchmarkAudit } from "../audit/types.js";
 import type { RequestCheckedLoad } from "../benchmarks/requests.js";
 import type { DataProblem } from "./problems.js";
 import type { PyDict } from "./pycompat/json.js";
@@ -199,4 +200,6 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
    * within the provider's limits (models/shape.ts).
    */
   imageBudget?: { picture: ImageBudgetSpec; frame: ImageBudgetSpec };
+  /** What `spatialprobe audit` needs to ask whether the set can be answered without looking (src/audit/types.ts). */
+  audit?: BenchmarkAudit<I>;
 }

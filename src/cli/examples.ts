@@ -12,6 +12,7 @@ export const COMMAND_EXAMPLES: Record<string, string[]> = {
   score: ["spatialprobe score egopath --data ~/EgoPathBench --predictions a1=preds_a1.jsonl --restrict-to-predictions --out runs/mine-a1"],
   report: ["spatialprobe report runs/demo --format md", "spatialprobe report runs/demo --format html --out report.html"],
   validate: ["spatialprobe validate vcn --data examples/vcn-mini"],
+  audit: ["spatialprobe audit egotl --data examples/egotl-mini", "spatialprobe audit epic --data my-epic --prune 0.05 --out my-epic-debiased"],
   list: ["spatialprobe list"],
   generate: ["spatialprobe generate egopath --out my-egopath --seed 3 --count 10", "spatialprobe generate patheval --out my-patheval --count 40"],
   import: ["spatialprobe import vcn --episodes val_unseen.json.gz --tours tour_frames --views eval_snapshots --out my-vcn-import"],

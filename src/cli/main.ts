@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { formatProblem, DataError, moreProblemsLine, problemCount, UsageError } from "../core/problems.js";
 import { RunInterrupted } from "../core/run.js";
+import { registerAudit } from "./audit.js";
 import { registerDemo } from "./demo.js";
 import { registerExport } from "./export.js";
 import { registerGenerate } from "./generate.js";
@@ -62,7 +63,7 @@ export function buildProgram(): Command {
     .name("spatialprobe")
     .description("Measure how well vision-language models reason about space, with scores that match each benchmark's official evaluator.")
     .showHelpAfterError();
-  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerList, registerGenerate, registerImport, registerExport, registerProbeResults, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerWorker, registerStatus, registerDemo]) {
+  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerAudit, registerList, registerGenerate, registerImport, registerExport, registerProbeResults, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerWorker, registerStatus, registerDemo]) {
     register(program);
   }
   addExamples(program);

@@ -1,0 +1,210 @@
+/**
+ * One audit of a loaded set: per task, the exact chance level, the answer distribution, every
+ * blind rule, the cross-validated forest on the non-visual inputs (TsT) and, apart, the cue rules
+ * and the forest on cue features; per item, the bias score s(x) and the rules that answer it
+ * right. Every reply is read and scored by the benchmark's own readReply/scoreItem/summarize, so
+ * each number is what `score` would give on the same replies.
+ */
+import type { Benchmark, BenchItem, ItemResult } from "../core/benchmark.js";
+import type { ForestOptions } from "./forest.js";
+import { genericRules } from "./rules.js";
+import { assignFolds, crossValidatedForest, type ForestVerdict, type Importance } from "./tst.js";
+import type { AuditUnit, BenchmarkAudit, BlindRule, Headline, Legibility } from "./types.js";
+
+export interface AuditOptions {
+  folds: number;
+  seed: number;
+  /** Bootstrap resamples for the intervals (the benchmark's own summarize draws them). */
+  bootstrap: number;
+  forest?: Partial<ForestOptions>;
+}
+
+export interface ScoredAnswerer {
+  name: string;
+  describe: string;
+  score: number | null;
+  ci: [number, number] | null;
+}
+
+export interface ForestScore {
+  score: number | null;
+  ci: [number, number] | null;
+  folds: number;
+  top_features: Importance[];
+}
+
+export interface TaskAudit {
+  metric: string;
+  n: number;
+  chance: number | null;
+  /** Share of the items whose right answer is of each class (letter, position, count, frame position). */
+  answers: Record<string, number>;
+  blind: ScoredAnswerer[];
+  blind_best: { name: string; score: number } | null;
+  tst: ForestScore | null;
+  cues: { rules: ScoredAnswerer[]; best: { name: string; score: number } | null; forest: ForestScore | null } | null;
+  legibility?: Legibility;
+}
+
+export interface AuditDocument {
+  benchmark: string;
+  n: number;
+  folds: number;
+  seed: number;
+  tasks: Record<string, TaskAudit>;
+  /** The benchmark's overall score (summarize's `score`) for chance-free comparison: the best blind rule and TsT over all tasks. */
+  overall: { metric: string; blind_best: { name: string; score: number } | null; tst: number | null };
+}
+
+export interface ItemAudit {
+  id: string;
+  task: string;
+  /** TsT's held-out confidence in the right answer. */
+  s: number;
+  /** The cue forest's, where the benchmark reads cues. */
+  s_cues?: number;
+  /** Blind and cue rules (and "tst", "cue forest") whose reply earns at least half the item's credit. */
+  right: string[];
+}
+
+export interface AuditResult {
+  document: AuditDocument;
+  items: ItemAudit[];
+}
+
+/** Replies of one answerer for every unit, keyed by unit id. */
+type Replies = Map<string, string>;
+
+/** Held-out replies of a rule: fitted on the other folds for each fold. */
+function ruleReplies(rule: BlindRule, units: readonly AuditUnit[], fold: readonly number[], folds: number): Replies {
+  const replies: Replies = new Map();
+  for (let f = 0; f < folds; f++) {
+    const answer = rule.fit(units.filter((_, i) => fold[i] !== f));
+    units.forEach((u, i) => {
+      if (fold[i] === f) replies.set(u.id, answer(u));
+    });
+  }
+  return replies;
+}
+
+/** Score replies with the benchmark's own reader, scorer and summary; an item without a reply gets "" (unreadable). */
+function scoreReplies<I extends BenchItem>(benchmark: Benchmark<I>, audit: BenchmarkAudit<I>, items: readonly I[], units: ReadonlyMap<string, AuditUnit>, replies: Replies, tasks: string[], options: AuditOptions) {
+  const credits = new Map<string, number>();
+  const results: ItemResult[] = items.map((item) => {
+    const prompt = units.get(item.id)?.prompt;
+    const answer = benchmark.readReply(item, replies.get(item.id) ?? "", prompt);
+    const detail = benchmark.scoreItem(item, answer, prompt);
+    credits.set(item.id, audit.credit(item, detail));
+    return { id: item.id, task: item.task, cluster: item.cluster, status: "scored", answer, detail, ...(prompt ? { prompt } : {}) };
+  });
+  const summary = benchmark.summarize(items as I[], results, tasks, { bootstrapResamples: options.bootstrap, bootstrapSeed: options.seed });
+  return { summary, credits, headline: (task: string): Headline => audit.headline(summary, task) };
+}
+
+const best = (list: readonly ScoredAnswerer[]): { name: string; score: number } | null =>
+  list.reduce<{ name: string; score: number } | null>((b, r) => (r.score !== null && (b === null || r.score > b.score) ? { name: r.name, score: r.score } : b), null);
+
+/** Share of each answer class among units. */
+function answerShares(units: readonly AuditUnit[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const u of units) counts.set(u.answerClass, (counts.get(u.answerClass) ?? 0) + 1);
+  return Object.fromEntries([...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => [k, v / units.length]));
+}
+
+/** Audit `items` (a benchmark's loaded set, or a kept subset of it) given their units. */
+export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: readonly I[], allUnits: readonly AuditUnit[], options: AuditOptions, legibility?: Record<string, Legibility>): AuditResult {
+  const audit = benchmark.audit;
+  if (!audit) throw new Error(`${benchmark.id} has no audit`);
+  const ids = new Set(items.map((i) => i.id));
+  const units = allUnits.filter((u) => ids.has(u.id));
+  const unitById = new Map(units.map((u) => [u.id, u]));
+  const tasks = [...new Set(items.map((i) => i.task))];
+  const byTask = new Map<string, AuditUnit[]>();
+  for (const u of units) (byTask.get(u.task) ?? byTask.set(u.task, []).get(u.task)!).push(u);
+
+  // Held-out replies of every answerer, task by task; an answerer absent from a task leaves its items unanswered.
+  const answerers = new Map<string, { describe: string; cue: boolean; replies: Replies; tasks: Set<string> }>();
+  const forests = new Map<string, { tst: ForestVerdict; cues: ForestVerdict | null }>();
+  for (const [task, taskUnits] of byTask) {
+    const fold = assignFolds(taskUnits.map((u) => u.id), Math.max(2, Math.min(options.folds, taskUnits.length)), options.seed);
+    const folds = Math.max(...fold) + 1;
+    const rules = [...genericRules(taskUnits), ...audit.rules.filter((r) => !r.tasks || r.tasks.includes(task))];
+    for (const rule of rules) {
+      const entry = answerers.get(rule.name) ?? { describe: rule.describe, cue: rule.cue === true, replies: new Map(), tasks: new Set<string>() };
+      for (const [id, reply] of ruleReplies(rule, taskUnits, fold, folds)) entry.replies.set(id, reply);
+      entry.tasks.add(task);
+      answerers.set(rule.name, entry);
+    }
+    const forestOptions = { ...options.forest, seed: options.seed };
+    const tst = crossValidatedForest(taskUnits, fold, "text", forestOptions);
+    const cues = taskUnits.some((u) => u.cues || (u.answer.kind !== "number" && u.answer.candidates.some((c) => c.cues))) ? crossValidatedForest(taskUnits, fold, "cues", forestOptions) : null;
+    forests.set(task, { tst, cues });
+  }
+  const joined = (pick: (v: { tst: ForestVerdict; cues: ForestVerdict | null }) => ForestVerdict | null): Replies => {
+    const out: Replies = new Map();
+    for (const v of forests.values()) for (const [id, r] of pick(v)?.replies ?? []) out.set(id, r);
+    return out;
+  };
+
+  const scored = new Map<string, ReturnType<typeof scoreReplies<I>>>();
+  for (const [name, a] of answerers) scored.set(name, scoreReplies(benchmark, audit, items, unitById, a.replies, tasks, options));
+  const tstScored = scoreReplies(benchmark, audit, items, unitById, joined((v) => v.tst), tasks, options);
+  const anyCues = [...forests.values()].some((v) => v.cues);
+  const cueScored = anyCues ? scoreReplies(benchmark, audit, items, unitById, joined((v) => v.cues), tasks, options) : null;
+
+  const taskDocs: Record<string, TaskAudit> = {};
+  for (const task of tasks) {
+    const taskUnits = byTask.get(task) ?? [];
+    const taskItems = items.filter((i) => i.task === task);
+    const list = (cue: boolean): ScoredAnswerer[] =>
+      [...answerers.entries()].filter(([, a]) => a.cue === cue && a.tasks.has(task)).map(([name, a]) => {
+        const h = scored.get(name)!.headline(task);
+        return { name, describe: a.describe, score: h.score, ci: h.ci };
+      });
+    const forestScore = (s: ReturnType<typeof scoreReplies<I>> | null, verdict: ForestVerdict | null | undefined): ForestScore | null => {
+      if (!s || !verdict) return null;
+      const h = s.headline(task);
+      return { score: h.score, ci: h.ci, folds: Math.min(options.folds, taskUnits.length), top_features: verdict.importance.filter((f) => f.drop > 0).slice(0, 8) };
+    };
+    const blind = list(false);
+    const cueRules = list(true);
+    const forest = forests.get(task);
+    const cueForest = forestScore(cueScored, forest?.cues);
+    taskDocs[task] = {
+      metric: tstScored.headline(task).metric,
+      n: taskItems.length,
+      chance: audit.chance(taskItems as I[], task),
+      answers: answerShares(taskUnits),
+      blind,
+      blind_best: best(blind),
+      tst: forestScore(tstScored, forest?.tst),
+      cues: cueRules.length > 0 || cueForest ? { rules: cueRules, best: best(cueRules), forest: cueForest } : null,
+      ...(legibility?.[task] ? { legibility: legibility[task] } : {}),
+    };
+  }
+
+  const overallOf = (s: ReturnType<typeof scoreReplies<I>>) => (typeof s.summary.score === "number" ? s.summary.score : null);
+  const overallBlind = [...answerers.entries()].filter(([, a]) => !a.cue).reduce<{ name: string; score: number } | null>((b, [name]) => {
+    const v = overallOf(scored.get(name)!);
+    return v !== null && (b === null || v > b.score) ? { name, score: v } : b;
+  }, null);
+  const scoreName = tstScored.summary["score_name"];
+  const document: AuditDocument = {
+    benchmark: benchmark.id,
+    n: items.length,
+    folds: options.folds,
+    seed: options.seed,
+    tasks: taskDocs,
+    overall: { metric: typeof scoreName === "string" ? scoreName : "score", blind_best: overallBlind, tst: overallOf(tstScored) },
+  };
+
+  const itemDocs: ItemAudit[] = items.map((item) => {
+    const forest = forests.get(item.task);
+    const right = [...answerers.keys()].filter((name) => answerers.get(name)!.tasks.has(item.task) && (scored.get(name)!.credits.get(item.id) ?? 0) >= 0.5);
+    if ((tstScored.credits.get(item.id) ?? 0) >= 0.5) right.push("tst");
+    if (cueScored && forest?.cues && (cueScored.credits.get(item.id) ?? 0) >= 0.5) right.push("cue forest");
+    const sCues = forest?.cues?.s.get(item.id);
+    return { id: item.id, task: item.task, s: forest?.tst.s.get(item.id) ?? 0, ...(sCues !== undefined ? { s_cues: sCues } : {}), right };
+  });
+  return { document, items: itemDocs };
+}

@@ -1,0 +1,88 @@
+/**
+ * Iterative Bias Pruning (Brown et al. 2025, §4): remove the items the blind forest is most sure
+ * of (highest s(x)) in small steps, re-running the forest and the blind rules after each step,
+ * until every task's best blind score (rules and TsT) is within `target` of its chance level or
+ * the task's removal budget is spent. Tasks without an exact chance level are left whole.
+ */
+import type { Benchmark, BenchItem } from "../core/benchmark.js";
+import { auditUnits, type AuditOptions, type AuditResult, type TaskAudit } from "./audit.js";
+import type { AuditUnit } from "./types.js";
+
+export interface PruneOptions extends AuditOptions {
+  /** Largest allowed gap between the best blind score and chance (a fraction, e.g. 0.05). */
+  target: number;
+  /** Largest share of a task's items that may be removed. */
+  budget: number;
+  /** Share of a task's items removed per step. */
+  step: number;
+}
+
+export interface TaskPruning {
+  n_before: number;
+  n_after: number;
+  gap_before: number | null;
+  gap_after: number | null;
+  /** reached: within target; budget: the budget ran out first; no-chance: no exact chance to aim at. */
+  outcome: "reached" | "budget" | "no-chance";
+}
+
+export interface PruneResult {
+  before: AuditResult;
+  after: AuditResult;
+  kept: Set<string>;
+  /** Removed ids in the order they were removed. */
+  removed: Array<{ id: string; task: string; step: number; s: number }>;
+  tasks: Record<string, TaskPruning>;
+  steps: number;
+}
+
+/** How far a task's best blind answer (rule or TsT) is above chance; null without chance. */
+export function blindGap(task: TaskAudit): number | null {
+  if (task.chance === null) return null;
+  const scores = [task.blind_best?.score, task.tst?.score].filter((v): v is number => typeof v === "number");
+  return scores.length === 0 ? null : Math.max(...scores) - task.chance;
+}
+
+export function pruneIteratively<I extends BenchItem>(benchmark: Benchmark<I>, items: readonly I[], units: readonly AuditUnit[], options: PruneOptions): PruneResult {
+  const before = auditUnits(benchmark, items, units, options);
+  const sizes = new Map(Object.entries(before.document.tasks).map(([task, t]) => [task, t.n]));
+  const kept = new Set(items.map((i) => i.id));
+  const removed: PruneResult["removed"] = [];
+  const spent = new Map<string, number>();
+  let current = before;
+  let steps = 0;
+  for (;;) {
+    const over = Object.entries(current.document.tasks).filter(([task, t]) => {
+      const gap = blindGap(t);
+      return gap !== null && gap > options.target && (spent.get(task) ?? 0) < Math.floor(options.budget * sizes.get(task)!);
+    });
+    if (over.length === 0) break;
+    steps++;
+    for (const [task] of over) {
+      const n = sizes.get(task)!;
+      const allowed = Math.floor(options.budget * n) - (spent.get(task) ?? 0);
+      const count = Math.min(allowed, Math.max(1, Math.ceil(options.step * n)));
+      // Highest s first; ties by id so the order is the same on every machine.
+      const ranked = current.items.filter((i) => i.task === task && kept.has(i.id)).sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1));
+      for (const item of ranked.slice(0, count)) {
+        kept.delete(item.id);
+        removed.push({ id: item.id, task, step: steps, s: item.s });
+      }
+      spent.set(task, (spent.get(task) ?? 0) + Math.min(count, ranked.length));
+    }
+    current = auditUnits(benchmark, items.filter((i) => kept.has(i.id)), units, options);
+  }
+  const tasks: Record<string, TaskPruning> = {};
+  for (const [task, t] of Object.entries(before.document.tasks)) {
+    const after = current.document.tasks[task];
+    const gapAfter = after ? blindGap(after) : null;
+    tasks[task] = {
+      n_before: t.n,
+      n_after: after?.n ?? 0,
+      gap_before: blindGap(t),
+      gap_after: gapAfter,
+      outcome: t.chance === null ? "no-chance" : gapAfter !== null && gapAfter <= options.target ? "reached" : "budget",
+    };
+  }
+  return { before, after: current, kept, removed, tasks, steps };
+}

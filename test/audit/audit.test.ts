@@ -1,0 +1,87 @@
+/**
+ * The audit layer on a toy benchmark with planted shortcuts: the shortcut is found (a rule or
+ * TsT at 100%, the feature named), the same items with answers redrawn at random stay within a
+ * binomial bound of chance (nothing of the answer leaks into the features), and pruning removes
+ * the planted items first.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { auditUnits } from "../../src/audit/audit.js";
+import { pruneIteratively } from "../../src/audit/prune.js";
+import { createRng } from "../../src/stats/rng.js";
+import { toyBenchmark, type ToyItem } from "./toy-benchmark.js";
+
+const VOCABULARY = "table chair lamp door window sofa shelf bed desk rug plant vase mirror clock sink stove oven fridge towel cup plate bowl book pillow basket bench stool crate drawer hook".split(" ");
+const OPTIONS = { folds: 5, seed: 3, bootstrap: 0 };
+
+/** n four-option items; `truth(i, rng)` picks the right index; option texts are three random words. */
+function choiceItems(n: number, seed: number, truth: (i: number, rng: ReturnType<typeof createRng>) => number, plant?: (options: string[], right: number, i: number) => void): ToyItem[] {
+  const rng = createRng(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const options = Array.from({ length: 4 }, () => Array.from({ length: 3 }, () => rng.pick(VOCABULARY)).join(" "));
+    const right = truth(i, rng);
+    plant?.(options, right, i);
+    return { id: `q${i}`, task: "mc", cluster: `s${i % 10}`, question: `Which object is nearest the ${rng.pick(VOCABULARY)}?`, options, truth: right };
+  });
+}
+
+async function audit(items: ToyItem[]) {
+  return auditUnits(toyBenchmark, items, await toyBenchmark.audit!.units(items, { root: "", cues: false }), OPTIONS);
+}
+
+// Four options at chance 1/4: three binomial standard deviations above chance for n items.
+const bound = (n: number) => 0.25 + 3 * Math.sqrt((0.25 * 0.75) / n);
+
+test("the right option always first: 'option 1' and TsT score 100%, by the option's position", async () => {
+  const items = choiceItems(160, 1, () => 0);
+  const { document, items: perItem } = await audit(items);
+  const mc = document.tasks["mc"]!;
+  assert.equal(mc.chance, 0.25);
+  assert.deepEqual(mc.answers, { A: 1 });
+  assert.equal(mc.blind.find((r) => r.name === "option 1")!.score, 1);
+  assert.equal(mc.blind.find((r) => r.name === "option 2")!.score, 0);
+  assert.deepEqual(mc.blind_best, { name: "option 1", score: 1 });
+  assert.equal(mc.tst!.score, 1);
+  assert.match(mc.tst!.top_features[0]!.feature, /^option:position/);
+  assert.ok(perItem.every((i) => i.right.includes("option 1") && i.right.includes("tst")));
+  assert.ok(perItem.every((i) => i.s > 0.9), "s(x) near 1 for every item");
+});
+
+test("answers redrawn at random: every rule and TsT within three binomial deviations of chance", async () => {
+  const items = choiceItems(400, 2, (_, rng) => rng.below(4));
+  const { document } = await audit(items);
+  const mc = document.tasks["mc"]!;
+  for (const r of mc.blind) assert.ok(r.score! <= bound(400), `${r.name} ${r.score}`);
+  assert.ok(mc.tst!.score! <= bound(400), `tst ${mc.tst!.score}`);
+});
+
+test("a word planted in the right option: TsT finds it and names the word; the length rules stay at chance", async () => {
+  // The right option's last word becomes "zebra" (three words still, so its length tells nothing).
+  const items = choiceItems(300, 4, (_, rng) => rng.below(4), (options, right) => (options[right] = `${options[right]!.split(" ").slice(0, 2).join(" ")} zebra`));
+  const { document } = await audit(items);
+  const mc = document.tasks["mc"]!;
+  assert.ok(mc.tst!.score! >= 0.95, `tst ${mc.tst!.score}`);
+  assert.match(mc.tst!.top_features[0]!.feature, /^option-text words .*"zebra"/);
+  for (const name of ["longest option", "shortest option"]) assert.ok(mc.blind.find((r) => r.name === name)!.score! <= bound(300), name);
+});
+
+test("a constant number: the training median scores 100%", async () => {
+  const items: ToyItem[] = Array.from({ length: 50 }, (_, i) => ({ id: `n${i}`, task: "count", cluster: "c", question: `How many chairs are in room ${i}?`, truth: 3 }));
+  const { document } = await audit(items);
+  assert.equal(document.tasks["count"]!.blind.find((r) => r.name === "train median")!.score, 1);
+  assert.equal(document.tasks["count"]!.chance, null);
+});
+
+test("pruning removes the planted items first and ends within the target of chance", async () => {
+  // 60 of 300 items ask "... quickly?" and have the right answer first; the other 240 are drawn at random.
+  const planted = new Set(Array.from({ length: 60 }, (_, i) => `q${i * 5}`));
+  const items = choiceItems(300, 5, (i, rng) => (i % 5 === 0 ? 0 : rng.below(4))).map((item, i) => (i % 5 === 0 ? { ...item, question: item.question.replace("?", " quickly?") } : item));
+  const units = await toyBenchmark.audit!.units(items, { root: "", cues: false });
+  const result = pruneIteratively(toyBenchmark, items, units, { ...OPTIONS, target: 0.05, budget: 0.5, step: 0.05 });
+  const firstRemoved = result.removed.slice(0, 45).filter((r) => planted.has(r.id)).length;
+  assert.ok(firstRemoved >= 40, `${firstRemoved} of the first 45 removed were planted`);
+  assert.equal(result.tasks["mc"]!.outcome, "reached");
+  assert.ok(result.tasks["mc"]!.gap_after! <= 0.05);
+  assert.equal(result.kept.size, 300 - result.removed.length);
+  assert.ok(result.tasks["mc"]!.gap_before! > 0.05);
+});

@@ -53,7 +53,7 @@ export interface AuditDocument {
   seed: number;
   tasks: Record<string, TaskAudit>;
   /** The benchmark's overall score (summarize's `score`) for chance-free comparison: the best blind rule and TsT over all tasks. */
-  overall: { metric: string; blind_best: { name: string; score: number } | null; tst: number | null };
+  overall: { metric: string; chance: number | null; blind_best: { name: string; score: number } | null; tst: number | null };
 }
 
 export interface ItemAudit {
@@ -195,7 +195,7 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
     folds: options.folds,
     seed: options.seed,
     tasks: taskDocs,
-    overall: { metric: typeof scoreName === "string" ? scoreName : "score", blind_best: overallBlind, tst: overallOf(tstScored) },
+    overall: { metric: typeof scoreName === "string" ? scoreName : "score", chance: audit.overallChance?.(items as I[]) ?? null, blind_best: overallBlind, tst: overallOf(tstScored) },
   };
 
   const itemDocs: ItemAudit[] = items.map((item) => {

@@ -75,7 +75,7 @@ export function auditMarkdown(doc: AuditDocument): string {
     "",
     summaryTable(doc),
     "",
-    `Overall (${overall.metric}): best blind rule ${overall.blind_best ? `${pct(overall.blind_best.score)} (${overall.blind_best.name})` : "—"}, TsT ${pct(overall.tst)}.`,
+    `Overall (${overall.metric}): chance ${pct(overall.chance)}, best blind rule ${overall.blind_best ? `${pct(overall.blind_best.score)} (${overall.blind_best.name})` : "—"}, TsT ${pct(overall.tst)}.`,
     "",
     ...Object.entries(doc.tasks).flatMap(([task, t]) => taskSection(task, t)),
   ].join("\n");

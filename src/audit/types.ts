@@ -93,6 +93,8 @@ export interface BenchmarkAudit<I extends BenchItem = BenchItem> {
   headline(summary: Omit<ScoresDocument, "benchmark" | "model">, task: string): Headline;
   /** The exact chance level of a task's items in its headline metric, where one exists. */
   chance(items: I[], task: string): number | null;
+  /** The exact chance level of the benchmark's overall score (summarize's `score`), where one exists. */
+  overallChance?(items: I[]): number | null;
   /** Label legibility per task, where answers are drawn on the picture. */
   legibility?(items: I[], options: { root: string }): Promise<Record<string, Legibility>>;
   /** Write the kept items as a dataset in the release layout (every command reads it). */

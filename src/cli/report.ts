@@ -8,6 +8,14 @@ import { expandReportInputs } from "../report/export/inputs.js";
 import { checkTable, csvExport, latexExport, markdownExport } from "../report/export/formats.js";
 import { MAX_IMAGE_SIDE_PX, MAX_REPORT_PICTURES_MB } from "../core/limits.js";
 import { numberIn, wholeIn } from "./main.js";
+import { AUDIT_FILE } from "../audit/outputs.js";
+import { auditMarkdown } from "../audit/markdown.js";
+import { blindReferences, findAudits } from "../report/blind-rows.js";
+import { existsSync } from "node:fs";
+import { isRunFolder } from "../report/export/inputs.js";
+
+/** A folder `audit` wrote (audit.json, and no run of its own). */
+const isAuditFolder = (input: string) => existsSync(path.join(input, AUDIT_FILE)) && !isRunFolder(input);
 
 const FORMATS = ["md", "json", "csv", "latex", "html"];
 
@@ -20,7 +28,7 @@ function noteUnfinished(dirs: string[]): void {
 export function registerReport(program: Command): void {
   program
     .command("report <runs...>")
-    .description("tables for one or more runs side by side: run folders, scores.json files, or folders holding run folders at any depth (runs/demo, a --repeats folder); item runs and `navigate` runs. md: each benchmark's tables; csv: tidy rows or the leaderboard; latex: booktabs tables; json: the scores.json documents; html adds charts, an item gallery with overlays and the navigation episodes")
+    .description("tables for one or more runs side by side (with chance and blind rows where the data's audit exists or takes seconds), or an audit folder's report: run folders, scores.json files, or folders holding run folders at any depth (runs/demo, a --repeats folder); item runs and `navigate` runs. md: each benchmark's tables; csv: tidy rows or the leaderboard; latex: booktabs tables; json: the scores.json documents; html adds charts, an item gallery with overlays and the navigation episodes")
     .option("--format <format>", "md | json | csv | latex | html", "md")
     .option("--table <table>", "md, latex: auto (the models x benchmarks leaderboard when the runs span 2+ benchmarks, then every benchmark's tables) | leaderboard | tables | all; csv: tidy (one row per run x task x metric) | leaderboard (default: auto; csv: tidy)")
     .option("--out <file>", "write to a file instead of stdout")
@@ -41,10 +49,16 @@ export function registerReport(program: Command): void {
         const { html, summary } = await htmlReport(dirs, { budgetBytes, maxSide: opts.pictureSize ?? DEFAULT_HTML_OPTIONS.maxSide });
         text = html;
         console.error(`pictures for ${summary.pictured} of ${summary.total} items (${(summary.bytes / 1024 / 1024).toFixed(1)} MB)`);
+      } else if (inputs.every(isAuditFolder)) {
+        // Audit folders alone: their reports.
+        const audits = findAudits(inputs);
+        text = format === "json" ? `${JSON.stringify(audits.map((a) => a.document), null, 2)}\n` : `${audits.map((a) => auditMarkdown(a.document)).join("\n\n")}\n`;
       } else {
-        const runs = readReportRuns(inputs, noteUnfinished);
+        const runInputs = inputs.filter((input) => !isAuditFolder(input));
+        const runs = readReportRuns(runInputs, noteUnfinished);
         const scores = runs.map((run) => run.scores);
-        text = format === "md" ? markdownExport(scores, table!) : format === "latex" ? latexExport(scores, table!) : format === "csv" ? csvExport(runs, table!) : jsonReport(scores);
+        const references = format === "json" ? [] : await blindReferences(scores, findAudits(inputs));
+        text = format === "md" ? markdownExport(scores, table!, references) : format === "latex" ? latexExport(scores, table!, references) : format === "csv" ? csvExport(runs, table!, references) : jsonReport(scores);
       }
       if (opts.out) {
         writeFileAtomic(path.resolve(opts.out), text);

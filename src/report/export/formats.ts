@@ -11,6 +11,8 @@ import { UsageError } from "../../core/problems.js";
 import { isNavigationScores } from "../../benchmarks/vcn/navigate/report.js";
 import { markdownReport, type ReportRun } from "../render.js";
 import { leaderboard, leaderboardCsv, leaderboardLatex, leaderboardMarkdown } from "./leaderboard.js";
+import { reportLabels } from "./labels.js";
+import { blindMarkdown, type BlindReference } from "../blind-rows.js";
 import { LATEX_PREAMBLE_NOTE, markdownToLatex } from "./latex.js";
 import { tidyCsv, tidyRows } from "./tidy.js";
 
@@ -41,16 +43,23 @@ function parts(table: string, runs: ScoresDocument[]): { board: boolean; tables:
   return { board: benchmarkCount(runs) >= 2, tables: true };
 }
 
-export function markdownExport(runs: ScoresDocument[], table: string): string {
-  const { board, tables } = parts(table, runs);
-  return [...(board ? [`${leaderboardMarkdown(leaderboard(runs))}\n`] : []), ...(tables ? [markdownReport(runs)] : [])].join("\n");
+/** Every benchmark's tables, then (where the data's audit exists or was made) its chance and blind rows per task. */
+function tablesWithBlindRows(runs: ScoresDocument[], references: readonly BlindReference[]): string {
+  if (references.length === 0) return markdownReport(runs);
+  const labels = reportLabels(runs);
+  return `${markdownReport(runs)}\n${blindMarkdown(references, runs, (run) => labels[runs.indexOf(run)]!)}`;
 }
 
-export function latexExport(runs: ScoresDocument[], table: string): string {
+export function markdownExport(runs: ScoresDocument[], table: string, references: readonly BlindReference[] = []): string {
   const { board, tables } = parts(table, runs);
-  return [LATEX_PREAMBLE_NOTE, "", ...(board ? [`${leaderboardLatex(leaderboard(runs))}\n`] : []), ...(tables ? [markdownToLatex(markdownReport(runs))] : [])].join("\n");
+  return [...(board ? [`${leaderboardMarkdown(leaderboard(runs, references))}\n`] : []), ...(tables ? [tablesWithBlindRows(runs, references)] : [])].join("\n");
 }
 
-export function csvExport(runs: ReportRun[], table: string): string {
-  return table === "leaderboard" ? leaderboardCsv(leaderboard(runs.map((run) => run.scores))) : tidyCsv(tidyRows(runs));
+export function latexExport(runs: ScoresDocument[], table: string, references: readonly BlindReference[] = []): string {
+  const { board, tables } = parts(table, runs);
+  return [LATEX_PREAMBLE_NOTE, "", ...(board ? [`${leaderboardLatex(leaderboard(runs, references))}\n`] : []), ...(tables ? [markdownToLatex(tablesWithBlindRows(runs, references))] : [])].join("\n");
+}
+
+export function csvExport(runs: ReportRun[], table: string, references: readonly BlindReference[] = []): string {
+  return table === "leaderboard" ? leaderboardCsv(leaderboard(runs.map((run) => run.scores), references)) : tidyCsv(tidyRows(runs));
 }

@@ -21,6 +21,7 @@ import { coverageOf, overallCell, runCounts } from "../run-facts.js";
 import { csvTable, type CsvValue } from "./csv.js";
 import { booktabs } from "./latex.js";
 import { reportLabels } from "./labels.js";
+import { BLIND_CEILING_MARGIN, type BlindReference } from "../blind-rows.js";
 
 /** What each benchmark's headline `score` is (its definitions in scores.json say the same). */
 const HEADLINE: Record<string, string> = {
@@ -49,6 +50,8 @@ export interface Leaderboard {
   /** Benchmark ids, in the order their first run came. */
   benchmarks: string[];
   rows: Array<{ run: string; cells: Map<string, LeaderboardCell> }>;
+  /** The last two rows are the audit's chance and best-blind rows. */
+  blindRows?: true;
 }
 
 const finite = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
@@ -87,7 +90,7 @@ export function repeatedCell(repeats: ScoresDocument[]): LeaderboardCell {
 
 const repeatedLabel = (run: ScoresDocument, of: number) => `${String(run["name"] ?? run.model).replace(/ · repeat \d+\/\d+$/, "")} · mean of ${of} repeats`;
 
-export function leaderboard(runs: ScoresDocument[]): Leaderboard {
+export function leaderboard(runs: ScoresDocument[], references: readonly BlindReference[] = []): Leaderboard {
   const labels = reportLabels(runs);
   const benchmarks: string[] = [];
   const rows = new Map<string, Map<string, LeaderboardCell>>();
@@ -111,7 +114,39 @@ export function leaderboard(runs: ScoresDocument[]): Leaderboard {
     repeatGroups.get(key)!.push(run);
   });
   for (const group of repeatGroups.values()) put(repeatedLabel(group[0]!, repeatOf(group[0]!)!.of), group[0]!.benchmark, repeatedCell(group));
-  return { benchmarks, rows: [...rows].map(([run, cells]) => ({ run, cells })) };
+  const board = { benchmarks, rows: [...rows].map(([run, cells]) => ({ run, cells })) };
+  return references.length > 0 ? withBlindRows(board, references) : board;
+}
+
+/** A reference cell (chance, blind): a number with nothing to cover or complete. */
+function referenceCell(score: number | null, note = ""): LeaderboardCell {
+  return { score, ci: null, covered: true, scored: 0, total: 0, complete: true, text: score === null ? "—" : `${(100 * score).toFixed(1)}${note}` };
+}
+
+/**
+ * The chance and best-blind rows (one benchmark's set each: with several sets of one benchmark,
+ * the highest blind score), and "†" on every model cell the blind score comes within
+ * BLIND_CEILING_MARGIN of.
+ */
+function withBlindRows(board: Leaderboard, references: readonly BlindReference[]): Leaderboard {
+  const chance = new Map<string, LeaderboardCell>();
+  const blind = new Map<string, LeaderboardCell>();
+  for (const id of board.benchmarks) {
+    const refs = references.filter((r) => r.benchmark === id);
+    if (refs.length === 0) continue;
+    const chances = refs.map((r) => r.document.overall.chance);
+    chance.set(id, referenceCell(chances.every((c) => c !== null && c === chances[0]) ? chances[0]! : null));
+    const best = refs.map((r) => r.document.overall.blind_best).reduce<{ name: string; score: number } | null>((b, x) => (x && (!b || x.score > b.score) ? x : b), null);
+    blind.set(id, referenceCell(best?.score ?? null, best ? ` (${best.name})` : ""));
+  }
+  const rows = board.rows.map((row) => ({
+    run: row.run,
+    cells: new Map([...row.cells].map(([id, cell]) => {
+      const ceiling = blind.get(id)?.score;
+      return [id, typeof ceiling === "number" && cell.score !== null && ceiling >= cell.score - BLIND_CEILING_MARGIN ? { ...cell, text: `${cell.text} †` } : cell];
+    })),
+  }));
+  return { benchmarks: board.benchmarks, rows: [...rows, { run: "chance", cells: chance }, { run: "best blind rule (no picture)", cells: blind }], blindRows: true };
 }
 
 const titleOf = (id: string) => getBenchmark(id).title;
@@ -124,12 +159,18 @@ const printedRows = (board: Leaderboard) => board.rows.map((row) => [row.run, ..
 export const LEADERBOARD_NOTE =
   "Headline score of each benchmark in %, as each benchmark's table prints it; — (k of n tasks): the score does not cover every task it averages; (s/t): s of t items scored; (mean of k): the mean over the k repeats of a repeated run; blank: no run of that benchmark under this label.";
 
+/** Said under a leaderboard that has the audit's rows. */
+export const BLIND_ROWS_NOTE =
+  "chance: the headline's exact chance level (— where it has none); best blind rule: the best audit rule that answers without looking at the picture, on the same data (`spatialprobe audit`); †: a score that rule comes within 10 points of, or beats.";
+
+const notesOf = (board: Leaderboard) => (board.blindRows ? [LEADERBOARD_NOTE, BLIND_ROWS_NOTE] : [LEADERBOARD_NOTE]);
+
 export function leaderboardMarkdown(board: Leaderboard): string {
-  return ["## Leaderboard", "", LEADERBOARD_NOTE, "", table(printedHeader(board), printedRows(board))].join("\n");
+  return ["## Leaderboard", "", ...notesOf(board).flatMap((note) => [note, ""]), table(printedHeader(board), printedRows(board))].join("\n");
 }
 
 export function leaderboardLatex(board: Leaderboard): string {
-  return booktabs({ caption: "Leaderboard: headline score of each benchmark (%)", label: "leaderboard", header: printedHeader(board), rows: printedRows(board), notes: [LEADERBOARD_NOTE] });
+  return booktabs({ caption: "Leaderboard: headline score of each benchmark (%)", label: "leaderboard", header: printedHeader(board), rows: printedRows(board), notes: notesOf(board) });
 }
 
 /** Columns: run, then per benchmark <id>, <id>_ci_low, <id>_ci_high, <id>_n, <id>_n_total. */

@@ -1,0 +1,128 @@
+/**
+ * Chance and blind rows beside the models: for each benchmark and dataset the runs used, the audit
+ * of that data (an audit folder among or below the report's inputs whose `data` is the same
+ * folder, else computed now when the set is small enough to take seconds: no cues, no intervals).
+ * A model's score within 10 points of the best blind rule is marked: that much can be had without
+ * looking (issue 26: "blind ceiling").
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { auditUnits, type AuditDocument } from "../audit/audit.js";
+import { AUDIT_FILE } from "../audit/outputs.js";
+import type { ScoresDocument } from "../core/benchmark.js";
+import { getBenchmark } from "../registry.js";
+import { readJsonFile } from "./run-folder.js";
+import { table } from "./markdown.js";
+
+/** A set this large or smaller is audited on the fly (a few seconds without cues). */
+export const AUDIT_ON_THE_FLY_ITEMS = 3000;
+/** Points within which a model's score counts as reachable without looking. */
+export const BLIND_CEILING_MARGIN = 0.1;
+const MAX_SEARCH_DEPTH = 6;
+
+export interface BlindReference {
+  benchmark: string;
+  /** The dataset folder (absolute). */
+  data: string;
+  document: AuditDocument;
+  source: "audit folder" | "computed";
+}
+
+const keyOf = (benchmark: string, data: string) => `${benchmark}\u0000${path.resolve(data)}`;
+
+/** audit.json files at or below the inputs (links not followed, no deeper than MAX_SEARCH_DEPTH). */
+export function findAudits(inputs: readonly string[]): Array<{ file: string; document: AuditDocument & { data?: string } }> {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (existsSync(path.join(dir, AUDIT_FILE))) found.push(path.join(dir, AUDIT_FILE));
+    if (depth >= MAX_SEARCH_DEPTH) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "data") walk(path.join(dir, entry.name), depth + 1);
+    }
+  };
+  for (const input of inputs) if (existsSync(input) && statSync(input).isDirectory()) walk(input, 0);
+  return found.sort().map((file) => ({ file, document: readJsonFile<AuditDocument & { data?: string }>(file) }));
+}
+
+/** The reference of every (benchmark, data) the runs used, where one exists or can be made in seconds. */
+export async function blindReferences(runs: readonly ScoresDocument[], audits: ReadonlyArray<{ document: AuditDocument & { data?: string } }>): Promise<BlindReference[]> {
+  const given = new Map<string, AuditDocument>();
+  for (const a of audits) if (typeof a.document.data === "string") given.set(keyOf(a.document.benchmark, a.document.data), a.document);
+  const out = new Map<string, BlindReference>();
+  for (const run of runs) {
+    const data = typeof run["data"] === "string" ? (run["data"] as string) : null;
+    if (!data || typeof run.model !== "string") continue;
+    const key = keyOf(run.benchmark, data);
+    if (out.has(key)) continue;
+    const document = given.get(key);
+    if (document) {
+      out.set(key, { benchmark: run.benchmark, data: path.resolve(data), document, source: "audit folder" });
+      continue;
+    }
+    const computed = await auditOnTheFly(run.benchmark, data, run);
+    if (computed) out.set(key, { benchmark: run.benchmark, data: path.resolve(data), document: computed, source: "computed" });
+  }
+  return [...out.values()];
+}
+
+/** A quick audit (no cues, no intervals) of a small set the run read; null when it is large, gone or unreadable. */
+async function auditOnTheFly(benchmarkId: string, data: string, run: ScoresDocument): Promise<AuditDocument | null> {
+  let benchmark;
+  try {
+    benchmark = getBenchmark(benchmarkId);
+  } catch {
+    return null;
+  }
+  if (!benchmark.audit || !existsSync(data)) return null;
+  const split = typeof run["split"] === "string" ? (run["split"] as string) : undefined;
+  const configured = benchmark.configure && split ? benchmark.configure({ split }) : benchmark;
+  const loaded = configured.load(data, undefined, { allowOutsideRoot: run["allow_outside_root"] === true });
+  if (loaded.problems.length > 0 || loaded.items.length === 0 || loaded.items.length > AUDIT_ON_THE_FLY_ITEMS) return null;
+  const units = await configured.audit!.units(loaded.items, { root: data, cues: false });
+  return auditUnits(configured, loaded.items, units, { folds: 5, seed: 26, bootstrap: 0 }).document;
+}
+
+const pct = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? (100 * v).toFixed(1) : "—");
+
+/** The best blind answer of a task: its best rule or TsT, whichever is higher. */
+export function blindBest(t: AuditDocument["tasks"][string]): { name: string; score: number } | null {
+  const tst = typeof t.tst?.score === "number" ? { name: "TsT forest", score: t.tst.score } : null;
+  const rule = t.blind_best;
+  if (!tst) return rule;
+  if (!rule) return tst;
+  return tst.score > rule.score ? tst : rule;
+}
+
+/** A model's score with "†" when the best blind answer is within the margin of it (or above it). */
+export function ceilingMark(score: number | null, blind: number | null | undefined): string {
+  if (score === null) return "—";
+  return typeof blind === "number" && blind >= score - BLIND_CEILING_MARGIN ? `${pct(score)} †` : pct(score);
+}
+
+/**
+ * Per benchmark and dataset: one row per task with its chance, best blind answer, TsT and each
+ * run's score on that task in the same metric (the benchmark's audit headline of the run's
+ * scores.json), marked where the blind ceiling reaches it.
+ */
+export function blindMarkdown(references: readonly BlindReference[], runs: readonly ScoresDocument[], label: (run: ScoresDocument) => string): string {
+  const sections: string[] = [];
+  for (const ref of references) {
+    const benchmark = getBenchmark(ref.benchmark);
+    const audit = benchmark.audit!;
+    const own = runs.filter((r) => r.benchmark === ref.benchmark && typeof r["data"] === "string" && path.resolve(r["data"] as string) === ref.data && typeof r.model === "string");
+    const header = ["Task", "Metric", "Chance", "Best blind (no picture)", "TsT", ...own.map(label)];
+    const rows = Object.entries(ref.document.tasks).map(([task, t]) => {
+      const best = blindBest(t);
+      return [task, t.metric, pct(t.chance), best ? `${pct(best.score)} (${best.name})` : "—", pct(t.tst?.score), ...own.map((r) => ceilingMark(audit.headline(r, task).score, best?.score))];
+    });
+    sections.push(
+      `### ${benchmark.title}: chance and blind scores (${path.basename(ref.data)}, ${ref.source === "computed" ? "audited now, no cues" : "from its audit"})`,
+      "",
+      `Percent. Best blind: the highest of the rules that answer without the picture and the cross-validated forest on the prompt text (TsT); † a run within ${100 * BLIND_CEILING_MARGIN} points of it (or below it): that much needs no looking. \`spatialprobe audit ${ref.benchmark} --data <set>\` gives the details.`,
+      "",
+      table(header, rows),
+      "",
+    );
+  }
+  return sections.join("\n");
+}

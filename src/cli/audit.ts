@@ -1,12 +1,12 @@
 import type { Command } from "commander";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { auditUnits, type AuditOptions } from "../audit/audit.js";
 import { auditMarkdown, pruneMarkdown, summaryTable } from "../audit/markdown.js";
 import { writeAudit } from "../audit/outputs.js";
+import { auditFolder, loadForAudit } from "../audit/run-audit.js";
 import { pruneIteratively } from "../audit/prune.js";
 import { toJson, writeFileAtomic } from "../core/outputs.js";
-import { DataError, UsageError } from "../core/problems.js";
+import { UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { list, numberIn, seed, wholeIn } from "./main.js";
 import { benchmarkOptions, checkFlagReaders } from "./shared.js";
@@ -35,24 +35,18 @@ export function registerAudit(program: Command): void {
       const benchmark = base.configure ? base.configure(benchmarkOptions({ allowOutsideRoot: Boolean(opts.allowOutsideRoot), ...(opts.split ? { split: opts.split } : {}) })) : base;
       if (!benchmark.audit) throw new UsageError(`${benchmark.title} has no audit yet`);
       const tasks = opts.tasks ? benchmark.resolveTasks(opts.tasks) : undefined;
-      const loaded = benchmark.load(opts.data, tasks, { allowOutsideRoot: Boolean(opts.allowOutsideRoot) });
-      if (loaded.problems.length > 0) throw new DataError(loaded.problems);
-      if (loaded.items.length === 0) throw new UsageError(`no ${benchmark.title} items under ${opts.data}`);
       const out: string = opts.out ?? `runs/${benchmark.id}/audit--${folderPart(path.basename(path.resolve(opts.data)))}`;
-      const options: AuditOptions = { folds: opts.folds, seed: opts.seed, bootstrap: opts.bootstrap };
-      const units = await benchmark.audit.units(loaded.items, { root: opts.data, cues: opts.cues !== false });
-      const legibility = benchmark.audit.legibility && opts.cues !== false ? await benchmark.audit.legibility(loaded.items, { root: opts.data }) : undefined;
-
+      const options = { folds: opts.folds, seed: opts.seed, bootstrap: opts.bootstrap, cues: opts.cues !== false, allowOutsideRoot: Boolean(opts.allowOutsideRoot), ...(tasks ? { tasks } : {}) };
       if (opts.prune === undefined) {
-        const result = auditUnits(benchmark, loaded.items, units, options, legibility);
-        writeAudit(out, result, path.resolve(opts.data));
+        const result = await auditFolder(benchmark, opts.data, out, options);
         console.log(summaryTable(result.document));
         console.log(`\nwrote ${path.join(out, "audit.md")} (and audit.json, items.jsonl)`);
         return;
       }
+      const loaded = await loadForAudit(benchmark, opts.data, options);
       const dataOut = path.join(out, "data");
       if (existsSync(dataOut) && readdirSync(dataOut).length > 0) throw new UsageError(`${dataOut} exists and is not empty; choose another --out`);
-      const result = pruneIteratively(benchmark, loaded.items, units, { ...options, target: opts.prune, budget: opts.budget, step: opts.step });
+      const result = pruneIteratively(benchmark, loaded.items, loaded.units, { ...options, target: opts.prune, budget: opts.budget, step: opts.step });
       await benchmark.audit.writeSubset(opts.data, loaded.items, result.kept, dataOut);
       // The kept set must read back as exactly the kept items.
       const reread = benchmark.load(dataOut, tasks, {});

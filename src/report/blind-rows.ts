@@ -10,6 +10,7 @@ import path from "node:path";
 import { auditUnits, type AuditDocument } from "../audit/audit.js";
 import { AUDIT_FILE } from "../audit/outputs.js";
 import type { ScoresDocument } from "../core/benchmark.js";
+import { DataError, UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { readJsonFile } from "./run-folder.js";
 import { table } from "./markdown.js";
@@ -76,10 +77,16 @@ async function auditOnTheFly(benchmarkId: string, data: string, run: ScoresDocum
   if (!benchmark.audit || !existsSync(data)) return null;
   const split = typeof run["split"] === "string" ? (run["split"] as string) : undefined;
   const configured = benchmark.configure && split ? benchmark.configure({ split }) : benchmark;
-  const loaded = configured.load(data, undefined, { allowOutsideRoot: run["allow_outside_root"] === true });
-  if (loaded.problems.length > 0 || loaded.items.length === 0 || loaded.items.length > AUDIT_ON_THE_FLY_ITEMS) return null;
-  const units = await configured.audit!.units(loaded.items, { root: data, cues: false });
-  return auditUnits(configured, loaded.items, units, { folds: 5, seed: 26, bootstrap: 0 }).document;
+  try {
+    const loaded = configured.load(data, undefined, { allowOutsideRoot: run["allow_outside_root"] === true });
+    if (loaded.problems.length > 0 || loaded.items.length === 0 || loaded.items.length > AUDIT_ON_THE_FLY_ITEMS) return null;
+    const units = await configured.audit!.units(loaded.items, { root: data, cues: false });
+    return auditUnits(configured, loaded.items, units, { folds: 5, seed: 26, bootstrap: 0 }).document;
+  } catch (error) {
+    // A set that no longer reads (moved, changed) has no rows; anything else is a bug to see.
+    if (error instanceof DataError || error instanceof UsageError) return null;
+    throw error;
+  }
 }
 
 const pct = (v: number | null | undefined) => (typeof v === "number" && Number.isFinite(v) ? (100 * v).toFixed(1) : "—");

@@ -18,6 +18,7 @@ import type { EpicItem } from "./types.js";
 import { epicCharts } from "./charts.js";
 import { generateCommand } from "../generate-settings.js";
 import { epicOverlay } from "./overlay.js";
+import { epicAudit } from "./audit.js";
 
 export { loadEpic } from "./load.js";
 export { formatReply } from "./format.js";
@@ -197,6 +198,7 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     markdown: epicMarkdown,
     charts: epicCharts,
     overlay: epicOverlay,
+    audit: epicAudit,
     terminal: epicTerminal,
     predictionIdField: "id",
     predictionTextField: "response",

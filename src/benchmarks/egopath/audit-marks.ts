@@ -181,17 +181,17 @@ export function ringColour(rgb: Uint8Array, width: number, height: number, marke
   const body = style.radius + style.outline;
   const inner = body + Math.max(1, scalePx(1, width));
   const outer = inner + Math.max(2, scalePx(4, width));
-  const near = markers.filter((o) => Math.hypot(o.x - m.x, o.y - m.y) <= outer + body);
+  const reach2 = (outer + body) ** 2, body2 = body * body, inner2 = inner * inner, outer2 = outer * outer;
+  const near = markers.filter((o) => (o.x - m.x) ** 2 + (o.y - m.y) ** 2 <= reach2 && o !== m);
   let n = 0, sr = 0, sg = 0, sb = 0, sv = 0, sv2 = 0;
-  for (let py = Math.floor(m.y - outer); py <= Math.ceil(m.y + outer); py++) {
-    if (py < 0 || py >= height) continue;
-    for (let px = Math.floor(m.x - outer); px <= Math.ceil(m.x + outer); px++) {
-      if (px < 0 || px >= width) continue;
-      const cx = px + 0.5, cy = py + 0.5;
-      const d = Math.hypot(cx - m.x, cy - m.y);
-      if (d < inner || d > outer) continue;
+  for (let py = Math.max(0, Math.floor(m.y - outer)); py <= Math.min(height - 1, Math.ceil(m.y + outer)); py++) {
+    const cy = py + 0.5;
+    for (let px = Math.max(0, Math.floor(m.x - outer)); px <= Math.min(width - 1, Math.ceil(m.x + outer)); px++) {
+      const cx = px + 0.5;
+      const d2 = (cx - m.x) ** 2 + (cy - m.y) ** 2;
+      if (d2 < inner2 || d2 > outer2) continue;
       if (cx > m.x && cy < m.y) continue; // the leader and label quarter
-      if (near.some((o) => Math.hypot(cx - o.x, cy - o.y) <= body)) continue;
+      if (near.some((o) => (cx - o.x) ** 2 + (cy - o.y) ** 2 <= body2)) continue;
       const k = (py * width + px) * 3;
       const r = rgb[k]! / 255, g = rgb[k + 1]! / 255, b = rgb[k + 2]! / 255;
       const v = (r + g + b) / 3;

@@ -16,6 +16,7 @@
  * The visible-waypoints files also hold the construction's own labels (walkable, feasible,
  * source): none is read here; only marker numbers and pixel positions, which the picture shows.
  */
+import { realpathSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { AuditUnit, BenchmarkAudit, BlindRule, Candidate, Headline, Legibility } from "../../audit/types.js";
@@ -554,8 +555,10 @@ const truthy = (v: unknown) => !(v == null || v === false || v === 0 || v === ""
  */
 export function mediaOf(root: DataRoot, item: EgoPathItem, row: Record<string, unknown>): string[] {
   const files: string[] = [];
+  // Resolved paths are real paths: relative to the root's real path (the root may be reached through a link).
+  const realRoot = realpathSync.native(root.dir);
   const add = (resolved: { ok: true; path: string } | { ok: false }) => {
-    if (resolved.ok) files.push(path.relative(root.dir, resolved.path));
+    if (resolved.ok) files.push(path.relative(realRoot, resolved.path));
   };
   const waypointsRef = typeof row["visible_waypoints_path"] === "string" ? row["visible_waypoints_path"] : undefined;
   add(root.resolve(item.imageRef, "image"));

@@ -19,6 +19,7 @@ import type { EgoPathItem } from "./types.js";
 import { egopathCharts } from "./charts.js";
 import { generateCommand } from "../generate-settings.js";
 import { egopathOverlay } from "./overlay.js";
+import { egopathAudit } from "./audit.js";
 
 export * from "./aggregate.js";
 export * from "./load.js";
@@ -214,6 +215,7 @@ export const egopath: Benchmark<EgoPathItem> = {
   summarize: (items, results, tasks, options) => ({ split: "test", ...summarize(items, results, tasks, options) }),
   baselines: egopathBaselines,
   markdown: egopathMarkdown,
+  audit: egopathAudit,
   charts: egopathCharts,
   overlay: egopathOverlay,
   terminal: egopathTerminal,

@@ -5,6 +5,7 @@
  * "text" rows hold only what a model reads without looking (the non-visual inputs); "cues" rows
  * hold only what the benchmark reads off the picture without reasoning.
  */
+import { binOf, weightedCuts } from "./forest.js";
 import type { AuditUnit, Candidate } from "./types.js";
 
 /** Hash buckets for the prompt's word n-grams and for a candidate's. */
@@ -59,18 +60,39 @@ export function genericCandidateFeatures(unit: AuditUnit, candidates: readonly C
   return out;
 }
 
-/** A task's feature table: named columns and one row per candidate (or per item for numbers). */
+/**
+ * A task's feature table, binned: named columns, each a Uint8Array of bin codes over the rows (one
+ * row per candidate, or per item for numbers). Binning reads no label, so one binning serves every
+ * fold. Item-level values are stored once per unit and spread to its rows only as codes, so a
+ * set of 10,000 questions with 50 candidates each stays within a byte per row and column.
+ */
 export interface FeatureTable {
   columns: string[];
-  rows: number[][];
+  codes: Uint8Array[];
+  rows: number;
   /** For each row: its unit's index and its candidate's index (-1 for number tasks). */
   owner: Array<{ unit: number; candidate: number }>;
   /** Per hashed column, the n-grams seen in it with their counts (to name it in reports). */
   grams: Map<number, Map<string, number>>;
 }
 
-/** Build the rows of one task's units for a view. Column names come from the units themselves, in first-seen order. */
-export function featureTable(units: readonly AuditUnit[], view: View): FeatureTable {
+/** Sparse (column, value) pairs, appended to growing lists. */
+class SparseRows {
+  readonly starts: number[] = [0];
+  readonly cols: number[] = [];
+  readonly values: number[] = [];
+  add(row: Map<number, number>): void {
+    for (const [c, v] of row) {
+      if (v === 0 || !Number.isFinite(v)) continue;
+      this.cols.push(c);
+      this.values.push(v);
+    }
+    this.starts.push(this.cols.length);
+  }
+}
+
+/** Build and bin the rows of one task's units for a view. Column names come from the units, in first-seen order. */
+export function featureTable(units: readonly AuditUnit[], view: View, bins = 32): FeatureTable {
   const named = new Map<string, number>();
   const columns: string[] = [];
   const column = (name: string): number => {
@@ -83,20 +105,23 @@ export function featureTable(units: readonly AuditUnit[], view: View): FeatureTa
     return i;
   };
   const grams = new Map<number, Map<string, number>>();
-  const sparse: Array<Map<number, number>> = [];
-  const owner: FeatureTable["owner"] = [];
-  const put = (row: Map<number, number>, name: string, value: number) => row.set(column(name), (row.get(column(name)) ?? 0) + value);
+  const put = (row: Map<number, number>, name: string, value: number) => {
+    const c = column(name);
+    row.set(c, (row.get(c) ?? 0) + value);
+  };
   const hash = (row: Map<number, number>, prefix: string, text: string, buckets: number) => {
     for (const g of ngrams(words(text))) {
       const name = `${prefix}#${bucketOf(g, buckets)}`;
       put(row, name, 1);
-      const col = column(name);
-      const seen = grams.get(col) ?? new Map<string, number>();
+      const seen = grams.get(column(name)) ?? new Map<string, number>();
       if (seen.size < 64 || seen.has(g)) seen.set(g, (seen.get(g) ?? 0) + 1);
-      grams.set(col, seen);
+      grams.set(column(name), seen);
     }
   };
 
+  const unitRows = new SparseRows();
+  const candidateRows = new SparseRows();
+  const owner: FeatureTable["owner"] = [];
   units.forEach((unit, u) => {
     const base = new Map<number, number>();
     if (view === "text") {
@@ -105,31 +130,66 @@ export function featureTable(units: readonly AuditUnit[], view: View): FeatureTa
     } else {
       for (const [k, v] of Object.entries(unit.cues ?? {})) put(base, `cue:${k}`, v);
     }
+    unitRows.add(base);
     const form = unit.answer;
     if (form.kind === "number") {
-      sparse.push(base);
+      candidateRows.add(new Map());
       owner.push({ unit: u, candidate: -1 });
       return;
     }
     form.candidates.forEach((c, ci) => {
-      const row = new Map(base);
+      const row = new Map<number, number>();
       if (view === "text") {
         for (const [k, v] of Object.entries(genericCandidateFeatures(unit, form.candidates, ci))) put(row, `option:${k}`, v);
         for (const [k, v] of Object.entries(c.features)) put(row, `option:${k}`, v);
         if (c.text !== undefined) hash(row, "option-text", c.text, CANDIDATE_BUCKETS);
       } else {
-        for (const [k, v] of Object.entries(c.cues ?? {})) put(row, `cue:${k}`, v);
+        for (const [k, v] of Object.entries(c.cues ?? {})) put(row, `option-cue:${k}`, v);
       }
-      sparse.push(row);
+      candidateRows.add(row);
       owner.push({ unit: u, candidate: ci });
     });
   });
-  const rows = sparse.map((row) => {
-    const dense = new Array<number>(columns.length).fill(0);
-    for (const [c, v] of row) dense[c] = v;
-    return dense;
+
+  // Each column's non-zero values with their weights (an item value counts once per row of its unit); zeros weigh the rest.
+  const rowsOfUnit = new Array<number>(units.length).fill(0);
+  for (const o of owner) rowsOfUnit[o.unit]!++;
+  const valuesOf = columns.map(() => ({ values: [] as number[], weights: [] as number[] }));
+  const collect = (sparse: SparseRows, weight: (i: number) => number) => {
+    for (let i = 0; i + 1 < sparse.starts.length; i++) {
+      for (let k = sparse.starts[i]!; k < sparse.starts[i + 1]!; k++) {
+        valuesOf[sparse.cols[k]!]!.values.push(sparse.values[k]!);
+        valuesOf[sparse.cols[k]!]!.weights.push(weight(i));
+      }
+    }
+  };
+  collect(unitRows, (u) => rowsOfUnit[u]!);
+  collect(candidateRows, () => 1);
+  const rows = owner.length;
+  const codes = valuesOf.map(({ values, weights }) => {
+    const zeros = rows - weights.reduce((s, w) => s + w, 0);
+    const cuts = weightedCuts([...values, 0], [...weights, Math.max(zeros, 0)], bins);
+    const out = new Uint8Array(rows).fill(binOf(cuts, 0));
+    return { cuts, out };
   });
-  return { columns, rows, owner, grams };
+  const firstRow: number[] = [];
+  owner.forEach((o, r) => {
+    if (firstRow[o.unit] === undefined) firstRow[o.unit] = r;
+  });
+  for (let u = 0; u < units.length; u++) {
+    for (let k = unitRows.starts[u]!; k < unitRows.starts[u + 1]!; k++) {
+      const { cuts, out } = codes[unitRows.cols[k]!]!;
+      const code = binOf(cuts, unitRows.values[k]!);
+      for (let r = firstRow[u]!; r < firstRow[u]! + rowsOfUnit[u]!; r++) out[r] = code;
+    }
+  }
+  for (let r = 0; r < rows; r++) {
+    for (let k = candidateRows.starts[r]!; k < candidateRows.starts[r + 1]!; k++) {
+      const { cuts, out } = codes[candidateRows.cols[k]!]!;
+      out[r] = binOf(cuts, candidateRows.values[k]!);
+    }
+  }
+  return { columns, codes: codes.map((c) => c.out), rows, owner, grams };
 }
 
 /** A column's readable name: a hashed column is shown by the n-grams that fell in it most often. */

@@ -20,10 +20,12 @@ export interface ForestOptions {
   featureFraction: number;
   /** Most bins per column (at most 256). */
   bins: number;
+  /** Most rows drawn for each tree's bootstrap sample (sklearn's max_samples): large tables stay linear in the trees. */
+  maxSamples: number;
   seed: number;
 }
 
-export const DEFAULT_FOREST: ForestOptions = { trees: 60, maxDepth: 10, minLeaf: 3, featureFraction: 0.33, bins: 32, seed: 1 };
+export const DEFAULT_FOREST: ForestOptions = { trees: 60, maxDepth: 10, minLeaf: 3, featureFraction: 0.33, bins: 32, maxSamples: 20_000, seed: 1 };
 
 /** Rows of numbers, all the same width. */
 export type Matrix = readonly (readonly number[])[];
@@ -37,24 +39,33 @@ export interface Binning {
 export function fitBinning(x: Matrix, bins: number): Binning {
   const columns = x[0]?.length ?? 0;
   const cuts: Float64Array[] = [];
-  for (let c = 0; c < columns; c++) {
-    const values = x.map((row) => finite(row[c]!)).sort((a, b) => a - b);
-    const distinct: number[] = [];
-    for (const v of values) if (distinct.length === 0 || distinct[distinct.length - 1] !== v) distinct.push(v);
-    if (distinct.length <= bins) {
-      cuts.push(Float64Array.from(distinct.slice(0, -1)));
-      continue;
-    }
-    const chosen: number[] = [];
-    for (let b = 1; b < bins; b++) {
-      const v = values[Math.floor((b * values.length) / bins)]!;
-      if (chosen.length === 0 || chosen[chosen.length - 1]! < v) chosen.push(v);
-    }
-    // A cut equal to the maximum would leave its upper bin empty.
-    while (chosen.length > 0 && chosen[chosen.length - 1]! >= values[values.length - 1]!) chosen.pop();
-    cuts.push(Float64Array.from(chosen));
-  }
+  for (let c = 0; c < columns; c++) cuts.push(weightedCuts(x.map((row) => finite(row[c]!)), null, bins));
   return { cuts };
+}
+
+/**
+ * Cut points of a column from its values (each with a weight, or 1): every distinct value its own
+ * bin when there are at most `bins`, else cuts at the weighted quantiles. A value v goes to the
+ * number of cuts below it, so a cut equal to the largest value is never kept.
+ */
+export function weightedCuts(values: readonly number[], weights: readonly number[] | null, bins: number): Float64Array {
+  const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
+  const distinct: number[] = [];
+  for (const i of order) if (distinct.length === 0 || distinct[distinct.length - 1] !== values[i]) distinct.push(values[i]!);
+  if (distinct.length <= bins) return Float64Array.from(distinct.slice(0, -1));
+  const total = weights ? weights.reduce((s, w) => s + w, 0) : values.length;
+  const chosen: number[] = [];
+  let seen = 0;
+  let next = 1;
+  for (const i of order) {
+    seen += weights ? weights[i]! : 1;
+    while (next < bins && seen > (next * total) / bins) {
+      if (chosen.length === 0 || chosen[chosen.length - 1]! < values[i]!) chosen.push(values[i]!);
+      next++;
+    }
+  }
+  while (chosen.length > 0 && chosen[chosen.length - 1]! >= distinct[distinct.length - 1]!) chosen.pop();
+  return Float64Array.from(chosen);
 }
 
 function finite(v: number): number {
@@ -62,7 +73,7 @@ function finite(v: number): number {
 }
 
 /** The bin of v: the number of cuts below it (binary search). */
-function binOf(cuts: Float64Array, v: number): number {
+export function binOf(cuts: Float64Array, v: number): number {
   let lo = 0;
   let hi = cuts.length;
   while (lo < hi) {
@@ -89,7 +100,8 @@ interface Tree {
 }
 
 export interface Forest {
-  binning: Binning;
+  /** How raw numbers are binned (absent for a forest fitted on codes binned elsewhere). */
+  binning?: Binning;
   trees: Tree[];
   /** Per column, the squared-error reduction of every split on it, summed over the trees. */
   gain: Float64Array;
@@ -100,20 +112,28 @@ export function fitForest(x: Matrix, y: readonly number[], options: Partial<Fore
   const o = { ...DEFAULT_FOREST, ...options };
   if (x.length !== y.length) throw new RangeError(`${x.length} rows but ${y.length} targets`);
   const binning = fitBinning(x, Math.max(2, Math.min(256, o.bins)));
-  const codes = binRows(x, binning);
-  const columns = codes.length;
-  const gain = new Float64Array(columns);
-  const trees: Tree[] = [];
-  const target = Float64Array.from(y, finite);
-  for (let t = 0; t < o.trees && x.length > 0; t++) {
-    const rng = createRng(deriveSeed(o.seed, t));
-    const sample = Int32Array.from({ length: x.length }, () => rng.below(x.length));
-    trees.push(growTree(codes, target, sample, o, rng, gain));
-  }
-  return { binning, trees, gain };
+  const forest = fitForestOnCodes(binRows(x, binning), Float64Array.from(y, finite), Int32Array.from(x.keys()), o);
+  return { ...forest, binning };
 }
 
-function growTree(codes: Uint8Array[], y: Float64Array, rows: Int32Array, o: ForestOptions, rng: Rng, gain: Float64Array): Tree {
+/**
+ * Fit on rows already binned (column-major codes): `train` lists the rows to learn from and `y`
+ * holds a target for every row (only the training rows' are read).
+ */
+export function fitForestOnCodes(codes: readonly Uint8Array[], y: Float64Array, train: Int32Array, options: Partial<ForestOptions> = {}): Omit<Forest, "binning"> & { binning?: Binning } {
+  const o = { ...DEFAULT_FOREST, ...options };
+  const gain = new Float64Array(codes.length);
+  const trees: Tree[] = [];
+  const draws = Math.min(train.length, o.maxSamples);
+  for (let t = 0; t < o.trees && train.length > 0; t++) {
+    const rng = createRng(deriveSeed(o.seed, t));
+    const sample = Int32Array.from({ length: draws }, () => train[rng.below(train.length)]!);
+    trees.push(growTree(codes, y, sample, o, rng, gain));
+  }
+  return { trees, gain };
+}
+
+function growTree(codes: readonly Uint8Array[], y: Float64Array, rows: Int32Array, o: ForestOptions, rng: Rng, gain: Float64Array): Tree {
   const nodes = { feature: [] as number[], threshold: [] as number[], left: [] as number[], right: [] as number[], value: [] as number[] };
   const columns = codes.length;
   const tried = Math.max(1, Math.round(columns * o.featureFraction));
@@ -205,22 +225,24 @@ function growTree(codes: Uint8Array[], y: Float64Array, rows: Int32Array, o: For
   };
 }
 
-/** The forest's prediction (mean of the trees) for rows given as column-major bin codes. */
-export function predictCodes(forest: Forest, codes: readonly Uint8Array[], rows: number): Float64Array {
-  const out = new Float64Array(rows);
+/** The forest's prediction (mean of the trees) for the listed rows of column-major bin codes. */
+export function predictCodes(forest: Pick<Forest, "trees">, codes: readonly Uint8Array[], rows: Int32Array): Float64Array {
+  const out = new Float64Array(rows.length);
   if (forest.trees.length === 0) return out;
   for (const tree of forest.trees) {
-    for (let r = 0; r < rows; r++) {
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows[k]!;
       let node = 0;
       while (tree.feature[node]! >= 0) node = codes[tree.feature[node]!]![r]! <= tree.threshold[node]! ? tree.left[node]! : tree.right[node]!;
-      out[r] = out[r]! + tree.value[node]!;
+      out[k] = out[k]! + tree.value[node]!;
     }
   }
-  for (let r = 0; r < rows; r++) out[r] = out[r]! / forest.trees.length;
+  for (let k = 0; k < rows.length; k++) out[k] = out[k]! / forest.trees.length;
   return out;
 }
 
 /** The forest's prediction for rows of numbers. */
 export function predict(forest: Forest, x: Matrix): Float64Array {
-  return predictCodes(forest, binRows(x, forest.binning), x.length);
+  if (!forest.binning) throw new Error("this forest was fitted on binned codes; predict with predictCodes");
+  return predictCodes(forest, binRows(x, forest.binning), Int32Array.from(x.keys()));
 }

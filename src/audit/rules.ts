@@ -27,7 +27,14 @@ function replyAt(unit: AuditUnit, index: number): string {
   return "";
 }
 
-function fixedPosition(k: number): BlindRule {
+/**
+ * Always the candidate at position k. Where every item offers the same candidate there (a menu of
+ * constant answers: a box, a route shape), the rule is named by that candidate's text.
+ */
+function fixedPosition(k: number, units: readonly AuditUnit[]): BlindRule {
+  const texts = new Set(units.map((u) => choices(u)?.[k]?.text));
+  const constant = texts.size === 1 ? [...texts][0] : undefined;
+  if (constant !== undefined) return { name: `always ${constant}`, describe: `the same answer for every item: ${constant}`, fit: () => (unit) => replyAt(unit, k) };
   return { name: `option ${k + 1}`, describe: `always the option shown ${ordinal(k + 1)}`, fit: () => (unit) => replyAt(unit, k) };
 }
 
@@ -116,7 +123,7 @@ export function genericRules(units: readonly AuditUnit[]): BlindRule[] {
   const rules: BlindRule[] = [];
   if (kinds.has("choice")) {
     const longest = Math.max(...units.map((u) => choices(u)?.length ?? 0));
-    for (let k = 0; k < Math.min(FIXED_POSITIONS, longest); k++) rules.push(fixedPosition(k));
+    for (let k = 0; k < Math.min(FIXED_POSITIONS, longest); k++) rules.push(fixedPosition(k, units));
     rules.push(priorPosition);
     if (units.some((u) => choices(u)?.every((c) => c.text !== undefined))) rules.push(byLength("longest option", 1), byLength("shortest option", -1));
   }

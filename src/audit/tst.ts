@@ -7,7 +7,7 @@
  */
 import { createRng, deriveSeed, seedFromString } from "../stats/rng.js";
 import { columnLabel, featureTable, type FeatureTable, type View } from "./features.js";
-import { binRows, fitForest, predictCodes, type ForestOptions } from "./forest.js";
+import { fitForestOnCodes, predictCodes, type Forest, type ForestOptions } from "./forest.js";
 import type { AuditUnit } from "./types.js";
 
 /** Fold of each unit: a seeded shuffle dealt round-robin, so folds differ in size by at most one. */
@@ -39,26 +39,31 @@ const PERMUTED_COLUMNS = 12;
 
 /** Cross-validated forest over one task's units; `fold[i]` is unit i's fold. */
 export function crossValidatedForest(units: readonly AuditUnit[], fold: readonly number[], view: View, options: Partial<ForestOptions> & { seed: number }): ForestVerdict {
-  const table = featureTable(units, view);
+  const table = featureTable(units, view, options.bins);
   const folds = Math.max(0, ...fold) + 1;
-  const scores = new Float64Array(table.rows.length);
+  const scores = new Float64Array(table.rows);
   const gain = new Float64Array(table.columns.length);
-  const heldOut: Array<{ rows: number[]; codes: Uint8Array[]; forest: ReturnType<typeof fitForest> }> = [];
+  const target = Float64Array.from(table.owner, (o) => targetOf(units[o.unit]!, o.candidate));
+  const heldOut: HeldOut[] = [];
   for (let f = 0; f < folds; f++) {
     const train: number[] = [];
     const test: number[] = [];
     table.owner.forEach((o, r) => (fold[o.unit] === f ? test : train).push(r));
     if (test.length === 0) continue;
-    const forest = fitForest(train.map((r) => table.rows[r]!), train.map((r) => targetOf(units[table.owner[r]!.unit]!, table.owner[r]!.candidate)), { ...options, seed: deriveSeed(options.seed, f) });
+    const forest = fitForestOnCodes(table.codes, target, Int32Array.from(train), { ...options, seed: deriveSeed(options.seed, f) });
     forest.gain.forEach((g, c) => (gain[c] = gain[c]! + g));
-    const codes = binRows(test.map((r) => table.rows[r]!), forest.binning);
-    const predicted = predictCodes(forest, codes, test.length);
-    test.forEach((r, k) => (scores[r] = predicted[k]!));
-    heldOut.push({ rows: test, codes, forest });
+    const rows = Int32Array.from(test);
+    predictCodes(forest, table.codes, rows).forEach((p, k) => (scores[rows[k]!] = p));
+    heldOut.push({ rows, forest });
   }
   const { replies, s } = verdicts(units, table, scores, options.seed);
   const importance = permutationImportance(units, table, heldOut, gain, options.seed);
   return { replies, s, importance, columns: table.columns.length };
+}
+
+interface HeldOut {
+  rows: Int32Array;
+  forest: Pick<Forest, "trees">;
 }
 
 /** What a row is trained to predict: a candidate's label, or an item's number. */
@@ -118,34 +123,33 @@ export function pick(unit: AuditUnit, predicted: readonly number[], seed: number
  * gain are shuffled one at a time across the held-out rows of each fold and the mean proxy
  * score is compared with the unshuffled one.
  */
-function permutationImportance(
-  units: readonly AuditUnit[],
-  table: FeatureTable,
-  heldOut: ReadonlyArray<{ rows: number[]; codes: Uint8Array[]; forest: ReturnType<typeof fitForest> }>,
-  gain: Float64Array,
-  seed: number,
-): Importance[] {
+function permutationImportance(units: readonly AuditUnit[], table: FeatureTable, heldOut: readonly HeldOut[], gain: Float64Array, seed: number): Importance[] {
   const candidates = [...gain.keys()].filter((c) => gain[c]! > 0).sort((a, b) => gain[b]! - gain[a]! || a - b).slice(0, PERMUTED_COLUMNS);
   if (candidates.length === 0) return [];
+  const unitRows = rowsByUnit(table, units.length);
   const proxyOf = (scores: Float64Array) => {
-    const byUnit = new Map<number, number[]>();
-    table.owner.forEach((o, r) => {
-      if (!Number.isNaN(scores[r]!)) (byUnit.get(o.unit) ?? byUnit.set(o.unit, []).get(o.unit)!).push(scores[r]!);
-    });
     let total = 0;
-    for (const [u, predicted] of byUnit) total += pick(units[u]!, predicted, seed).proxy;
-    return byUnit.size === 0 ? 0 : total / byUnit.size;
+    let counted = 0;
+    unitRows.forEach((rows, u) => {
+      if (rows.length === 0 || Number.isNaN(scores[rows[0]!]!)) return;
+      total += pick(units[u]!, rows.map((r) => scores[r]!), seed).proxy;
+      counted++;
+    });
+    return counted === 0 ? 0 : total / counted;
   };
   const scoresWith = (column: number | null) => {
-    const scores = new Float64Array(table.rows.length).fill(NaN);
-    heldOut.forEach(({ rows, codes, forest }, f) => {
-      let used = codes;
+    const scores = new Float64Array(table.rows).fill(NaN);
+    heldOut.forEach(({ rows, forest }, f) => {
+      let codes: readonly Uint8Array[] = table.codes;
       if (column !== null) {
-        const order = createRng(deriveSeed(seed, 1000 + column * 31 + f)).shuffle([...codes[column]!.keys()]);
-        used = codes.slice();
-        used[column] = Uint8Array.from(order, (i) => codes[column]![i]!);
+        // The held-out rows' codes of this column, shuffled among themselves.
+        const original = table.codes[column]!;
+        const shuffled = original.slice();
+        const order = createRng(deriveSeed(seed, 1000 + column * 31 + f)).shuffle([...rows]);
+        rows.forEach((r, k) => (shuffled[r] = original[order[k]!]!));
+        codes = table.codes.map((c, i) => (i === column ? shuffled : c));
       }
-      predictCodes(forest, used, rows.length).forEach((p, k) => (scores[rows[k]!] = p));
+      predictCodes(forest, codes, rows).forEach((p, k) => (scores[rows[k]!] = p));
     });
     return scores;
   };

@@ -19,8 +19,8 @@
  * the others; answer priors learned on the training folds (per task: the most frequent right
  * text, which for direction is the label prior; and the right-rate of an option's leading words,
  * which learns "Walk around ..." in scene-aware action); the coherent plan; distance 0; distance
- * as a training rate per shown frame span. Cue rule: distance as a training speed times the
- * clip's length in seconds (from the video's timestamps).
+ * from the span's length (short spans did not move; else a training rate per frame). Cue rule: the
+ * same from the clip's seconds (the video's timestamps).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -346,7 +346,7 @@ function positionPrior(train: readonly AuditUnit[]): Map<string, number> {
 const firstMentioned: BlindRule = {
   name: "first_mentioned",
   describe: "the option whose text comes first in the plan of the chain of thought (after \"I will\"; else in the abstract task); the first option when none occurs",
-  tasks: ["scene_action", "next_action", "planning"],
+  tasks: ["scene_action", "next_action"],
   fit: () => (unit) => pickBest(unit, (c, i) => (c.features["first_mention_rank"]! >= 0 ? 1000 - c.features["first_mention_rank"]! : -i)),
 };
 
@@ -403,42 +403,48 @@ const distanceZero: BlindRule = {
   fit: () => (unit) => numberReply(unit, 0),
 };
 
-/** Median of truth / feature over training units with a positive feature; null when there are none. */
-function trainRate(train: readonly AuditUnit[], read: (u: AuditUnit) => number | undefined): number | null {
-  const rates = train.flatMap((u) => {
+/**
+ * A clip-length rule fitted on training units: the shortest length (frames or seconds) of a clip
+ * that moved, and the median metres per unit of length of the clips that moved. Null when no
+ * training clip with a known length moved.
+ */
+export function fitLengthRule(train: readonly AuditUnit[], read: (u: AuditUnit) => number | undefined): { shortestMoving: number; rate: number } | null {
+  const moving = train.flatMap((u) => {
     const x = read(u);
-    return u.answer.kind === "number" && x !== undefined && x > 0 ? [u.answer.truth / x] : [];
+    return u.answer.kind === "number" && u.answer.truth > 0 && x !== undefined && x > 0 ? [{ x, rate: u.answer.truth / x }] : [];
   });
-  return median(rates);
+  if (moving.length === 0) return null;
+  return { shortestMoving: Math.min(...moving.map((m) => m.x)), rate: median(moving.map((m) => m.rate))! };
 }
 
-function rateRule(name: string, describe: string, read: (u: AuditUnit) => number | undefined, cue: boolean): BlindRule {
+function lengthRule(name: string, describe: string, read: (u: AuditUnit) => number | undefined, cue: boolean): BlindRule {
   return {
     name,
     describe,
     tasks: ["distance"],
     ...(cue ? { cue: true } : {}),
     fit(train) {
-      const rate = trainRate(train, read);
+      const fitted = fitLengthRule(train, read);
       const fallback = median(train.flatMap((u) => (u.answer.kind === "number" ? [u.answer.truth] : []))) ?? 0;
       return (unit) => {
         const x = read(unit);
-        return numberReply(unit, rate !== null && x !== undefined && x > 0 ? rate * x : fallback);
+        if (fitted === null || x === undefined || x <= 0) return numberReply(unit, fallback);
+        return numberReply(unit, x < fitted.shortestMoving ? 0 : fitted.rate * x);
       };
     },
   };
 }
 
-const distancePerFrame = rateRule(
-  "distance_rate_x_span",
-  "distance: the training folds' median metres per frame of the span times the span's frames (the shown frame numbers give the span); the training median where there is no span",
+const distancePerFrame = lengthRule(
+  "distance_by_span",
+  "distance: 0 for a span shorter than every training clip that moved, else the moving training clips' median metres per frame times the span's frames (the shown frame numbers give the span); the training median where there is no span",
   (u) => u.features["span_frames"],
   false,
 );
 
-const distanceSpeed = rateRule(
-  "distance_speed_x_seconds",
-  "distance: the training folds' median speed (m/s) times the clip's length in seconds (the shown frames' timestamps); the training median where the length is unknown",
+const distanceSpeed = lengthRule(
+  "distance_by_seconds",
+  "distance: 0 for a clip shorter than every training clip that moved, else the moving training clips' median speed (m/s) times the clip's seconds (the shown frames' timestamps); the training median where the length is unknown",
   (u) => u.cues?.["clip_seconds"],
   true,
 );
@@ -570,7 +576,15 @@ export const egotlAudit: BenchmarkAudit<EgoTLItem> = {
     const probes = new Map<string, ReturnType<typeof probeVideo>>();
     const units = items.map((item) => unitOf(item, templates));
     if (cues) {
-      for (let i = 0; i < items.length; i++) units[i]!.cues = await cuesOf(items[i]!, probes);
+      // Two probes at a time (one per core); each video is probed once (`probes` holds its promise).
+      let next = 0;
+      const worker = async () => {
+        while (next < items.length) {
+          const i = next++;
+          units[i]!.cues = await cuesOf(items[i]!, probes);
+        }
+      };
+      await Promise.all([worker(), worker()]);
     }
     return units;
   },

@@ -202,14 +202,22 @@ test("distance: replying 0 scores MRA 1.0 when nothing moves, 0 when everything 
   assert.equal((await ruleScore("distance_zero", moved, "distance")).score, 0);
 });
 
-test("distance: metres per span frame learned on the training folds (a constant speed is found exactly)", async () => {
+test("distance: spans shorter than any moving training clip get 0, longer ones a training rate per frame", async () => {
   const rng = createRng(11);
-  const items = Array.from({ length: 50 }, (_, n) => {
-    const frames = rng.int(10, 60);
+  // Spans of 5-14 frames turn on the spot (0 m); spans of 15-60 frames move 0.12 m per frame.
+  const items = Array.from({ length: 60 }, (_, n) => {
+    const frames = n % 3 === 0 ? rng.int(5, 14) : rng.int(15, 60);
     const media = { source: { video: "/x.mp4" }, spec: { mode: "uniform" as const, count: 8 }, display: "x.mp4", fps: null, span: { first_frame: 100, last_frame: 100 + frames - 1 } };
-    return makeItem(`dr${n}`, "distance", { kind: "distance", metres: frames * 0.12 }, { media });
+    return makeItem(`dr${n}`, "distance", { kind: "distance", metres: frames < 15 ? 0 : frames * 0.12 }, { media });
   });
-  assert.equal((await ruleScore("distance_rate_x_span", items, "distance")).score, 1);
+  assert.equal((await ruleScore("distance_by_span", items, "distance")).score, 1);
+  // By hand: moving spans of 20 and 40 frames (1.6 and 4.8 m: 0.08 and 0.12 m per frame, median
+  // 0.10), a still one of 10; a span of 12 frames is shorter than 20 (0 m), one of 30 gets 3 m.
+  const spanItem = (id: string, frames: number, metres: number) => makeItem(id, "distance", { kind: "distance", metres }, { media: { source: { video: "/x.mp4" }, spec: { mode: "uniform", count: 8 }, display: "x.mp4", fps: null, span: { first_frame: 0, last_frame: frames - 1 } } });
+  const [a, b, c, short, long] = await egotlAudit.units([spanItem("a", 20, 1.6), spanItem("b", 40, 4.8), spanItem("c", 10, 0), spanItem("d", 12, 1), spanItem("e", 30, 1)], { root: "", cues: false });
+  const fitted = rule("distance_by_span").fit([a!, b!, c!]);
+  assert.equal(fitted(short!), "0");
+  assert.equal(fitted(long!), "3");
 });
 
 test("redrawn answers: every blind rule of every option or direction task stays within 0.1 of chance", async () => {
@@ -230,8 +238,8 @@ test("redrawn answers: every blind rule of every option or direction task stays 
       checked++;
     }
   }
-  // first_mentioned on 3 tasks, most_similar on 4, both priors on 5, coherent_plan on 1.
-  assert.equal(checked, 3 + 4 + 5 + 5 + 1);
+  // first_mentioned on 2 tasks, most_similar on 4, both priors on 5, coherent_plan on 1.
+  assert.equal(checked, 2 + 4 + 5 + 5 + 1);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -18,7 +18,8 @@
  * Blind rules (issue 26): the option mentioned first in the context; the option most similar to
  * the others; answer priors learned on the training folds (per task: the most frequent right
  * text, which for direction is the label prior; and the right-rate of an option's leading words,
- * which learns "Walk around ..." in scene-aware action); the coherent plan; distance 0; distance
+ * which learns "Walk around ..." in scene-aware action); direction's label among the training
+ * clips of the nearest span lengths; the coherent plan; distance 0; distance
  * from the span's length (short spans did not move; else a training rate per frame). Cue rule: the
  * same from the clip's seconds (the video's timestamps).
  */
@@ -389,6 +390,58 @@ const stemPrior: BlindRule = {
   },
 };
 
+/** The most frequent key among right answers of these units (ties: the earliest seen). */
+function mostFrequentRight(units: readonly AuditUnit[]): string | null {
+  const counts = new Map<string, number>();
+  for (const u of units) {
+    const right = rightCandidate(u);
+    if (right) counts.set(normalOf(right), (counts.get(normalOf(right)) ?? 0) + 1);
+  }
+  let best: string | null = null;
+  for (const [key, n] of counts) if (best === null || n > counts.get(best)!) best = key;
+  return best;
+}
+
+export const SPAN_NEIGHBOURS = 10;
+
+/** The k units whose value is closest to x, from units sorted by value (ties: the lower value first). */
+export function nearestByValue<T>(sorted: readonly T[], value: (t: T) => number, x: number, k: number): T[] {
+  let hi = sorted.findIndex((t) => value(t) >= x);
+  if (hi < 0) hi = sorted.length;
+  let lo = hi - 1;
+  const out: T[] = [];
+  while (out.length < k && (lo >= 0 || hi < sorted.length)) {
+    const below = lo >= 0 ? x - value(sorted[lo]!) : Infinity;
+    const above = hi < sorted.length ? value(sorted[hi]!) - x : Infinity;
+    if (below <= above) out.push(sorted[lo--]!);
+    else out.push(sorted[hi++]!);
+  }
+  return out;
+}
+
+const labelBySpan: BlindRule = {
+  name: "label_by_span",
+  describe: `direction: the most frequent right label among the ${SPAN_NEIGHBOURS} training clips whose spans are closest in length (short spans are turns on the spot, longer ones walks); the label prior where there is no span`,
+  tasks: ["direction"],
+  fit(train) {
+    const span = (u: AuditUnit) => u.features["span_frames"] ?? -1;
+    const byTask = new Map<string, AuditUnit[]>();
+    for (const u of train) {
+      if (span(u) <= 0) continue;
+      const list = byTask.get(u.task) ?? [];
+      list.push(u);
+      byTask.set(u.task, list);
+    }
+    for (const list of byTask.values()) list.sort((a, b) => span(a) - span(b));
+    return (unit) => {
+      const sorted = byTask.get(unit.task) ?? [];
+      const pool = span(unit) > 0 && sorted.length > 0 ? nearestByValue(sorted, span, span(unit), SPAN_NEIGHBOURS) : train.filter((u) => u.task === unit.task);
+      const label = mostFrequentRight(pool);
+      return pickBest(unit, (c) => (normalOf(c) === label ? 1 : 0));
+    };
+  },
+};
+
 const coherentPlan: BlindRule = {
   name: "coherent_plan",
   describe: "planning: the plan with no step acting on an object before walking to it, no words the other plans lack (a replaced object), and the most steps (not the one with a step dropped)",
@@ -449,7 +502,7 @@ const distanceSpeed = lengthRule(
   true,
 );
 
-export const EGOTL_AUDIT_RULES: BlindRule[] = [firstMentioned, mostSimilar, labelPrior, stemPrior, coherentPlan, distanceZero, distancePerFrame, distanceSpeed];
+export const EGOTL_AUDIT_RULES: BlindRule[] = [firstMentioned, mostSimilar, labelPrior, stemPrior, labelBySpan, coherentPlan, distanceZero, distancePerFrame, distanceSpeed];
 
 // ---------------------------------------------------------------------------------------------
 // Scores

@@ -22,6 +22,7 @@ import { scoreDetail } from "./score.js";
 import { egotlCharts } from "./charts.js";
 import { generateCommand } from "../generate-settings.js";
 import { egotlOverlay } from "./overlay.js";
+import { egotlAudit } from "./audit.js";
 
 export * from "./schema.js";
 export { loadEgoTL, findItemFiles, fieldPath, goldOptionIndex, DEFAULT_FRAME_SPECS, type EgoTLItem, type LoadOptions, type LoadResult, type Truth } from "./load.js";
@@ -183,6 +184,7 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
     markdown: egotlMarkdown,
     charts: egotlCharts,
     overlay: egotlOverlay,
+    audit: egotlAudit,
     terminal: egotlTerminal,
     predictionIdField: "id",
     // The paper states no input resolution (its §I names the closed models, not their inputs).

@@ -637,4 +637,14 @@ async function writeSubset(rootDir: string, items: EgoPathItem[], keep: Readonly
   }
 }
 
-export const egopathAudit: BenchmarkAudit<EgoPathItem> = { units, rules, credit, headline, chance, legibility, writeSubset };
+/**
+ * The EgoPath Score of label-free guessing: 2·0.5 − 1 = 0 for a1 and b1, the one-hop route chance
+ * for a2, b2 and c, averaged over the five (aggregate.ts egoPathScore; linear, so the expectation
+ * is the score of the expectations). Null unless all five tasks are asked.
+ */
+function overallChance(items: EgoPathItem[]): number | null {
+  const parts = TASK_CODES.map((code) => (isRouteTask(code) ? chance(items, code) : chance(items, code) === null ? null : 0));
+  return parts.some((p) => p === null) ? null : (parts as number[]).reduce((a, b) => a + b, 0) / TASK_CODES.length;
+}
+
+export const egopathAudit: BenchmarkAudit<EgoPathItem> = { units, rules, credit, headline, chance, overallChance, legibility, writeSubset };

@@ -515,6 +515,14 @@ export function egotlChance(items: EgoTLItem[], task: string): number | null {
   return group.reduce((s, i) => s + 1 / (i.options?.length ?? LETTERS.length), 0) / group.length;
 }
 
+/** Avg. at chance: the mean of the asked multiple-choice tasks' chance (aggregate.ts scoreTasks); a distance-only set's MRA has none. */
+export function egotlOverallChance(items: EgoTLItem[]): number | null {
+  const asked = new Set(items.map((i) => i.task));
+  const averaged = CHOICE_TASKS.filter((t) => asked.has(t));
+  if (averaged.length === 0) return null;
+  return averaged.reduce((s, t) => s + egotlChance(items, t)!, 0) / averaged.length;
+}
+
 export function egotlHeadline(summary: Omit<ScoresDocument, "benchmark" | "model">, task: string): Headline {
   const tasks = summary["tasks"] as Record<string, Record<string, unknown>> | undefined;
   const s = tasks?.[task];
@@ -645,5 +653,6 @@ export const egotlAudit: BenchmarkAudit<EgoTLItem> = {
   credit: egotlCredit,
   headline: egotlHeadline,
   chance: egotlChance,
+  overallChance: egotlOverallChance,
   writeSubset: writeEgoTLSubset,
 };

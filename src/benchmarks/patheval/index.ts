@@ -6,6 +6,7 @@ import { tallyResults, type ResultCounts } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { meanDifferences, summarizePairs, type ScoredPair } from "./aggregate.js";
 import { pathevalBaselines } from "./baselines.js";
+import { pathevalAudit } from "./audit.js";
 import { PAPER_TABLE_10, parseGenerateSet, summaryNotes, type GenerateOptions } from "./generate-options.js";
 import { readScenarioFile } from "./user-files.js";
 import { DESCRIPTORS } from "./scenarios.js";
@@ -282,6 +283,7 @@ export const patheval: Benchmark<PathEvalItem> = {
   scoreItem,
   summarize,
   baselines: pathevalBaselines,
+  audit: pathevalAudit,
   markdown: pathevalMarkdown,
   charts: pathevalCharts,
   overlay: pathevalOverlay,

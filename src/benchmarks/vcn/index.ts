@@ -9,6 +9,7 @@ import type { PyDict } from "../../core/pycompat/json.js";
 import { tallyResults } from "../../core/results.js";
 import { summarizeGoals, type ScoredGoal } from "./aggregate.js";
 import { vcnBaselines } from "./baselines.js";
+import { vcnAudit } from "./audit.js";
 import { deriveCounterfactuals } from "./interventions.js";
 import { loadVcn } from "./load.js";
 import { readFrameIndex } from "./parse.js";
@@ -191,6 +192,7 @@ export const vcn: Benchmark<VcnItem> = {
   scoreItem,
   summarize,
   baselines: vcnBaselines,
+  audit: vcnAudit,
   markdown: vcnMarkdown,
   charts: vcnCharts,
   overlay: vcnOverlay,

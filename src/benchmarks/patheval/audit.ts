@@ -231,4 +231,9 @@ async function writeSubset(root: string, items: PathEvalItem[], keep: ReadonlySe
   }
 }
 
-export const pathevalAudit: BenchmarkAudit<PathEvalItem> = { units, rules: pathevalRules, credit, headline, chance, writeSubset };
+/** The run's accuracy over pairs at chance: 0.5 when every item is a pair (two paths, one right); probes have their own tasks' chance. */
+function overallChance(items: PathEvalItem[]): number | null {
+  return items.length > 0 && items.every((i) => auditTask(i) !== ABSTRACTION_TASK) ? 0.5 : null;
+}
+
+export const pathevalAudit: BenchmarkAudit<PathEvalItem> = { units, rules: pathevalRules, credit, headline, chance, overallChance, writeSubset };

@@ -319,4 +319,11 @@ async function writeSubset(root: string, items: VcnItem[], keep: ReadonlySet<str
   }
 }
 
-export const vcnAudit: BenchmarkAudit<VcnItem> = { units, rules: vcnRules, credit, headline, chance, writeSubset };
+/** The headline (average.mean_of_types: aggregate.ts) at chance: the mean over the asked types of their category chance. */
+function overallChance(items: VcnItem[]): number | null {
+  const types = [...new Set(items.map((i) => i.task))];
+  const levels = types.map((t) => chance(items, t));
+  return levels.length === 0 || levels.some((c) => c === null) ? null : (levels as number[]).reduce((a, b) => a + b, 0) / levels.length;
+}
+
+export const vcnAudit: BenchmarkAudit<VcnItem> = { units, rules: vcnRules, credit, headline, chance, overallChance, writeSubset };

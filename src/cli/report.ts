@@ -8,14 +8,9 @@ import { expandReportInputs } from "../report/export/inputs.js";
 import { checkTable, csvExport, latexExport, markdownExport } from "../report/export/formats.js";
 import { MAX_IMAGE_SIDE_PX, MAX_REPORT_PICTURES_MB } from "../core/limits.js";
 import { numberIn, wholeIn } from "./main.js";
-import { AUDIT_FILE } from "../audit/outputs.js";
 import { auditMarkdown } from "../audit/markdown.js";
 import { blindReferences, findAudits } from "../report/blind-rows.js";
-import { existsSync } from "node:fs";
-import { isRunFolder } from "../report/export/inputs.js";
-
-/** A folder `audit` wrote (audit.json, and no run of its own). */
-const isAuditFolder = (input: string) => existsSync(path.join(input, AUDIT_FILE)) && !isRunFolder(input);
+import { isAuditFolder } from "../report/export/inputs.js";
 
 const FORMATS = ["md", "json", "csv", "latex", "html"];
 

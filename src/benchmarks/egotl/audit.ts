@@ -345,21 +345,21 @@ function positionPrior(train: readonly AuditUnit[]): Map<string, number> {
 }
 
 const firstMentioned: BlindRule = {
-  name: "first_mentioned",
+  name: "first-mentioned",
   describe: "the option whose text comes first in the plan of the chain of thought (after \"I will\"; else in the abstract task); the first option when none occurs",
   tasks: ["scene_action", "next_action"],
   fit: () => (unit) => pickBest(unit, (c, i) => (c.features["first_mention_rank"]! >= 0 ? 1000 - c.features["first_mention_rank"]! : -i)),
 };
 
 const mostSimilar: BlindRule = {
-  name: "most_similar_to_others",
+  name: "most-similar-to-others",
   describe: "the option with the highest mean Jaccard similarity (word unigrams and bigrams) to the other options: distractors made by editing the answer",
   tasks: OPTION_TASKS,
   fit: () => (unit) => pickBest(unit, (c) => c.features["mean_similarity"]!),
 };
 
 const labelPrior: BlindRule = {
-  name: "label_prior",
+  name: "label-prior",
   describe: "per task, the right answer text seen most often on the training folds when it is offered (direction: the most frequent label), else the most frequent right position",
   tasks: CHOICE_TASKS,
   fit(train) {
@@ -374,7 +374,7 @@ const labelPrior: BlindRule = {
 };
 
 const stemPrior: BlindRule = {
-  name: "answer_stem_prior",
+  name: "answer-stem-prior",
   describe: 'per task, the option whose leading words ("walk around", "turn left and walk to", "pick up") were right most often when offered on the training folds: (right + 1/options) / (offered + 1)',
   tasks: CHOICE_TASKS,
   fit(train) {
@@ -420,7 +420,7 @@ export function nearestByValue<T>(sorted: readonly T[], value: (t: T) => number,
 }
 
 const labelBySpan: BlindRule = {
-  name: "label_by_span",
+  name: "label-by-span",
   describe: `direction: the most frequent right label among the ${SPAN_NEIGHBOURS} training clips whose spans are closest in length (short spans are turns on the spot, longer ones walks); the label prior where there is no span`,
   tasks: ["direction"],
   fit(train) {
@@ -443,14 +443,14 @@ const labelBySpan: BlindRule = {
 };
 
 const coherentPlan: BlindRule = {
-  name: "coherent_plan",
+  name: "coherent-plan",
   describe: "planning: the plan with no step acting on an object before walking to it, no words the other plans lack (a replaced object), and the most steps (not the one with a step dropped)",
   tasks: ["planning"],
   fit: () => (unit) => pickBest(unit, (c) => -100 * c.features["plan_order_violations"]! - 10 * Math.min(c.features["unique_words"]!, 1) + c.features["plan_steps"]!),
 };
 
 const distanceZero: BlindRule = {
-  name: "distance_zero",
+  name: "distance-zero",
   describe: 'distance: always "0" (the camera wearer stays on the spot)',
   tasks: ["distance"],
   fit: () => (unit) => numberReply(unit, 0),
@@ -489,14 +489,14 @@ function lengthRule(name: string, describe: string, read: (u: AuditUnit) => numb
 }
 
 const distancePerFrame = lengthRule(
-  "distance_by_span",
+  "distance-by-span",
   "distance: 0 for a span shorter than every training clip that moved, else the moving training clips' median metres per frame times the span's frames (the shown frame numbers give the span); the training median where there is no span",
   (u) => u.features["span_frames"],
   false,
 );
 
 const distanceSpeed = lengthRule(
-  "distance_by_seconds",
+  "distance-by-seconds",
   "distance: 0 for a clip shorter than every training clip that moved, else the moving training clips' median speed (m/s) times the clip's seconds (the shown frames' timestamps); the training median where the length is unknown",
   (u) => u.cues?.["clip_seconds"],
   true,

@@ -19,8 +19,13 @@ const RUN_MARKERS = ["scores.json", "items.jsonl", LIVE_HEADER, LIVE_RESULTS, NA
 /** How deep below a named folder runs are looked for (runs/<group>/<run>/repeat-k is 3). */
 export const MAX_SEARCH_DEPTH = 8;
 
+/** A folder `audit` wrote: its items.jsonl holds bias scores, not a run's results. */
+export function isAuditFolder(dir: string): boolean {
+  return existsSync(path.join(dir, "audit.json")) && !existsSync(path.join(dir, "scores.json"));
+}
+
 export function isRunFolder(dir: string): boolean {
-  return RUN_MARKERS.some((name) => existsSync(path.join(dir, name)));
+  return !isAuditFolder(dir) && RUN_MARKERS.some((name) => existsSync(path.join(dir, name)));
 }
 
 /** What the HTML page and the viewer can show: a finished run, a run in progress, or a navigation run (items.jsonl alone is a run stopped before its first scores.json). */

@@ -165,24 +165,24 @@ test("option features: bigram Jaccard, first mention in the plan, stems, plan st
 
 test("next action: the option first named in the plan scores 1.0; with the answer redrawn, about chance", async () => {
   const items = nextActionItems(createRng(1));
-  const planted = await ruleScore("first_mentioned", items, "next_action");
+  const planted = await ruleScore("first-mentioned", items, "next_action");
   assert.deepEqual(planted, { metric: "accuracy", score: 1, ci: null });
-  const random = await ruleScore("first_mentioned", redrawn(items, createRng(2)), "next_action");
+  const random = await ruleScore("first-mentioned", redrawn(items, createRng(2)), "next_action");
   // 200 items, p = 0.25: sd 0.031; 0.1 is more than three of them.
   assert.ok(Math.abs(random.score! - 0.25) < 0.1, `redrawn: ${random.score}`);
 });
 
 test("action recognition: the option most similar to the others scores 1.0; redrawn, about chance", async () => {
   const items = recognitionItems(createRng(3));
-  assert.equal((await ruleScore("most_similar_to_others", items, "action_recognition")).score, 1);
-  const random = await ruleScore("most_similar_to_others", redrawn(items, createRng(4)), "action_recognition");
+  assert.equal((await ruleScore("most-similar-to-others", items, "action_recognition")).score, 1);
+  const random = await ruleScore("most-similar-to-others", redrawn(items, createRng(4)), "action_recognition");
   assert.ok(Math.abs(random.score! - 0.25) < 0.1, `redrawn: ${random.score}`);
 });
 
 test("scene-aware action: the answer-stem prior learns \"Walk around\" on the training folds; redrawn, about chance", async () => {
   const items = sceneItems(createRng(5));
-  assert.equal((await ruleScore("answer_stem_prior", items, "scene_action")).score, 1);
-  for (const name of ["answer_stem_prior", "label_prior", "first_mentioned", "most_similar_to_others"]) {
+  assert.equal((await ruleScore("answer-stem-prior", items, "scene_action")).score, 1);
+  for (const name of ["answer-stem-prior", "label-prior", "first-mentioned", "most-similar-to-others"]) {
     const random = await ruleScore(name, redrawn(items, createRng(6)), "scene_action");
     assert.ok(Math.abs(random.score! - 0.25) < 0.1, `${name} redrawn: ${random.score}`);
   }
@@ -190,8 +190,8 @@ test("scene-aware action: the answer-stem prior learns \"Walk around\" on the tr
 
 test("planning: the coherent plan scores 1.0 (its JSON reply read by the planning reader); redrawn, about chance", async () => {
   const items = planningItems(createRng(7));
-  assert.equal((await ruleScore("coherent_plan", items, "planning")).score, 1);
-  for (const name of ["coherent_plan", "most_similar_to_others", "label_prior"]) {
+  assert.equal((await ruleScore("coherent-plan", items, "planning")).score, 1);
+  for (const name of ["coherent-plan", "most-similar-to-others", "label-prior"]) {
     const random = await ruleScore(name, redrawn(items, createRng(8)), "planning");
     assert.ok(Math.abs(random.score! - 0.25) < 0.1, `${name} redrawn: ${random.score}`);
   }
@@ -200,18 +200,18 @@ test("planning: the coherent plan scores 1.0 (its JSON reply read by the plannin
 test("direction: the label of the nearest spans scores ~1.0 where length decides; the label prior 1.0 on a constant label", async () => {
   const items = directionItems();
   // Only spans at the 14/15 border can have neighbours of both labels.
-  assert.ok((await ruleScore("label_by_span", items, "direction")).score! >= 0.95);
+  assert.ok((await ruleScore("label-by-span", items, "direction")).score! >= 0.95);
   // The label prior alone gets the half of the set with the more frequent label.
-  assert.equal((await ruleScore("label_prior", items, "direction")).score, 0.5);
+  assert.equal((await ruleScore("label-prior", items, "direction")).score, 0.5);
   const constant = items.map((i) => ({ ...i, truth: { kind: "direction", label: "Going up" } as Truth }));
-  assert.equal((await ruleScore("label_prior", constant, "direction")).score, 1);
+  assert.equal((await ruleScore("label-prior", constant, "direction")).score, 1);
 });
 
 test("distance: replying 0 scores MRA 1.0 when nothing moves, 0 when everything moves 0.5-5 m", async () => {
   const items = distanceItems();
-  assert.deepEqual(await ruleScore("distance_zero", items, "distance"), { metric: "MRA", score: 1, ci: null });
+  assert.deepEqual(await ruleScore("distance-zero", items, "distance"), { metric: "MRA", score: 1, ci: null });
   const moved = redrawn(items, createRng(10));
-  assert.equal((await ruleScore("distance_zero", moved, "distance")).score, 0);
+  assert.equal((await ruleScore("distance-zero", moved, "distance")).score, 0);
 });
 
 test("distance: spans shorter than any moving training clip get 0, longer ones a training rate per frame", async () => {
@@ -222,12 +222,12 @@ test("distance: spans shorter than any moving training clip get 0, longer ones a
     const media = { source: { video: "/x.mp4" }, spec: { mode: "uniform" as const, count: 8 }, display: "x.mp4", fps: null, span: { first_frame: 100, last_frame: 100 + frames - 1 } };
     return makeItem(`dr${n}`, "distance", { kind: "distance", metres: frames < 15 ? 0 : frames * 0.12 }, { media });
   });
-  assert.equal((await ruleScore("distance_by_span", items, "distance")).score, 1);
+  assert.equal((await ruleScore("distance-by-span", items, "distance")).score, 1);
   // By hand: moving spans of 20 and 40 frames (1.6 and 4.8 m: 0.08 and 0.12 m per frame, median
   // 0.10), a still one of 10; a span of 12 frames is shorter than 20 (0 m), one of 30 gets 3 m.
   const spanItem = (id: string, frames: number, metres: number) => makeItem(id, "distance", { kind: "distance", metres }, { media: { source: { video: "/x.mp4" }, spec: { mode: "uniform", count: 8 }, display: "x.mp4", fps: null, span: { first_frame: 0, last_frame: frames - 1 } } });
   const [a, b, c, short, long] = await egotlAudit.units([spanItem("a", 20, 1.6), spanItem("b", 40, 4.8), spanItem("c", 10, 0), spanItem("d", 12, 1), spanItem("e", 30, 1)], { root: "", cues: false });
-  const fitted = rule("distance_by_span").fit([a!, b!, c!]);
+  const fitted = rule("distance-by-span").fit([a!, b!, c!]);
   assert.equal(fitted(short!), "0");
   assert.equal(fitted(long!), "3");
 });
@@ -240,7 +240,7 @@ test("redrawn answers: every blind rule of every option or direction task stays 
     ["planning", planningItems(createRng(24))],
     ["direction", directionItems()],
   ];
-  // The mean over four redraws: label_by_span's neighbourhoods share labels, so one redraw of 200
+  // The mean over four redraws: label-by-span's neighbourhoods share labels, so one redraw of 200
   // items varies more than the binomial 0.03 (0.15-0.28 over six seeds).
   const redraws = [25, 26, 27, 28].map((seed) => createRng(seed));
   let checked = 0;
@@ -255,7 +255,7 @@ test("redrawn answers: every blind rule of every option or direction task stays 
       checked++;
     }
   }
-  // first_mentioned on 2 tasks, most_similar on 4, both priors on 5, coherent_plan and label_by_span on 1.
+  // first-mentioned on 2 tasks, most_similar on 4, both priors on 5, coherent-plan and label-by-span on 1.
   assert.equal(checked, 2 + 4 + 5 + 5 + 1 + 1);
 });
 
@@ -295,7 +295,7 @@ test("example set: a candidate's label is the credit its reply earns from readRe
   assert.ok(na.text.includes(naItem.chainOfThought!) && naItem.options!.every((o) => na.text.includes(`- ${o}`)));
   assert.ok(na.text.includes("These 8 frames come from a short clip"));
   // The issue's finding on this set: the first-named option is right on every next-action item.
-  const firstNamed = crossValidated(rule("first_mentioned"), units);
+  const firstNamed = crossValidated(rule("first-mentioned"), units);
   assert.equal(scoreReplies(items, firstNamed, "next_action").score, 1);
 });
 

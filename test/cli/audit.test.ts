@@ -1,0 +1,73 @@
+/**
+ * `spatialprobe audit` end to end on examples/egotl-mini (30 questions, 5 per task): the files it
+ * writes, `report` on the audit folder, chance and blind rows beside a run in `report`, and
+ * `--prune` writing a kept set that `validate` accepts. Expected values are the issue's findings
+ * counted on the example set by hand: every next-action answer is the option named first in the
+ * chain of thought's plan (5 of 5), and Avg.'s chance is (4 x 1/4 + 1/5) / 5 = 0.24.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { ROOT, runCli } from "../helpers/cli.js";
+
+const DATA = path.join(ROOT, "examples/egotl-mini");
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), "spatialprobe-audit-"));
+const lines = (file: string) => readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+
+test("audit writes audit.json, items.jsonl and audit.md; report prints the audit folder", async () => {
+  const out = tmp();
+  const r = await runCli(["audit", "egotl", "--data", DATA, "--out", out, "--bootstrap", "0"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\| next_action \| accuracy \| 5 \| 25\.0 \| 100\.0 \(\+75\.0\) first-mentioned \|/);
+  const doc = JSON.parse(readFileSync(path.join(out, "audit.json"), "utf8"));
+  assert.equal(doc.benchmark, "egotl");
+  assert.equal(doc.n, 30);
+  assert.equal(doc.data, DATA);
+  assert.deepEqual(doc.tasks.next_action.blind_best, { name: "first-mentioned", score: 1 });
+  assert.equal(doc.tasks.next_action.chance, 0.25);
+  assert.equal(doc.tasks.direction.chance, 0.2);
+  assert.equal(doc.tasks.distance.metric, "MRA");
+  assert.equal(doc.overall.chance, 0.24);
+  const items = lines(path.join(out, "items.jsonl"));
+  assert.equal(items.length, 30);
+  assert.ok(items.every((i) => i.s >= 0 && i.s <= 1));
+  assert.deepEqual(items.filter((i) => i.task === "next_action" && i.right.includes("first-mentioned")).length, 5);
+  const shown = await runCli(["report", out]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /^# Audit: egotl\n/);
+  assert.equal(shown.stdout, readFileSync(path.join(out, "audit.md"), "utf8"));
+});
+
+test("report beside a run: chance and best-blind rows, † where a blind rule comes within 10 points", async () => {
+  const run = tmp();
+  const r = await runCli(["run", "egotl", "--data", DATA, "--model", "oracle", "--out", run, "--bootstrap", "0"]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = await runCli(["report", run, "--table", "all"]);
+  assert.equal(report.code, 0, report.stderr);
+  // The oracle scores 100 on Avg.; the best blind rule over all tasks stays more than 10 points below it.
+  assert.match(report.stdout, /\| chance \| 24\.0 \|/);
+  assert.match(report.stdout, /\| best blind rule \(no picture\) \| \d+\.\d \([^)]+\) \|/);
+  // Per task: next action's blind 100 reaches the oracle's 100 (†); chance beside it.
+  assert.match(report.stdout, /\| next\\_action \| accuracy \| 25\.0 \| 100\.0 \(first-mentioned\) \| [\d.]+ \| 100\.0 † \|/);
+});
+
+test("--prune writes a kept set that validate reads, with the removed ids and the audits before and after", async () => {
+  const out = tmp();
+  const r = await runCli(["audit", "egotl", "--data", DATA, "--out", out, "--bootstrap", "0", "--prune", "0.05", "--budget", "0.4", "--no-cues"]);
+  assert.equal(r.code, 0, r.stderr);
+  const removed = lines(path.join(out, "removed.jsonl"));
+  const pruning = JSON.parse(readFileSync(path.join(out, "pruning.json"), "utf8"));
+  assert.equal(pruning.kept + removed.length, 30);
+  // A budget of 0.4 of 5 questions: at most 2 removed per task.
+  for (const task of Object.keys(pruning.tasks)) assert.ok(removed.filter((x) => x.task === task).length <= 2, task);
+  assert.ok(removed.length > 0);
+  const after = JSON.parse(readFileSync(path.join(out, "after", "audit.json"), "utf8"));
+  assert.equal(after.n, pruning.kept);
+  const validated = await runCli(["validate", "egotl", "--data", path.join(out, "data")]);
+  assert.equal(validated.code, 0, validated.stdout);
+  assert.match(validated.stdout, new RegExp(`^ok: ${pruning.kept} questions`));
+  const kept = readdirSync(path.join(out, "data"), { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl") && f !== "train.jsonl").flatMap((f) => lines(path.join(out, "data", f)));
+  for (const x of removed) assert.ok(!kept.some((row) => row.id === x.id), x.id);
+});

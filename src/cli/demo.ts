@@ -20,8 +20,7 @@ import type { NavigationScores } from "../benchmarks/vcn/navigate/scores.js";
 import { HouseCache } from "../sim/house-cache.js";
 import { auditFolder } from "../audit/run-audit.js";
 import { pct } from "../audit/markdown.js";
-import { blindMarkdown, blindReferences, findAudits } from "../report/blind-rows.js";
-import { reportLabels } from "../report/export/labels.js";
+import { blindReferences, findAudits } from "../report/blind-rows.js";
 
 /** The bundled sets (each made by `generate <benchmark>` from furnished houses). */
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples");
@@ -136,9 +135,8 @@ async function demo(outDir: string): Promise<void> {
     console.log(`\n== audit ${id} (${path.basename(data)}): ${o.metric} chance ${pct(o.chance)}, best blind rule ${o.blind_best ? `${pct(o.blind_best.score)} (${o.blind_best.name})` : "—"}, TsT ${pct(o.tst)}`);
   }
   const references = await blindReferences(runs, findAudits([audits]));
-  const labels = reportLabels(runs);
   const report = path.join(outDir, "report.md");
-  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini, examples/vcn-mini, examples/egotl-mini and examples/epic-mini (each made by \`spatialprobe generate\` in furnished houses of the world engine, by its paper's method; not the benchmarks' releases), and PathEval sets generated into ${mdText(pathevalData)} and ${mdText(segmentData)} (the segment study). The audit of each set (can it be answered without looking?) is in ${mdText(audits)}.\n\n${leaderboardMarkdown(leaderboard(runs, references))}\n\n${markdownReport(runs)}\n${blindMarkdown(references, runs, (run) => labels[runs.indexOf(run)]!)}\n${navigationRunsMarkdown(navigationRuns as never, "## VCN-Bench closed-loop navigation (built-in agents in the built-in simulator)")}\n`);
+  writeFileAtomic(report, `# spatialprobe demo: built-in models, no key, no network\n\nData: examples/egopath-mini, examples/vcn-mini, examples/egotl-mini and examples/epic-mini (each made by \`spatialprobe generate\` in furnished houses of the world engine, by its paper's method; not the benchmarks' releases), and PathEval sets generated into ${mdText(pathevalData)} and ${mdText(segmentData)} (the segment study). The audit of each set (can it be answered without looking?) is in ${mdText(audits)}.\n\n${leaderboardMarkdown(leaderboard(runs, references))}\n\n${markdownReport(runs, references)}\n${navigationRunsMarkdown(navigationRuns as never, "## VCN-Bench closed-loop navigation (built-in agents in the built-in simulator)")}\n`);
   const htmlFile = path.join(outDir, "report.html");
   // The default size budget and picture size (labels readable): items beyond the budget are listed without pictures, every one is in `serve`.
   const { html, summary } = await htmlReport(runDirs);

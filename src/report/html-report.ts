@@ -1,4 +1,5 @@
 /** `report --format html`: one self-contained file with tables, charts and the item gallery. */
+import { blindReferences, findAudits } from "./blind-rows.js";
 import { attachPrompts, embedOverlays, galleryItem, type EmbedSummary, type GalleryItem } from "./gallery.js";
 import { readFileSync } from "node:fs";
 import { navigationCounts } from "../benchmarks/vcn/navigate/report.js";
@@ -121,7 +122,7 @@ export async function htmlReport(inputs: string[], options: HtmlReportOptions = 
   const html = page({
     title: "spatialprobe report",
     subtitle: `${runs.length} run${runs.length === 1 ? "" : "s"} · written ${new Date().toISOString()}`,
-    summary: summaryHtml(runs),
+    summary: summaryHtml(runs, await blindReferences(runs.filter((run) => run.scores && run.state === "finished").map((run) => run.scores!), findAudits(inputs))),
     notes,
     data: { mode: "report", runs: meta, items: entries, prompts, comparisons: comparisonTable(meta, items), episodes },
     script: "inline",

@@ -9,6 +9,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ScoresDocument } from "../core/benchmark.js";
 import { formatProblem } from "../core/problems.js";
+import type { BlindReference } from "./blind-rows.js";
+import { blindSection } from "./render.js";
 import { getBenchmark } from "../registry.js";
 import { escapeHtml, markdownSection, type SectionHeading } from "./markdown-html.js";
 import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
@@ -169,7 +171,7 @@ function perRunHeading(labels: string[]): (text: string, level: number) => boole
  * Each benchmark's section, as report.md has it (its tables, then the mean and SD of repeated
  * runs), with its heading on top and its charts right under the heading.
  */
-export function benchmarkSections(runs: ScoresDocument[], seen: Set<string> = new Set()): Rendered {
+export function benchmarkSections(runs: ScoresDocument[], seen: Set<string> = new Set(), references: readonly BlindReference[] = []): Rendered {
   const byBenchmark = new Map<string, ScoresDocument[]>();
   for (const run of runs) byBenchmark.set(run.benchmark, [...(byBenchmark.get(run.benchmark) ?? []), run]);
   const headings: SectionHeading[] = [];
@@ -181,6 +183,8 @@ export function benchmarkSections(runs: ScoresDocument[], seen: Set<string> = ne
     const markdown = [
       benchmark.markdown(group),
       ...repeatGroups(group).map((repeats) => `\n${repeatsMarkdown(summarizeRepeats(repeats), repeatLabel(repeats[0]!))}\n`),
+      // Chance and blind scores of this benchmark's data, where its audit exists or took seconds (blind-rows.ts).
+      ...blindSection(id, group, references),
     ].join("");
     const labels = [...runLabels(group, defaultsOf(id)), ...group.map((run) => String(run["name"] ?? run.model))];
     const section = markdownSection(markdown, {
@@ -228,10 +232,10 @@ export function tocHtml(headings: SectionHeading[]): string {
 }
 
 /** The summary block (contents, runs table, tables and charts); `serve` re-sends it when runs change. */
-export function summaryHtml(runs: RunFolder[]): string {
+export function summaryHtml(runs: RunFolder[], references: readonly BlindReference[] = []): string {
   const finished = runs.filter((run) => run.scores && run.state === "finished").map((run) => run.scores!);
   const seen = new Set(["runs-section", "toc", "gallery-section", "compare-section", "episodes-section"]);
-  const sections = benchmarkSections(finished, seen);
+  const sections = benchmarkSections(finished, seen, references);
   const navigation = navigationSection(runs, seen);
   const headings = [{ level: 2, text: "Runs", id: "runs-section" }, ...sections.headings, ...navigation.headings, ...VIEWER_HEADINGS(runs)];
   return `${problemsHtml(runs)}${tocHtml(headings)}<h2 id="runs-section">Runs</h2>${runsTable(runs)}${sections.html}${navigation.html}`;

@@ -8,6 +8,8 @@ import { isNavigationScores, navigationRunsMarkdown, type NavigationRunScores } 
 import { NAV_EPISODES, readEpisodeLines } from "./navigation-folder.js";
 import { expandReportInputs } from "./export/inputs.js";
 import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
+import { blindMarkdown, type BlindReference } from "./blind-rows.js";
+import { reportLabels } from "./export/labels.js";
 
 /** A repeated run's label: its repeats' name without " · repeat k/K". */
 const repeatLabel = (run: ScoresDocument) => String(run["name"] ?? run.model).replace(/ · repeat \d+\/\d+$/, "");
@@ -70,8 +72,11 @@ export function readScores(inputs: string[], onUnfinished?: (dirs: string[]) => 
   return readReportRuns(inputs, onUnfinished).map((run) => run.scores);
 }
 
-/** Markdown: one section per benchmark, runs side by side; navigation runs in a section of their own. */
-export function markdownReport(runs: ScoresDocument[]): string {
+/**
+ * Markdown: one section per benchmark, runs side by side, then (where the data's audit exists or
+ * was made: blind-rows.ts) its chance and blind scores per task; navigation runs in a section of their own.
+ */
+export function markdownReport(runs: ScoresDocument[], references: readonly BlindReference[] = []): string {
   const byBenchmark = new Map<string, ScoresDocument[]>();
   for (const run of runs) if (!isNavigationScores(run)) byBenchmark.set(run.benchmark, [...(byBenchmark.get(run.benchmark) ?? []), run]);
   const navigation = runs.filter((run) => isNavigationScores(run)) as unknown as NavigationRunScores[];
@@ -79,8 +84,17 @@ export function markdownReport(runs: ScoresDocument[]): string {
   const withRepeats = ([id, group]: [string, ScoresDocument[]]) => [
     getBenchmark(id).markdown(group),
     ...repeatGroups(group).map((repeats) => `\n${repeatsMarkdown(summarizeRepeats(repeats), repeatLabel(repeats[0]!))}\n`),
+    ...blindSection(id, group, references),
   ].join("");
   return [...[...byBenchmark].map(withRepeats), ...(navigation.length > 0 ? [navigationRunsMarkdown(navigation)] : [])].join("\n");
+}
+
+/** A benchmark's chance-and-blind tables, labelled as its runs are in the report. */
+export function blindSection(id: string, group: ScoresDocument[], references: readonly BlindReference[]): string[] {
+  const own = references.filter((r) => r.benchmark === id);
+  if (own.length === 0) return [];
+  const labels = reportLabels(group);
+  return [`\n${blindMarkdown(own, group, (run) => labels[group.indexOf(run)]!)}`];
 }
 
 export function jsonReport(runs: ScoresDocument[]): string {

@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { executeRun } from "../../src/core/session.js";
 import { htmlReport } from "../../src/report/html-report.js";
+import { blindReferences } from "../../src/report/blind-rows.js";
 import { markdownReport, readScores } from "../../src/report/render.js";
 import { mcnemarExact } from "../../src/stats/mcnemar.js";
 import { artifact, launchBrowser, openRecordedPage } from "../helpers/browser.js";
@@ -113,8 +114,9 @@ test("contents: every link lands on a heading, each benchmark's heading is above
     assert.match(href, /^#[a-z0-9-]+$/);
     assert.equal(await page.locator(href).count(), 1, `${href} names one element`);
   }
-  // The Markdown report's headings, in order, are the page's section headings (escapes resolved).
-  const markdown = markdownReport(readScores(DIRS));
+  // The Markdown report's headings, in order, are the page's section headings (escapes resolved), the audit's chance and blind tables included.
+  const scores = readScores(DIRS);
+  const markdown = markdownReport(scores, await blindReferences(scores, []));
   const expected = [...markdown.matchAll(/^#{2,3} (.*)$/gm)].map((m) => m[1]!.replace(/\\(.)/g, "$1").replace(/`/g, ""));
   const shown = await page.locator("section.benchmark h2, section.benchmark h3").allTextContents();
   assert.deepEqual(shown, expected);

@@ -11,8 +11,7 @@ import { UsageError } from "../../core/problems.js";
 import { isNavigationScores } from "../../benchmarks/vcn/navigate/report.js";
 import { markdownReport, type ReportRun } from "../render.js";
 import { leaderboard, leaderboardCsv, leaderboardLatex, leaderboardMarkdown } from "./leaderboard.js";
-import { reportLabels } from "./labels.js";
-import { blindMarkdown, type BlindReference } from "../blind-rows.js";
+import type { BlindReference } from "../blind-rows.js";
 import { LATEX_PREAMBLE_NOTE, markdownToLatex } from "./latex.js";
 import { tidyCsv, tidyRows } from "./tidy.js";
 
@@ -43,12 +42,7 @@ function parts(table: string, runs: ScoresDocument[]): { board: boolean; tables:
   return { board: benchmarkCount(runs) >= 2, tables: true };
 }
 
-/** Every benchmark's tables, then (where the data's audit exists or was made) its chance and blind rows per task. */
-function tablesWithBlindRows(runs: ScoresDocument[], references: readonly BlindReference[]): string {
-  if (references.length === 0) return markdownReport(runs);
-  const labels = reportLabels(runs);
-  return `${markdownReport(runs)}\n${blindMarkdown(references, runs, (run) => labels[runs.indexOf(run)]!)}`;
-}
+const tablesWithBlindRows = (runs: ScoresDocument[], references: readonly BlindReference[]) => markdownReport(runs, references);
 
 export function markdownExport(runs: ScoresDocument[], table: string, references: readonly BlindReference[] = []): string {
   const { board, tables } = parts(table, runs);

@@ -48,6 +48,8 @@ export interface TaskAudit {
 
 export interface AuditDocument {
   benchmark: string;
+  /** The prompt variant whose derived questions were audited (absent: the loaded items). */
+  prompt?: string;
   n: number;
   folds: number;
   seed: number;
@@ -118,7 +120,9 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
   const ids = new Set(items.map((i) => i.id));
   const units = allUnits.filter((u) => ids.has(u.id));
   const unitById = new Map(units.map((u) => [u.id, u]));
+  // The tasks the benchmark's summary is asked for (the items' own), and the audit's (the units': a derived question may be scored under another key, e.g. PathEval's Table 12).
   const tasks = [...new Set(items.map((i) => i.task))];
+  const taskOf = new Map(units.map((u) => [u.id, u.task]));
   const byTask = new Map<string, AuditUnit[]>();
   for (const u of units) (byTask.get(u.task) ?? byTask.set(u.task, []).get(u.task)!).push(u);
 
@@ -153,9 +157,8 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
   const cueScored = anyCues ? scoreReplies(benchmark, audit, items, unitById, joined((v) => v.cues), tasks, options) : null;
 
   const taskDocs: Record<string, TaskAudit> = {};
-  for (const task of tasks) {
-    const taskUnits = byTask.get(task) ?? [];
-    const taskItems = items.filter((i) => i.task === task);
+  for (const [task, taskUnits] of byTask) {
+    const taskItems = items.filter((i) => taskOf.get(i.id) === task);
     const list = (cue: boolean): ScoredAnswerer[] =>
       [...answerers.entries()].filter(([, a]) => a.cue === cue && a.tasks.has(task)).map(([name, a]) => {
         const h = scored.get(name)!.headline(task);
@@ -203,12 +206,13 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
   };
 
   const itemDocs: ItemAudit[] = items.map((item) => {
-    const forest = forests.get(item.task);
-    const right = [...answerers.keys()].filter((name) => answerers.get(name)!.tasks.has(item.task) && (scored.get(name)!.credits.get(item.id) ?? 0) >= 0.5);
+    const task = taskOf.get(item.id) ?? item.task;
+    const forest = forests.get(task);
+    const right = [...answerers.keys()].filter((name) => answerers.get(name)!.tasks.has(task) && (scored.get(name)!.credits.get(item.id) ?? 0) >= 0.5);
     if ((tstScored.credits.get(item.id) ?? 0) >= 0.5) right.push("tst");
     if (cueScored && forest?.cues && (cueScored.credits.get(item.id) ?? 0) >= 0.5) right.push("cue forest");
     const sCues = forest?.cues?.s.get(item.id);
-    return { id: item.id, task: item.task, s: forest?.tst.s.get(item.id) ?? 0, ...(sCues !== undefined ? { s_cues: sCues } : {}), right };
+    return { id: item.id, task, s: forest?.tst.s.get(item.id) ?? 0, ...(sCues !== undefined ? { s_cues: sCues } : {}), right };
   });
   return { document, items: itemDocs };
 }

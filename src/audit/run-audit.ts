@@ -13,20 +13,35 @@ export interface LoadedAudit<I extends BenchItem> {
 }
 
 /** The items of `data` with their audit units; load problems are a DataError (nothing is audited). */
-export async function loadForAudit<I extends BenchItem>(benchmark: Benchmark<I>, data: string, options: { tasks?: string[]; cues: boolean; allowOutsideRoot?: boolean }): Promise<LoadedAudit<I>> {
+export interface LoadOptions {
+  tasks?: string[];
+  cues: boolean;
+  allowOutsideRoot?: boolean;
+  /** A prompt variant whose questions are derived from the loaded items (PathEval's probes): those are audited. */
+  prompt?: string;
+}
+
+/** `run`'s default seed: derived questions (which path is shown first) come out as a run without --seed asks them. */
+export const RUN_DEFAULT_SEED = 20260717;
+
+/** The items of `data` (or the questions `prompt` derives from them) with their audit units; load problems are a DataError. */
+export async function loadForAudit<I extends BenchItem>(benchmark: Benchmark<I>, data: string, options: LoadOptions): Promise<LoadedAudit<I>> {
   if (!benchmark.audit) throw new UsageError(`${benchmark.title} has no audit yet`);
+  if (options.prompt !== undefined && !benchmark.promptSources.includes(options.prompt)) throw new UsageError(`unknown ${benchmark.title} prompt "${options.prompt}" (choose ${benchmark.promptSources.join(", ")})`);
   const loaded = benchmark.load(data, options.tasks, { allowOutsideRoot: options.allowOutsideRoot === true });
   if (loaded.problems.length > 0) throw new DataError(loaded.problems);
-  if (loaded.items.length === 0) throw new UsageError(`no ${benchmark.title} items under ${data}`);
-  const units = await benchmark.audit.units(loaded.items, { root: data, cues: options.cues });
-  const legibility = options.cues && benchmark.audit.legibility ? await benchmark.audit.legibility(loaded.items, { root: data }) : undefined;
-  return { items: loaded.items, units, ...(legibility ? { legibility } : {}) };
+  const items = options.prompt && benchmark.deriveItems ? benchmark.deriveItems(loaded.items, { source: options.prompt, control: benchmark.promptControls[0]!, seed: RUN_DEFAULT_SEED }) : loaded.items;
+  if (items.length === 0) throw new UsageError(`no ${benchmark.title} items under ${data}`);
+  const units = await benchmark.audit.units(items, { root: data, cues: options.cues });
+  const legibility = options.cues && benchmark.audit.legibility ? await benchmark.audit.legibility(items, { root: data }) : undefined;
+  return { items, units, ...(legibility ? { legibility } : {}) };
 }
 
 /** Audit `data` and write audit.json, items.jsonl and audit.md into `out`. */
-export async function auditFolder<I extends BenchItem>(benchmark: Benchmark<I>, data: string, out: string, options: AuditOptions & { tasks?: string[]; cues: boolean; allowOutsideRoot?: boolean }): Promise<AuditResult> {
+export async function auditFolder<I extends BenchItem>(benchmark: Benchmark<I>, data: string, out: string, options: AuditOptions & LoadOptions): Promise<AuditResult> {
   const loaded = await loadForAudit(benchmark, data, options);
   const result = auditUnits(benchmark, loaded.items, loaded.units, options, loaded.legibility);
+  if (options.prompt) result.document.prompt = options.prompt;
   writeAudit(out, result, path.resolve(data));
   return result;
 }

@@ -20,6 +20,7 @@ export function registerAudit(program: Command): void {
     .requiredOption("--data <path>", "dataset root (a release or a generated set)")
     .option("--out <dir>", "output folder (default runs/<benchmark>/audit--<data folder>)")
     .option("--tasks <list>", "comma-separated task codes or names", list)
+    .option("--prompt <variant>", "audit the questions this prompt variant derives from the set (patheval: attribute-abstraction-list for Table 12, fine-grained, ...)")
     .option("--folds <k>", "cross-validation folds", wholeIn(2, 20), 5)
     .option("--seed <n>", "seed for folds, forests and tie-breaks", seed, 26)
     .option("--bootstrap <n>", "bootstrap resamples for the intervals", wholeIn(0, 10_000), 500)
@@ -36,7 +37,7 @@ export function registerAudit(program: Command): void {
       if (!benchmark.audit) throw new UsageError(`${benchmark.title} has no audit yet`);
       const tasks = opts.tasks ? benchmark.resolveTasks(opts.tasks) : undefined;
       const out: string = opts.out ?? `runs/${benchmark.id}/audit--${folderPart(path.basename(path.resolve(opts.data)))}`;
-      const options = { folds: opts.folds, seed: opts.seed, bootstrap: opts.bootstrap, cues: opts.cues !== false, allowOutsideRoot: Boolean(opts.allowOutsideRoot), ...(tasks ? { tasks } : {}) };
+      const options = { folds: opts.folds, seed: opts.seed, bootstrap: opts.bootstrap, cues: opts.cues !== false, allowOutsideRoot: Boolean(opts.allowOutsideRoot), ...(tasks ? { tasks } : {}), ...(opts.prompt ? { prompt: opts.prompt } : {}) };
       if (opts.prune === undefined) {
         const result = await auditFolder(benchmark, opts.data, out, options);
         console.log(summaryTable(result.document));
@@ -54,6 +55,7 @@ export function registerAudit(program: Command): void {
       if (reread.problems.length > 0 || back.size !== result.kept.size || [...result.kept].some((id) => !back.has(id))) {
         throw new Error(`the pruned set at ${dataOut} does not read back as the ${result.kept.size} kept items (${back.size} read, ${reread.problems.length} problems)`);
       }
+      if (opts.prompt) result.before.document.prompt = result.after.document.prompt = opts.prompt;
       writeAudit(path.join(out, "before"), result.before, path.resolve(opts.data));
       writeAudit(path.join(out, "after"), result.after, path.resolve(dataOut));
       writeFileAtomic(path.join(out, "removed.jsonl"), result.removed.map((r) => `${toJson(r)}\n`));

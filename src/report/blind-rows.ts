@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { auditUnits, type AuditDocument } from "../audit/audit.js";
 import { AUDIT_FILE } from "../audit/outputs.js";
+import { loadForAudit } from "../audit/run-audit.js";
 import type { ScoresDocument } from "../core/benchmark.js";
 import { DataError, UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
@@ -23,13 +24,27 @@ const MAX_SEARCH_DEPTH = 6;
 
 export interface BlindReference {
   benchmark: string;
+  /** The prompt variant whose derived questions were audited (PathEval's probes). */
+  prompt?: string;
   /** The dataset folder (absolute). */
   data: string;
   document: AuditDocument;
   source: "audit folder" | "computed";
 }
 
-const keyOf = (benchmark: string, data: string) => `${benchmark}\u0000${path.resolve(data)}`;
+const keyOf = (benchmark: string, data: string, prompt: string | undefined) => `${benchmark}\u0000${path.resolve(data)}\u0000${prompt ?? ""}`;
+
+/** The prompt variant whose derived questions a run asked (PathEval's probes), or undefined when the run asked the loaded items. */
+function derivedPrompt(run: ScoresDocument): string | undefined {
+  let benchmark;
+  try {
+    benchmark = getBenchmark(run.benchmark);
+  } catch {
+    return undefined;
+  }
+  const source = (run["run_options"] as { prompt_source?: unknown } | undefined)?.prompt_source;
+  return benchmark.deriveItems && typeof source === "string" && source !== benchmark.promptSources[0] ? source : undefined;
+}
 
 /** audit.json files at or below the inputs (links not followed, no deeper than MAX_SEARCH_DEPTH). */
 export function findAudits(inputs: readonly string[]): Array<{ file: string; document: AuditDocument & { data?: string } }> {
@@ -48,26 +63,27 @@ export function findAudits(inputs: readonly string[]): Array<{ file: string; doc
 /** The reference of every (benchmark, data) the runs used, where one exists or can be made in seconds. */
 export async function blindReferences(runs: readonly ScoresDocument[], audits: ReadonlyArray<{ document: AuditDocument & { data?: string } }>): Promise<BlindReference[]> {
   const given = new Map<string, AuditDocument>();
-  for (const a of audits) if (typeof a.document.data === "string") given.set(keyOf(a.document.benchmark, a.document.data), a.document);
+  for (const a of audits) if (typeof a.document.data === "string") given.set(keyOf(a.document.benchmark, a.document.data, a.document.prompt), a.document);
   const out = new Map<string, BlindReference>();
   for (const run of runs) {
     const data = typeof run["data"] === "string" ? (run["data"] as string) : null;
     if (!data || typeof run.model !== "string") continue;
-    const key = keyOf(run.benchmark, data);
+    const prompt = derivedPrompt(run);
+    const key = keyOf(run.benchmark, data, prompt);
     if (out.has(key)) continue;
     const document = given.get(key);
     if (document) {
-      out.set(key, { benchmark: run.benchmark, data: path.resolve(data), document, source: "audit folder" });
+      out.set(key, { benchmark: run.benchmark, data: path.resolve(data), ...(prompt ? { prompt } : {}), document, source: "audit folder" });
       continue;
     }
-    const computed = await auditOnTheFly(run.benchmark, data, run);
-    if (computed) out.set(key, { benchmark: run.benchmark, data: path.resolve(data), document: computed, source: "computed" });
+    const computed = await auditOnTheFly(run.benchmark, data, run, prompt);
+    if (computed) out.set(key, { benchmark: run.benchmark, data: path.resolve(data), ...(prompt ? { prompt } : {}), document: computed, source: "computed" });
   }
   return [...out.values()];
 }
 
 /** A quick audit (no cues, no intervals) of a small set the run read; null when it is large, gone or unreadable. */
-async function auditOnTheFly(benchmarkId: string, data: string, run: ScoresDocument): Promise<AuditDocument | null> {
+async function auditOnTheFly(benchmarkId: string, data: string, run: ScoresDocument, prompt: string | undefined): Promise<AuditDocument | null> {
   let benchmark;
   try {
     benchmark = getBenchmark(benchmarkId);
@@ -80,8 +96,8 @@ async function auditOnTheFly(benchmarkId: string, data: string, run: ScoresDocum
   try {
     const loaded = configured.load(data, undefined, { allowOutsideRoot: run["allow_outside_root"] === true });
     if (loaded.problems.length > 0 || loaded.items.length === 0 || loaded.items.length > AUDIT_ON_THE_FLY_ITEMS) return null;
-    const units = await configured.audit!.units(loaded.items, { root: data, cues: false });
-    return auditUnits(configured, loaded.items, units, { folds: 5, seed: 26, bootstrap: 0 }).document;
+    const { items, units } = await loadForAudit(configured, data, { cues: false, allowOutsideRoot: run["allow_outside_root"] === true, ...(prompt ? { prompt } : {}) });
+    return { ...auditUnits(configured, items, units, { folds: 5, seed: 26, bootstrap: 0 }).document, ...(prompt ? { prompt } : {}) };
   } catch (error) {
     // A set that no longer reads (moved, changed) has no rows; anything else is a bug to see.
     if (error instanceof DataError || error instanceof UsageError) return null;
@@ -116,14 +132,14 @@ export function blindMarkdown(references: readonly BlindReference[], runs: reado
   for (const ref of references) {
     const benchmark = getBenchmark(ref.benchmark);
     const audit = benchmark.audit!;
-    const own = runs.filter((r) => r.benchmark === ref.benchmark && typeof r["data"] === "string" && path.resolve(r["data"] as string) === ref.data && typeof r.model === "string");
+    const own = runs.filter((r) => r.benchmark === ref.benchmark && typeof r["data"] === "string" && path.resolve(r["data"] as string) === ref.data && derivedPrompt(r) === ref.prompt && typeof r.model === "string");
     const header = ["Task", "Metric", "Chance", "Best blind (no picture)", "TsT", ...own.map(label)];
     const rows = Object.entries(ref.document.tasks).map(([task, t]) => {
       const best = blindBest(t);
       return [task, t.metric, pct(t.chance), best ? `${pct(best.score)} (${best.name})` : "—", pct(t.tst?.score), ...own.map((r) => ceilingMark(audit.headline(r, task).score, best?.score))];
     });
     sections.push(
-      `### ${benchmark.title}: chance and blind scores (${path.basename(ref.data)}, ${ref.source === "computed" ? "audited now, no cues" : "from its audit"})`,
+      `### ${benchmark.title}: chance and blind scores (${path.basename(ref.data)}${ref.prompt ? `, ${ref.prompt} questions` : ""}, ${ref.source === "computed" ? "audited now, no cues" : "from its audit"})`,
       "",
       `Percent. Best blind: the highest of the rules that answer without the picture and the cross-validated forest on the prompt text (TsT); † a run within ${100 * BLIND_CEILING_MARGIN} points of it (or below it): that much needs no looking. \`spatialprobe audit ${ref.benchmark} --data <set>\` gives the details.`,
       "",

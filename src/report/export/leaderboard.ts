@@ -132,7 +132,8 @@ function withBlindRows(board: Leaderboard, references: readonly BlindReference[]
   const chance = new Map<string, LeaderboardCell>();
   const blind = new Map<string, LeaderboardCell>();
   for (const id of board.benchmarks) {
-    const refs = references.filter((r) => r.benchmark === id);
+    // The loaded questions' audit (a prompt variant's derived questions, such as PathEval's Table 12, have their own table under the benchmark).
+    const refs = references.filter((r) => r.benchmark === id && !r.prompt);
     if (refs.length === 0) continue;
     const chances = refs.map((r) => r.document.overall.chance);
     chance.set(id, referenceCell(chances.every((c) => c !== null && c === chances[0]) ? chances[0]! : null));

@@ -6,6 +6,7 @@
  * each number is what `score` would give on the same replies.
  */
 import type { Benchmark, BenchItem, ItemResult } from "../core/benchmark.js";
+import { clusterBootstrap } from "../stats/bootstrap.js";
 import type { ForestOptions } from "./forest.js";
 import { genericRules } from "./rules.js";
 import { assignFolds, crossValidatedForest, type ForestVerdict, type Importance } from "./tst.js";
@@ -100,7 +101,24 @@ function scoreReplies<I extends BenchItem>(benchmark: Benchmark<I>, audit: Bench
     return { id: item.id, task: item.task, cluster: item.cluster, status: "scored", answer, detail, ...(prompt ? { prompt } : {}) };
   });
   const summary = benchmark.summarize(items as I[], results, tasks, { bootstrapResamples: options.bootstrap, bootstrapSeed: options.seed });
-  return { summary, credits, headline: (task: string): Headline => audit.headline(summary, task) };
+  const headline = (task: string): Headline => {
+    const h = audit.headline(summary, task);
+    if (h.ci || !h.meanOfCredit || options.bootstrap === 0) return h;
+    return { ...h, ci: creditInterval(items.filter((i) => (units.get(i.id)?.task ?? i.task) === task), credits, options) };
+  };
+  return { summary, credits, headline };
+}
+
+/** 95% cluster-bootstrap interval (scenes resampled) of the mean credit of `items`. */
+function creditInterval(items: readonly BenchItem[], credits: ReadonlyMap<string, number>, options: AuditOptions): [number, number] | null {
+  const byCluster = new Map<string, Float64Array>();
+  for (const item of items) {
+    const v = byCluster.get(item.cluster) ?? byCluster.set(item.cluster, new Float64Array(2)).get(item.cluster)!;
+    v[0] = v[0]! + (credits.get(item.id) ?? 0);
+    v[1] = v[1]! + 1;
+  }
+  const ci = clusterBootstrap([...byCluster.values()], (sum) => ({ mean: sum[1]! > 0 ? sum[0]! / sum[1]! : NaN }), { resamples: options.bootstrap, seed: options.seed })["mean"];
+  return ci ?? null;
 }
 
 const best = (list: readonly ScoredAnswerer[]): { name: string; score: number } | null =>
@@ -132,7 +150,9 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
   for (const [task, taskUnits] of byTask) {
     const fold = assignFolds(taskUnits.map((u) => u.id), Math.max(2, Math.min(options.folds, taskUnits.length)), options.seed);
     const folds = Math.max(...fold) + 1;
-    const rules = [...genericRules(taskUnits), ...audit.rules.filter((r) => !r.tasks || r.tasks.includes(task))];
+    const withCues = taskUnits.some((u) => u.cues || (u.answer.kind !== "number" && u.answer.candidates.some((c) => c.cues)));
+    // Cue rules read the picture's features: without them (--no-cues) they are not run.
+    const rules = [...genericRules(taskUnits), ...audit.rules.filter((r) => (!r.tasks || r.tasks.includes(task)) && (withCues || !r.cue))];
     for (const rule of rules) {
       const entry = answerers.get(rule.name) ?? { describe: rule.describe, cue: rule.cue === true, replies: new Map(), tasks: new Set<string>() };
       for (const [id, reply] of ruleReplies(rule, taskUnits, fold, folds)) entry.replies.set(id, reply);
@@ -141,7 +161,7 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
     }
     const forestOptions = { ...options.forest, seed: options.seed };
     const tst = crossValidatedForest(taskUnits, fold, "text", forestOptions);
-    const cues = taskUnits.some((u) => u.cues || (u.answer.kind !== "number" && u.answer.candidates.some((c) => c.cues))) ? crossValidatedForest(taskUnits, fold, "cues", forestOptions) : null;
+    const cues = withCues ? crossValidatedForest(taskUnits, fold, "cues", forestOptions) : null;
     forests.set(task, { tst, cues });
   }
   const joined = (pick: (v: { tst: ForestVerdict; cues: ForestVerdict | null }) => ForestVerdict | null): Replies => {

@@ -67,6 +67,8 @@ export interface Headline {
   metric: string;
   score: number | null;
   ci: [number, number] | null;
+  /** The score is the mean of the items' credit: where the summary gives no interval, the audit draws one (cluster bootstrap over scenes). */
+  meanOfCredit?: boolean;
 }
 
 /** A legibility measurement where answers are drawn on the picture. */

@@ -312,7 +312,7 @@ function headline(summary: { score: number | null; tasks: Record<string, Record<
   const bucket = summary.tasks[task];
   const mean = bucket?.["mean_score"];
   // summarize() keeps a task only when it scored samples; per-task intervals it does not compute.
-  return { metric: HEADLINE_METRIC, score: typeof mean === "number" && (bucket?.["total_processed"] as number) > 0 ? mean : null, ci: null };
+  return { metric: HEADLINE_METRIC, score: typeof mean === "number" && (bucket?.["total_processed"] as number) > 0 ? mean : null, ci: null, meanOfCredit: true };
 }
 
 /** A sample's credit: its score (a weighted mean of components in [0, 1]). */

@@ -73,7 +73,7 @@ test("planted: a ground that is always the bottom half is found by bottom-half a
   const units = await epicAudit.units(items, { root: "/nowhere", cues: false });
   for (const name of ["bottom-half", "best-constant-per-task"]) {
     const h = epicAudit.headline(crossValidated(rule(name), items, units), GD);
-    assert.deepEqual(h, { metric: "mean score", score: 1, ci: null }, name);
+    assert.deepEqual(h, { metric: "mean score", score: 1, ci: null, meanOfCredit: true }, name);
   }
   // The whole image covers twice the ground: IoU 1/2 on every sample.
   assert.equal(epicAudit.headline(crossValidated(rule("whole-image"), items, units), GD).score, 0.5);
@@ -219,8 +219,8 @@ test("writeSubset: the kept samples load back identical, their files byte for by
 
 test("headline is tasks[task].mean_score (the paper's per-task score); chance is null: no EPIC score has an exact chance level", () => {
   const summary = { n: 3, score: 0.5, score_ci: [0.25, 0.75], tasks: { [GD]: { total_processed: 2, num_invalid_response: 0, mean_score: 0.625 } }, counts: { parse_failures: 0, errors: 0, missing: 0 } };
-  assert.deepEqual(epicAudit.headline(summary, GD), { metric: "mean score", score: 0.625, ci: null });
-  assert.deepEqual(epicAudit.headline(summary, TL), { metric: "mean score", score: null, ci: null });
+  assert.deepEqual(epicAudit.headline(summary, GD), { metric: "mean score", score: 0.625, ci: null, meanOfCredit: true });
+  assert.deepEqual(epicAudit.headline(summary, TL), { metric: "mean score", score: null, ci: null, meanOfCredit: true });
   assert.deepEqual(epicAudit.headline(summary, "overall"), { metric: "mean score", score: 0.5, ci: [0.25, 0.75] });
   // Ground Detection is an IoU: a random box's expected IoU depends on the random model, so there is no exact chance.
   const items = [boxItem(GD, 0, [0, 15, 40, 30]), boxItem(GD, 1, [0, 0, 40, 30])];

@@ -59,7 +59,7 @@ export const toyAudit: BenchmarkAudit<ToyItem> = {
   units: async (items) => items.map(unitOf),
   rules: [],
   credit: (_item, detail) => (detail["correct"] === true ? 1 : 0),
-  headline: (summary, task) => ({ metric: "accuracy", score: (summary.tasks[task]?.["accuracy"] as number | null) ?? null, ci: null }),
+  headline: (summary, task) => ({ metric: "accuracy", score: ((summary["tasks"] as Record<string, Record<string, unknown>>)[task]?.["accuracy"] as number | null) ?? null, ci: null }),
   chance: (items) => (items[0]?.options ? 1 / 4 : null),
   async writeSubset(_root, items, keep, outDir) {
     mkdirSync(outDir, { recursive: true });

@@ -13,29 +13,11 @@
  * (0.6958 em each, measured) plus the shadow, by the digit height (0.73 em) plus the shadow.
  */
 import { EGOPATH_PARAMS as P, OFFICIAL_IMAGE_SIDE, scalePx } from "./construct/params.js";
+import { markerStyle, type MarkerStyle } from "./construct/markers.js";
 
-const MIN_RADIUS_PX = 6;
-const MIN_FONT_PX = 11;
 /** DejaVu Sans Bold digits: advance 1425/2048 em; ink height of a digit 0.73 em (measured with the project's canvas). */
 const DIGIT_ADVANCE_EM = 0.6958;
 const DIGIT_HEIGHT_EM = 0.73;
-
-export interface MarkerStyle {
-  radius: number;
-  outline: number;
-  font: number;
-  shadow: number;
-}
-
-/** The marker sizes of a picture `width` px wide (construct/markers.ts). */
-export function markerStyle(width: number): MarkerStyle {
-  return {
-    radius: Math.max(MIN_RADIUS_PX, scalePx(P.markerRadiusPx, width)),
-    outline: Math.max(1, scalePx(P.markerOutlinePx, width)),
-    font: Math.max(MIN_FONT_PX, scalePx(P.labelFontPx, width)),
-    shadow: Math.max(1, scalePx(1, width)),
-  };
-}
 
 export interface Box {
   x0: number;

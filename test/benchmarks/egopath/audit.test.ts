@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
+import { summaryOfReplies } from "../../helpers/audit.js";
 import sharp from "sharp";
 import type { AuditUnit, BlindRule } from "../../../src/audit/types.js";
-import type { ItemResult } from "../../../src/core/benchmark.js";
 import { labelCoverage } from "../../../src/benchmarks/egopath/audit-marks.js";
 import { egopathAudit as audit, idsReply } from "../../../src/benchmarks/egopath/audit.js";
 import { egopath } from "../../../src/benchmarks/egopath/index.js";
@@ -38,8 +38,7 @@ function routeItem(id: string, n: number, goals: bigint[]): RouteItem {
 
 /** Scores one reply per item with the benchmark's own readReply, scoreItem and summarize, and reads the headline. */
 function headlineOf(items: EgoPathItem[], replies: Map<string, string>, task: string) {
-  const results: ItemResult[] = items.map((item) => ({ id: item.id, task: item.task, cluster: item.cluster, status: "scored", answer: egopath.readReply(item, replies.get(item.id) ?? "") }));
-  return audit.headline(egopath.summarize(items, results, [task], { bootstrapResamples: 0, bootstrapSeed: 1 }), task);
+  return audit.headline(summaryOfReplies(egopath, items, new Map(items.map((i) => [i.id, replies.get(i.id) ?? ""])), [], [task]), task);
 }
 
 /** Fits a rule on the first half of the units and answers the second half; returns the second half's headline. */

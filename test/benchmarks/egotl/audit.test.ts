@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { heldOutReplies, summaryOfReplies } from "../../helpers/audit.js";
 import type { AuditUnit, BlindRule } from "../../../src/audit/types.js";
 import {
   egotlAudit, findWords, gramSet, jaccard, mentionContext, nearestByValue, optionFeatures, optionStem, orderViolations, planSteps,
@@ -10,7 +11,6 @@ import {
 import { egotl } from "../../../src/benchmarks/egotl/index.js";
 import { loadEgoTL, type EgoTLItem, type Truth } from "../../../src/benchmarks/egotl/load.js";
 import { DIRECTION_LABELS, type DirectionLabel, type EgoTLTask } from "../../../src/benchmarks/egotl/schema.js";
-import type { ItemResult } from "../../../src/core/benchmark.js";
 import { createRng, type Rng } from "../../../src/stats/rng.js";
 
 const EXAMPLE = path.resolve("examples/egotl-mini");
@@ -25,24 +25,13 @@ function makeItem(id: string, task: EgoTLTask, truth: Truth, fields: Partial<Ego
   };
 }
 
-/** The task's headline through readReply -> summarize -> headline, as `score` would compute it. */
+/** The task's headline through readReply -> scoreItem -> summarize -> headline, as `score` would compute it. */
 function scoreReplies(items: EgoTLItem[], replies: Map<string, string>, task: EgoTLTask) {
   const group = items.filter((i) => i.task === task);
-  const results: ItemResult[] = group.map((item) => ({ id: item.id, task: item.task, cluster: item.cluster, status: "scored", answer: egotl.readReply(item, replies.get(item.id)!, {}) }));
-  const summary = egotl.summarize(group, results, [task], { bootstrapResamples: 0, bootstrapSeed: 0 });
-  return egotlAudit.headline(summary, task);
+  return egotlAudit.headline(summaryOfReplies(egotl, group, replies, [], [task]), task);
 }
 
-/** A rule's held-out replies: fitted on the other folds (item i is in fold i mod k). */
-function crossValidated(rule: BlindRule, units: AuditUnit[], folds = 5): Map<string, string> {
-  const replies = new Map<string, string>();
-  for (let f = 0; f < folds; f++) {
-    const train = units.filter((_, i) => i % folds !== f);
-    const reply = rule.fit(train);
-    units.forEach((u, i) => i % folds === f && replies.set(u.id, reply(u)));
-  }
-  return replies;
-}
+const crossValidated = heldOutReplies;
 
 const rule = (name: string): BlindRule => egotlAudit.rules.find((r) => r.name === name)!;
 

@@ -3,12 +3,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { heldOutReplies, summaryOfReplies } from "../../helpers/audit.js";
 import { epicAudit, statedNumber } from "../../../src/benchmarks/epic/audit.js";
 import { epic } from "../../../src/benchmarks/epic/index.js";
 import { LEAF_TASKS } from "../../../src/benchmarks/epic/taxonomy.js";
 import type { EpicItem } from "../../../src/benchmarks/epic/types.js";
 import type { AuditUnit, BlindRule, Candidate } from "../../../src/audit/types.js";
-import type { ItemResult } from "../../../src/core/benchmark.js";
 import { BitMask } from "../../../src/geometry/mask.js";
 import { encodeRle } from "../../../src/geometry/rle.js";
 import { encodePng } from "../../../src/media/png.js";
@@ -25,19 +25,7 @@ const rule = (name: string): BlindRule => epicAudit.rules.find((r) => r.name ===
 const candidates = (u: AuditUnit): Candidate[] => (u.answer.kind === "choice" ? u.answer.candidates : []);
 
 /** A rule's replies on held-out folds (unit i is in fold i mod k), scored by the benchmark's own readReply, scoreItem and summarize. */
-function crossValidated(r: BlindRule, items: EpicItem[], units: AuditUnit[], folds = 4) {
-  const byId = new Map(items.map((i) => [i.id, i]));
-  const results: ItemResult[] = [];
-  for (let f = 0; f < folds; f++) {
-    const reply = r.fit(units.filter((_, i) => i % folds !== f));
-    for (const u of units.filter((_, i) => i % folds === f)) {
-      const item = byId.get(u.id)!;
-      const answer = epic.readReply(item, reply(u), u.prompt);
-      results.push({ id: u.id, task: u.task, cluster: u.cluster, status: "scored", answer, prompt: u.prompt, detail: epic.scoreItem(item, answer, u.prompt) });
-    }
-  }
-  return epic.summarize(items, results, [], { bootstrapResamples: 0, bootstrapSeed: 1 });
-}
+const crossValidated = (r: BlindRule, items: EpicItem[], units: AuditUnit[], folds = 4) => summaryOfReplies(epic, items, heldOutReplies(r, units, folds), units, []);
 
 /** An in-memory sample whose scored mask is `rect` (pixel box, exclusive ends) or no target. */
 function boxItem(task: string, k: number, rect: [number, number, number, number] | null, size: [number, number] = [40, 30]): EpicItem {

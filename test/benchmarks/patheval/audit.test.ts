@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import { fittedReplies, summaryOfReplies } from "../../helpers/audit.js";
 import type { AuditUnit, BlindRule } from "../../../src/audit/types.js";
 import { pathevalAudit, table12Chance } from "../../../src/benchmarks/patheval/audit.js";
 import { generatePathEval } from "../../../src/benchmarks/patheval/generate.js";
@@ -10,16 +11,7 @@ import { abstractionItems, DESCRIPTORS, patheval, SCENARIOS, type PathEvalItem }
 import { createRng } from "../../../src/stats/rng.js";
 
 /** Score one rule's replies with the benchmark's own reader, scorer and summary (what the audit core does). */
-function scoreRule(items: PathEvalItem[], units: AuditUnit[], rule: BlindRule, train: AuditUnit[] = units) {
-  const reply = rule.fit(train);
-  const byId = new Map(items.map((i) => [i.id, i]));
-  const results = units.map((u) => {
-    const item = byId.get(u.id)!;
-    const answer = patheval.readReply(item, reply(u), u.prompt);
-    return { id: u.id, task: u.task, cluster: u.cluster, status: "scored" as const, answer, detail: patheval.scoreItem(item, answer, u.prompt), prompt: u.prompt };
-  });
-  return patheval.summarize(items, results, ["2D", "3D"], { bootstrapResamples: 0, bootstrapSeed: 0 });
-}
+const scoreRule = (items: PathEvalItem[], units: AuditUnit[], rule: BlindRule, train: AuditUnit[] = units) => summaryOfReplies(patheval, items, fittedReplies(rule, units, train), units, ["2D", "3D"]);
 
 const rule = (name: string) => pathevalAudit.rules.find((r) => r.name === name)!;
 const values = (v: number) => Object.fromEntries(DESCRIPTORS.map((d) => [d, v])) as PathEvalItem["metrics"]["Path 1"];

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { fittedReplies, summaryOfReplies } from "../../helpers/audit.js";
 import type { AuditUnit, BlindRule } from "../../../src/audit/types.js";
 import { vcnAudit, positionClass, firstNamed } from "../../../src/benchmarks/vcn/audit.js";
 import { vcn, type VcnItem } from "../../../src/benchmarks/vcn/index.js";
@@ -12,17 +13,7 @@ const repo = path.resolve(import.meta.dirname, "../../..");
 const example = path.join(repo, "examples/vcn-mini");
 
 /** Score one rule's replies with the benchmark's own reader, scorer and summary (what the audit core does). */
-function scoreRule(items: VcnItem[], units: AuditUnit[], rule: BlindRule, train: AuditUnit[] = units) {
-  const reply = rule.fit(train);
-  const byId = new Map(items.map((i) => [i.id, i]));
-  const results = units.map((u) => {
-    const item = byId.get(u.id)!;
-    const answer = vcn.readReply(item, reply(u), u.prompt);
-    return { id: u.id, task: u.task, cluster: u.cluster, status: "scored" as const, answer, detail: vcn.scoreItem(item, answer, u.prompt), prompt: u.prompt };
-  });
-  const tasks = [...new Set(items.map((i) => i.task))];
-  return vcn.summarize(items, results, tasks, { bootstrapResamples: 0, bootstrapSeed: 0 });
-}
+const scoreRule = (items: VcnItem[], units: AuditUnit[], rule: BlindRule, train: AuditUnit[] = units) => summaryOfReplies(vcn, items, fittedReplies(rule, units, train), units);
 
 const rule = (name: string) => vcnAudit.rules.find((r) => r.name === name)!;
 

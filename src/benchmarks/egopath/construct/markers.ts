@@ -24,6 +24,23 @@ export const MARKER_FILL: Record<TaskCode, string> = {
 const MIN_RADIUS_PX = 6;
 const MIN_FONT_PX = 11;
 
+export interface MarkerStyle {
+  radius: number;
+  outline: number;
+  font: number;
+  shadow: number;
+}
+
+/** The marker sizes of a picture `width` px wide: what the drawing below uses, and what the audit's label geometry assumes. */
+export function markerStyle(width: number): MarkerStyle {
+  return {
+    radius: Math.max(MIN_RADIUS_PX, scalePx(P.markerRadiusPx, width)),
+    outline: Math.max(1, scalePx(P.markerOutlinePx, width)),
+    font: Math.max(MIN_FONT_PX, scalePx(P.labelFontPx, width)),
+    shadow: Math.max(1, scalePx(1, width)),
+  };
+}
+
 export interface Marker {
   displayId: number;
   x: number;
@@ -42,9 +59,7 @@ export async function drawMarkers(rgb: Uint8Array, width: number, height: number
     image.data[j + 3] = 255;
   }
   ctx.putImageData(image, 0, 0);
-  const r = Math.max(MIN_RADIUS_PX, scalePx(P.markerRadiusPx, width));
-  const outline = Math.max(1, scalePx(P.markerOutlinePx, width));
-  const font = Math.max(MIN_FONT_PX, scalePx(P.labelFontPx, width));
+  const { radius: r, outline, font } = markerStyle(width);
   const withText = hasFont();
   for (const m of markers) {
     // Leader line from the marker's rim to the label's corner.

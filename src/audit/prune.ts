@@ -70,8 +70,10 @@ export function pruneIteratively<I extends BenchItem>(benchmark: Benchmark<I>, i
       }
       spent.set(task, (spent.get(task) ?? 0) + Math.min(count, ranked.length));
     }
-    current = auditUnits(benchmark, items.filter((i) => kept.has(i.id)), units, options);
+    // The steps need the scores only; the intervals are drawn once, for the kept set.
+    current = auditUnits(benchmark, items.filter((i) => kept.has(i.id)), units, { ...options, bootstrap: 0 });
   }
+  if (steps > 0 && options.bootstrap > 0) current = auditUnits(benchmark, items.filter((i) => kept.has(i.id)), units, options);
   const tasks: Record<string, TaskPruning> = {};
   for (const [task, t] of Object.entries(before.document.tasks)) {
     const after = current.document.tasks[task];

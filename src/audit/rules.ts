@@ -125,7 +125,10 @@ export function genericRules(units: readonly AuditUnit[]): BlindRule[] {
     const longest = Math.max(...units.map((u) => choices(u)?.length ?? 0));
     for (let k = 0; k < Math.min(FIXED_POSITIONS, longest); k++) rules.push(fixedPosition(k, units));
     rules.push(priorPosition);
-    if (units.some((u) => choices(u)?.every((c) => c.text !== undefined))) rules.push(byLength("longest option", 1), byLength("shortest option", -1));
+    // Length rules for options that vary (over a fixed menu of answers they are fixed positions again).
+    const menu = (u: AuditUnit) => JSON.stringify(choices(u)?.map((c) => c.text) ?? null);
+    const fixedMenu = units.every((u) => menu(u) === menu(units[0]!));
+    if (!fixedMenu && units.some((u) => choices(u)?.every((c) => c.text !== undefined))) rules.push(byLength("longest option", 1), byLength("shortest option", -1));
   }
   if (kinds.has("subset")) {
     rules.push(

@@ -10,7 +10,7 @@
  * past a stated size. Paths given here are real paths (DataRoot.resolve returns them), so a link
  * anywhere along the path makes the two differ and the read is refused.
  */
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, writeSync } from "node:fs";
 import { open as openAsync, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 
@@ -146,6 +146,38 @@ export function readRegularFile(file: string, options: OpenOptions & { maxBytes?
     throw error instanceof FileRefusedError ? error : new FileRefusedError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   } finally {
     opened.close();
+  }
+}
+
+/**
+ * Copy a dataset file to `to` (a new file) from one checked descriptor, 1 MiB at a time: the
+ * bytes are those of the regular file at `from`, never a link's target (a subset writer's copy).
+ */
+export function copyRegularFile(from: string, to: string): void {
+  const opened = openRegularFile(from);
+  const out = openSync(to, "wx", 0o666);
+  try {
+    for (let position = 0; ; ) {
+      const chunk = readAt(opened.fd, position, 1 << 20);
+      if (chunk.length === 0) break;
+      writeSync(out, chunk);
+      position += chunk.length;
+    }
+  } finally {
+    closeSync(out);
+    opened.close();
+  }
+}
+
+/** Copy a dataset folder: its folders and regular files (each from a checked descriptor); a link or any other entry is refused. */
+export function copyRegularFolder(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory() && !lstatSync(source).isSymbolicLink()) copyRegularFolder(source, target);
+    else if (entry.isFile()) copyRegularFile(source, target);
+    else throw new FileRefusedError(source, "is a symbolic link or not a regular file; links in a dataset are not followed");
   }
 }
 

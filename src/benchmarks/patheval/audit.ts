@@ -24,7 +24,8 @@
  *   88.96% over the 15 scenarios); 1/3 for the stances' per-descriptor direction accuracy.
  * - No cue features: answers are not marks on the picture, so no cue rule applies.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { copyRegularFile, readRegularText } from "../../core/file-read.js";
 import path from "node:path";
 import type { ScoresDocument } from "../../core/benchmark.js";
 import { isInside } from "../../core/dataroot.js";
@@ -219,7 +220,7 @@ async function writeSubset(root: string, items: PathEvalItem[], keep: ReadonlySe
   for (const [file, indices] of keptIndices) {
     const from = path.join(absRoot, file);
     if (!isInside(absRoot, from)) continue;
-    const records = JSON.parse(readFileSync(from, "utf8")) as unknown[];
+    const records = JSON.parse(readRegularText(from)) as unknown[];
     const to = path.join(outDir, file);
     mkdirSync(path.dirname(to), { recursive: true });
     writeFileSync(to, JSON.stringify(records.filter((_, k) => indices.has(k)), null, 2));
@@ -227,7 +228,7 @@ async function writeSubset(root: string, items: PathEvalItem[], keep: ReadonlySe
   for (const rel of [...pictures].sort()) {
     const to = path.join(outDir, rel);
     mkdirSync(path.dirname(to), { recursive: true });
-    copyFileSync(path.join(absRoot, rel), to);
+    copyRegularFile(path.join(absRoot, rel), to);
   }
 }
 

@@ -22,7 +22,8 @@
  *   pixels of the named object category".
  * - Chance: the exact category chance level (chance.ts), the one the issue compares Rid-SR to.
  */
-import { copyFileSync, cpSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyRegularFile, copyRegularFolder, readRegularText } from "../../core/file-read.js";
 import path from "node:path";
 import type { ScoresDocument } from "../../core/benchmark.js";
 import { DataRoot, isInside } from "../../core/dataroot.js";
@@ -304,7 +305,7 @@ async function writeSubset(root: string, items: VcnItem[], keep: ReadonlySet<str
     for (const m of mediaOf(absRoot, item)) media.add(m);
   }
   for (const [file, lines] of keptLines) {
-    const text = readFileSync(path.join(absRoot, file), "utf8");
+    const text = readRegularText(path.join(absRoot, file));
     const rows = text.split("\n");
     const kept = rows.filter((_, k) => lines.has(k + 1));
     writeFileSync(path.join(outDir, file), kept.map((r) => `${r}\n`).join(""));
@@ -313,9 +314,11 @@ async function writeSubset(root: string, items: VcnItem[], keep: ReadonlySet<str
     const from = path.join(absRoot, rel);
     const to = path.join(outDir, rel);
     mkdirSync(path.dirname(to), { recursive: true });
-    const stat = lstatSync(from);
-    if (stat.isDirectory()) cpSync(from, to, { recursive: true, verbatimSymlinks: true, filter: (f) => !lstatSync(f).isSymbolicLink() });
-    else if (stat.isFile()) copyFileSync(from, to);
+    // Sorted, a folder comes before what lies in it: what it brought along is there already.
+    if (existsSync(to)) continue;
+    // Each file from a checked descriptor; a link swapped in since the load is refused, not followed.
+    if (lstatSync(from).isDirectory()) copyRegularFolder(from, to);
+    else copyRegularFile(from, to);
   }
 }
 

@@ -59,3 +59,19 @@ test("a known model: Blend Swap CC-BY bath, its materials and a texture from its
     library.close();
   }
 });
+
+test("a model loaded again is the one kept (the same object), and equal to a fresh library's parse of it", () => {
+  const catalogue = readLibraries();
+  const [a, b] = [catalogue.entries[0]!, catalogue.entries[1]!];
+  const library = new ModelLibrary();
+  const fresh = new ModelLibrary();
+  try {
+    const first = library.load(a);
+    library.load(b);
+    assert.equal(library.load(a), first);
+    assert.deepEqual(first, fresh.load(a));
+  } finally {
+    library.close();
+    fresh.close();
+  }
+});

@@ -18,12 +18,35 @@ export interface CatalogModel {
   missing: string[];
 }
 
-/** Opens each .sh3f library once and loads models from it. */
+/** Models kept parsed per library (most recently loaded last out). */
+const KEPT_MODELS = 64;
+
+/**
+ * Opens each .sh3f library once and loads models from it. The last KEPT_MODELS models loaded are
+ * kept: a house asks for the same model several times (its appearance when furnishing, then its
+ * mesh), and parsing is the slow part. A model is a pure function of its entry and library, so a
+ * kept one is the one a new parse would give; callers treat models as immutable.
+ */
 export class ModelLibrary {
   private readonly archives = new Map<string, ZipArchive>();
+  /** By catalogue entry (the same entry object); insertion order = use order (oldest first). */
+  private readonly models = new Map<CatalogEntry, CatalogModel>();
 
-  /** The entry's model, or throws with the entry's id and the reason. */
+  /** The entry's model, or throws with the entry's id and the reason (a failed load is not kept). */
   load(entry: CatalogEntry): CatalogModel {
+    const kept = this.models.get(entry);
+    if (kept) {
+      this.models.delete(entry);
+      this.models.set(entry, kept);
+      return kept;
+    }
+    const model = this.parse(entry);
+    this.models.set(entry, model);
+    while (this.models.size > KEPT_MODELS) this.models.delete(this.models.keys().next().value!);
+    return model;
+  }
+
+  private parse(entry: CatalogEntry): CatalogModel {
     const archive = this.archive(entry.libraryFile);
     // OBJ and MTL files are ASCII in practice; latin1 keeps any other byte as one character.
     const read = (name: string) => (archive.has(name) ? archive.read(name).toString("latin1") : undefined);
@@ -49,6 +72,7 @@ export class ModelLibrary {
   close(): void {
     for (const archive of this.archives.values()) archive.close();
     this.archives.clear();
+    this.models.clear();
   }
 
   private archive(file: string): ZipArchive {

@@ -15,7 +15,7 @@ import { ModelLibrary } from "../../../world/assets/models.js";
 import { generateHouse, sceneToJson } from "../../../world/house/index.js";
 import { sceneMeshes, TextureCache } from "../../../world/meshes.js";
 import { inflate, occupancyForScene, occupancyMeta, occupancyToPng } from "../../../world/space/index.js";
-import type { Scene, WorldMesh } from "../../../world/types.js";
+import type { Scene, Vec3, WorldMesh } from "../../../world/types.js";
 import { EGOTL_TASKS, LETTERS, type EgoTLRow, type EgoTLTask } from "../schema.js";
 import { chainOfThought, chooseActivities, houseActivities, objectPhrases } from "./activities.js";
 import { buildEpisode, buildWalkthrough, type Clip, type Episode, type Grids } from "./episode.js";
@@ -430,13 +430,35 @@ export interface RenderedEpisode {
  * Renders frame after frame, letting other work run between frames: a queue worker's lease
  * heartbeat is a timer, and an episode's frames take tens of seconds in all.
  */
-async function renderEach<T>(poses: readonly T[], render: (pose: T, k: number) => Uint8Array): Promise<Uint8Array[]> {
+async function renderEach<T>(poses: readonly T[], render: (pose: T, k: number) => Uint8Array, keyOf: (pose: T, k: number) => string): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
+  const drawn = new Map<string, Uint8Array>();
   for (let k = 0; k < poses.length; k++) {
-    out.push(render(poses[k]!, k));
+    const key = keyOf(poses[k]!, k);
+    const same = drawn.get(key);
+    if (same) {
+      // The same input as an earlier frame: the same picture (the buffers are never written to after).
+      out.push(same);
+      continue;
+    }
+    const rgb = render(poses[k]!, k);
+    drawn.set(key, rgb);
+    out.push(rgb);
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return out;
+}
+
+/** A number exactly (String round-trips a double; -0 kept apart from 0). */
+const exact = (v: number) => (Object.is(v, -0) ? "-0" : String(v));
+
+/**
+ * Everything a frame's picture depends on besides the house: the pose, the moved objects (their
+ * offsets, null while carried) and the switched-on objects. Equal keys, equal render input.
+ */
+function frameKey(p: Pose, moved: ReadonlyMap<number, Vec3 | null>, on: ReadonlySet<number>): string {
+  const m = [...moved].map(([id, d]) => `${id}:${d === null ? "null" : d.map(exact).join(",")}`).join(";");
+  return `${[p.x, p.y, p.z, p.yaw, p.pitch].map(exact).join(",")}|${m}|${[...on].join(",")}`;
 }
 
 /**
@@ -451,7 +473,9 @@ export async function renderEgoTLEpisode(house: EgoTLHouse, need: EpisodeNeed, s
   const { view } = house;
   const ep = he.episode;
   const files = new Map<string, Buffer | string>();
-  const frames = await renderEach(ep.frames, (p, k) => renderFrame(view, p, ep.moved[k]!, ep.switchedOn[k]!, size).rgb);
+  // A frame whose pose and object state are an earlier frame's (pauses, glances back) is that
+  // frame's picture: renderView is a pure function of them, so it is not drawn again.
+  const frames = await renderEach(ep.frames, (p, k) => renderFrame(view, p, ep.moved[k]!, ep.switchedOn[k]!, size).rgb, (p, k) => frameKey(p, ep.moved[k]!, ep.switchedOn[k]!));
   let framesRendered = frames.length;
   await mkdir(tmpDir, { recursive: true });
   const encode = async (rel: string, list: Uint8Array[], fps: number) => {
@@ -470,7 +494,8 @@ export async function renderEgoTLEpisode(house: EgoTLHouse, need: EpisodeNeed, s
   }
   if (need.memory && he.walkthrough) {
     const step = Math.round(P.fps / P.memoryFps);
-    const memFrames = await renderEach(he.walkthrough.filter((_, k) => k % step === 0), (p) => renderFrame(view, p, new Map(), new Set(), size).rgb);
+    const memPoses = he.walkthrough.filter((_, k) => k % step === 0);
+    const memFrames = await renderEach(memPoses, (p) => renderFrame(view, p, new Map(), new Set(), size).rgb, (p) => frameKey(p, new Map(), new Set()));
     framesRendered += memFrames.length;
     await encode(memoryVideo(id), memFrames, P.memoryFps);
   }

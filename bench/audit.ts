@@ -10,6 +10,10 @@
  * with every blind rule and TsT, 500 bootstrap resamples for the intervals. Then, on 2,000 rows of
  * one task's TsT feature table, both forests are fitted with 10 trees of depth 10, and the ratio
  * of their times is printed (ml-random-forest's CART split search is quadratic in a node's rows).
+ *
+ * Measured 2026-12-06 on the 2-core build machine, quiet: egopath 10,000 questions (0.55 M option
+ * rows) 123.0 s in all (units 2.0 s), 0.41x of the 5-minute target; forest fit 0.2 s against
+ * ml-random-forest's 8.0 s (46x).
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";

@@ -222,7 +222,7 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
     folds: options.folds,
     seed: options.seed,
     tasks: taskDocs,
-    overall: { metric: typeof scoreName === "string" ? scoreName : "score", chance: audit.overallChance?.(items as I[]) ?? null, blind_best: overallBlind, tst: overallOf(tstScored) },
+    overall: { metric: typeof scoreName === "string" ? scoreName : (audit.overallMetric ?? "score"), chance: audit.overallChance?.(items as I[]) ?? null, blind_best: overallBlind, tst: overallOf(tstScored) },
   };
 
   const itemDocs: ItemAudit[] = items.map((item) => {

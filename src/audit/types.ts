@@ -95,6 +95,8 @@ export interface BenchmarkAudit<I extends BenchItem = BenchItem> {
   headline(summary: Omit<ScoresDocument, "benchmark" | "model">, task: string): Headline;
   /** The exact chance level of a task's items in its headline metric, where one exists. */
   chance(items: I[], task: string): number | null;
+  /** The name of the benchmark's overall score (summarize's `score`) where its summary does not say it. */
+  overallMetric?: string;
   /** The exact chance level of the benchmark's overall score (summarize's `score`), where one exists. */
   overallChance?(items: I[]): number | null;
   /** Label legibility per task, where answers are drawn on the picture. */

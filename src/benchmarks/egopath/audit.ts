@@ -647,4 +647,4 @@ function overallChance(items: EgoPathItem[]): number | null {
   return parts.some((p) => p === null) ? null : (parts as number[]).reduce((a, b) => a + b, 0) / TASK_CODES.length;
 }
 
-export const egopathAudit: BenchmarkAudit<EgoPathItem> = { units, rules, credit, headline, chance, overallChance, legibility, writeSubset };
+export const egopathAudit: BenchmarkAudit<EgoPathItem> = { units, rules, credit, headline, chance, overallMetric: "EgoPath Score", overallChance, legibility, writeSubset };

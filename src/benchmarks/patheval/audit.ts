@@ -237,4 +237,4 @@ function overallChance(items: PathEvalItem[]): number | null {
   return items.length > 0 && items.every((i) => auditTask(i) !== ABSTRACTION_TASK) ? 0.5 : null;
 }
 
-export const pathevalAudit: BenchmarkAudit<PathEvalItem> = { units, rules: pathevalRules, credit, headline, chance, overallChance, writeSubset };
+export const pathevalAudit: BenchmarkAudit<PathEvalItem> = { units, rules: pathevalRules, credit, headline, chance, overallMetric: "accuracy", overallChance, writeSubset };

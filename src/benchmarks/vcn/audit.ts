@@ -329,4 +329,4 @@ function overallChance(items: VcnItem[]): number | null {
   return levels.length === 0 || levels.some((c) => c === null) ? null : (levels as number[]).reduce((a, b) => a + b, 0) / levels.length;
 }
 
-export const vcnAudit: BenchmarkAudit<VcnItem> = { units, rules: vcnRules, credit, headline, chance, overallChance, writeSubset };
+export const vcnAudit: BenchmarkAudit<VcnItem> = { units, rules: vcnRules, credit, headline, chance, overallMetric: "Avg. SR, mean of types", overallChance, writeSubset };

@@ -11,6 +11,7 @@ import type { ForestOptions } from "./forest.js";
 import { genericRules } from "./rules.js";
 import { assignFolds, crossValidatedForest, type ForestVerdict, type Importance } from "./tst.js";
 import type { AuditUnit, BenchmarkAudit, BlindRule, Headline, Legibility } from "./types.js";
+import { hasCues } from "./units.js";
 
 export interface AuditOptions {
   folds: number;
@@ -19,6 +20,9 @@ export interface AuditOptions {
   bootstrap: number;
   forest?: Partial<ForestOptions>;
 }
+
+/** `audit`'s defaults: 5 folds (TsT §3), a fixed seed, 500 bootstrap resamples for the intervals. */
+export const DEFAULT_AUDIT_OPTIONS: AuditOptions = { folds: 5, seed: 26, bootstrap: 500 };
 
 export interface ScoredAnswerer {
   name: string;
@@ -150,7 +154,7 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
   for (const [task, taskUnits] of byTask) {
     const fold = assignFolds(taskUnits.map((u) => u.id), Math.max(2, Math.min(options.folds, taskUnits.length)), options.seed);
     const folds = Math.max(...fold) + 1;
-    const withCues = taskUnits.some((u) => u.cues || (u.answer.kind !== "number" && u.answer.candidates.some((c) => c.cues)));
+    const withCues = taskUnits.some(hasCues);
     // Cue rules read the picture's features: without them (--no-cues) they are not run.
     const rules = [...genericRules(taskUnits), ...audit.rules.filter((r) => (!r.tasks || r.tasks.includes(task)) && (withCues || !r.cue))];
     for (const rule of rules) {

@@ -5,11 +5,11 @@
  * A benchmark adds its own (constant boxes, first-mentioned options, last frames) in audit.ts.
  */
 import type { AuditUnit, BlindRule, Candidate } from "./types.js";
+import { choiceCandidates } from "./units.js";
 
 /** Positions a fixed-position rule is made for (longer lists, such as frames, have first/last rules of their own). */
 const FIXED_POSITIONS = 6;
 
-const choices = (unit: AuditUnit): readonly Candidate[] | null => (unit.answer.kind === "choice" ? unit.answer.candidates : null);
 
 /** The index of the best candidate by `key` (first on ties), or 0. */
 function argBest(items: readonly Candidate[], key: (c: Candidate) => number): number {
@@ -32,7 +32,7 @@ function replyAt(unit: AuditUnit, index: number): string {
  * constant answers: a box, a route shape), the rule is named by that candidate's text.
  */
 function fixedPosition(k: number, units: readonly AuditUnit[]): BlindRule {
-  const texts = new Set(units.map((u) => choices(u)?.[k]?.text));
+  const texts = new Set(units.map((u) => choiceCandidates(u)[k]?.text));
   const constant = texts.size === 1 ? [...texts][0] : undefined;
   if (constant !== undefined) return { name: `always ${constant}`, describe: `the same answer for every item: ${constant}`, fit: () => (unit) => replyAt(unit, k) };
   return { name: `option ${k + 1}`, describe: `always the option shown ${ordinal(k + 1)}`, fit: () => (unit) => replyAt(unit, k) };
@@ -49,8 +49,8 @@ const priorPosition: BlindRule = {
   fit(train) {
     const wins: number[] = [];
     for (const unit of train) {
-      const list = choices(unit);
-      if (!list) continue;
+      const list = choiceCandidates(unit);
+      if (list.length === 0) continue;
       const right = argBest(list, (c) => c.label);
       wins[right] = (wins[right] ?? 0) + 1;
     }
@@ -67,8 +67,8 @@ function byLength(name: string, sign: 1 | -1): BlindRule {
     name,
     describe: `the option with the ${sign > 0 ? "longest" : "shortest"} text`,
     fit: () => (unit) => {
-      const list = choices(unit);
-      if (!list || list.some((c) => c.text === undefined)) return replyAt(unit, 0);
+      const list = choiceCandidates(unit);
+      if (list.length === 0 || list.some((c) => c.text === undefined)) return replyAt(unit, 0);
       return replyAt(unit, argBest(list, (c) => sign * c.text!.length));
     },
   };
@@ -122,13 +122,13 @@ export function genericRules(units: readonly AuditUnit[]): BlindRule[] {
   const kinds = new Set(units.map((u) => u.answer.kind));
   const rules: BlindRule[] = [];
   if (kinds.has("choice")) {
-    const longest = Math.max(...units.map((u) => choices(u)?.length ?? 0));
+    const longest = Math.max(...units.map((u) => choiceCandidates(u).length));
     for (let k = 0; k < Math.min(FIXED_POSITIONS, longest); k++) rules.push(fixedPosition(k, units));
     rules.push(priorPosition);
     // Length rules for options that vary (over a fixed menu of answers they are fixed positions again).
-    const menu = (u: AuditUnit) => JSON.stringify(choices(u)?.map((c) => c.text) ?? null);
+    const menu = (u: AuditUnit) => JSON.stringify(choiceCandidates(u).map((c) => c.text));
     const fixedMenu = units.every((u) => menu(u) === menu(units[0]!));
-    if (!fixedMenu && units.some((u) => choices(u)?.every((c) => c.text !== undefined))) rules.push(byLength("longest option", 1), byLength("shortest option", -1));
+    if (!fixedMenu && units.some((u) => choiceCandidates(u).length > 0 && choiceCandidates(u).every((c) => c.text !== undefined))) rules.push(byLength("longest option", 1), byLength("shortest option", -1));
   }
   if (kinds.has("subset")) {
     rules.push(

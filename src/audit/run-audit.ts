@@ -12,7 +12,6 @@ export interface LoadedAudit<I extends BenchItem> {
   legibility?: Record<string, Legibility>;
 }
 
-/** The items of `data` with their audit units; load problems are a DataError (nothing is audited). */
 export interface LoadOptions {
   tasks?: string[];
   cues: boolean;
@@ -24,16 +23,25 @@ export interface LoadOptions {
 /** `run`'s default seed: derived questions (which path is shown first) come out as a run without --seed asks them. */
 export const RUN_DEFAULT_SEED = 20260717;
 
-/** The items of `data` (or the questions `prompt` derives from them) with their audit units; load problems are a DataError. */
-export async function loadForAudit<I extends BenchItem>(benchmark: Benchmark<I>, data: string, options: LoadOptions): Promise<LoadedAudit<I>> {
+/**
+ * The loaded items of `data` and the ones audited: the same, or the questions `prompt` derives
+ * from them. Load problems are a DataError, an empty set a UsageError (nothing is audited).
+ */
+export function loadAuditItems<I extends BenchItem>(benchmark: Benchmark<I>, data: string, options: Omit<LoadOptions, "cues">): { loaded: I[]; items: I[] } {
   if (!benchmark.audit) throw new UsageError(`${benchmark.title} has no audit yet`);
   if (options.prompt !== undefined && !benchmark.promptSources.includes(options.prompt)) throw new UsageError(`unknown ${benchmark.title} prompt "${options.prompt}" (choose ${benchmark.promptSources.join(", ")})`);
   const loaded = benchmark.load(data, options.tasks, { allowOutsideRoot: options.allowOutsideRoot === true });
   if (loaded.problems.length > 0) throw new DataError(loaded.problems);
   const items = options.prompt && benchmark.deriveItems ? benchmark.deriveItems(loaded.items, { source: options.prompt, control: benchmark.promptControls[0]!, seed: RUN_DEFAULT_SEED }) : loaded.items;
   if (items.length === 0) throw new UsageError(`no ${benchmark.title} items under ${data}`);
-  const units = await benchmark.audit.units(items, { root: data, cues: options.cues });
-  const legibility = options.cues && benchmark.audit.legibility ? await benchmark.audit.legibility(items, { root: data }) : undefined;
+  return { loaded: loaded.items, items };
+}
+
+/** The audited items of `data` (loadAuditItems) with their audit units and, with cues, legibility. */
+export async function loadForAudit<I extends BenchItem>(benchmark: Benchmark<I>, data: string, options: LoadOptions): Promise<LoadedAudit<I>> {
+  const { items } = loadAuditItems(benchmark, data, options);
+  const units = await benchmark.audit!.units(items, { root: data, cues: options.cues });
+  const legibility = options.cues && benchmark.audit!.legibility ? await benchmark.audit!.legibility(items, { root: data }) : undefined;
   return { items, units, ...(legibility ? { legibility } : {}) };
 }
 

@@ -56,8 +56,9 @@ export function crossValidatedForest(units: readonly AuditUnit[], fold: readonly
     predictCodes(forest, table.codes, rows).forEach((p, k) => (scores[rows[k]!] = p));
     heldOut.push({ rows, forest });
   }
-  const { replies, s } = verdicts(units, table, scores, options.seed);
-  const importance = permutationImportance(units, table, heldOut, gain, options.seed);
+  const unitRows = rowsByUnit(table, units.length);
+  const { replies, s } = verdicts(units, unitRows, scores, options.seed);
+  const importance = permutationImportance(units, table, unitRows, heldOut, gain, options.seed);
   return { replies, s, importance, columns: table.columns.length };
 }
 
@@ -79,10 +80,10 @@ function rowsByUnit(table: FeatureTable, units: number): number[][] {
 }
 
 /** Replies and bias scores from the held-out predictions. */
-function verdicts(units: readonly AuditUnit[], table: FeatureTable, scores: Float64Array, seed: number): { replies: Map<string, string>; s: Map<string, number> } {
+function verdicts(units: readonly AuditUnit[], unitRows: readonly number[][], scores: Float64Array, seed: number): { replies: Map<string, string>; s: Map<string, number> } {
   const replies = new Map<string, string>();
   const s = new Map<string, number>();
-  rowsByUnit(table, units.length).forEach((rows, u) => {
+  unitRows.forEach((rows, u) => {
     const unit = units[u]!;
     const picked = pick(unit, rows.map((r) => scores[r]!), seed);
     replies.set(unit.id, picked.reply);
@@ -123,10 +124,9 @@ export function pick(unit: AuditUnit, predicted: readonly number[], seed: number
  * gain are shuffled one at a time across the held-out rows of each fold and the mean proxy
  * score is compared with the unshuffled one.
  */
-function permutationImportance(units: readonly AuditUnit[], table: FeatureTable, heldOut: readonly HeldOut[], gain: Float64Array, seed: number): Importance[] {
+function permutationImportance(units: readonly AuditUnit[], table: FeatureTable, unitRows: readonly number[][], heldOut: readonly HeldOut[], gain: Float64Array, seed: number): Importance[] {
   const candidates = [...gain.keys()].filter((c) => gain[c]! > 0).sort((a, b) => gain[b]! - gain[a]! || a - b).slice(0, PERMUTED_COLUMNS);
   if (candidates.length === 0) return [];
-  const unitRows = rowsByUnit(table, units.length);
   const proxyOf = (scores: Float64Array) => {
     let total = 0;
     let counted = 0;

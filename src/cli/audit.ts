@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { DEFAULT_AUDIT_OPTIONS } from "../audit/audit.js";
 import { auditMarkdown, pruneMarkdown, summaryTable } from "../audit/markdown.js";
 import { writeAudit } from "../audit/outputs.js";
 import { auditFolder, loadForAudit } from "../audit/run-audit.js";
@@ -21,9 +22,9 @@ export function registerAudit(program: Command): void {
     .option("--out <dir>", "output folder (default runs/<benchmark>/audit--<data folder>)")
     .option("--tasks <list>", "comma-separated task codes or names", list)
     .option("--prompt <variant>", "audit the questions this prompt variant derives from the set (patheval: attribute-abstraction-list for Table 12, fine-grained, ...)")
-    .option("--folds <k>", "cross-validation folds", wholeIn(2, 20), 5)
-    .option("--seed <n>", "seed for folds, forests and tie-breaks", seed, 26)
-    .option("--bootstrap <n>", "bootstrap resamples for the intervals", wholeIn(0, 10_000), 500)
+    .option("--folds <k>", "cross-validation folds", wholeIn(2, 20), DEFAULT_AUDIT_OPTIONS.folds)
+    .option("--seed <n>", "seed for folds, forests and tie-breaks", seed, DEFAULT_AUDIT_OPTIONS.seed)
+    .option("--bootstrap <n>", "bootstrap resamples for the intervals", wholeIn(0, 10_000), DEFAULT_AUDIT_OPTIONS.bootstrap)
     .option("--no-cues", "skip the features read off pictures and videos (faster)")
     .option("--prune <target>", "iterative bias pruning: remove the most biased items until each task's best blind score is within TARGET (a fraction, e.g. 0.05) of chance; writes the kept set to <out>/data", numberIn(0, 1))
     .option("--budget <share>", "with --prune: the largest share of a task's items removed", numberIn(0, 1), 0.5)

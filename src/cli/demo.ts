@@ -19,6 +19,7 @@ import { navigationRunsMarkdown } from "../benchmarks/vcn/navigate/report.js";
 import type { NavigationScores } from "../benchmarks/vcn/navigate/scores.js";
 import { HouseCache } from "../sim/house-cache.js";
 import { auditFolder } from "../audit/run-audit.js";
+import { DEFAULT_AUDIT_OPTIONS } from "../audit/audit.js";
 import { pct } from "../audit/markdown.js";
 import { blindReferences, findAudits } from "../report/blind-rows.js";
 
@@ -130,7 +131,7 @@ async function demo(outDir: string): Promise<void> {
   for (const [id, data] of [["egopath", DEMO_DATA], ["patheval", pathevalData], ["vcn", BUNDLED_DATA.vcn], ["egotl", BUNDLED_DATA.egotl], ["epic", BUNDLED_DATA.epic]] as const) {
     const benchmark = getBenchmark(id);
     if (!benchmark.audit) continue;
-    const result = await auditFolder(benchmark, data, path.join(audits, id), { folds: 5, seed: 26, bootstrap: 500, cues: true });
+    const result = await auditFolder(benchmark, data, path.join(audits, id), { ...DEFAULT_AUDIT_OPTIONS, cues: true });
     const o = result.document.overall;
     console.log(`\n== audit ${id} (${path.basename(data)}): ${o.metric} chance ${pct(o.chance)}, best blind rule ${o.blind_best ? `${pct(o.blind_best.score)} (${o.blind_best.name})` : "—"}, TsT ${pct(o.tst)}`);
   }

@@ -7,9 +7,9 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { auditUnits, type AuditDocument } from "../audit/audit.js";
+import { auditUnits, DEFAULT_AUDIT_OPTIONS, type AuditDocument } from "../audit/audit.js";
 import { AUDIT_FILE } from "../audit/outputs.js";
-import { loadForAudit } from "../audit/run-audit.js";
+import { loadAuditItems } from "../audit/run-audit.js";
 import type { ScoresDocument } from "../core/benchmark.js";
 import { DataError, UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
@@ -94,10 +94,10 @@ async function auditOnTheFly(benchmarkId: string, data: string, run: ScoresDocum
   const split = typeof run["split"] === "string" ? (run["split"] as string) : undefined;
   const configured = benchmark.configure && split ? benchmark.configure({ split }) : benchmark;
   try {
-    const loaded = configured.load(data, undefined, { allowOutsideRoot: run["allow_outside_root"] === true });
-    if (loaded.problems.length > 0 || loaded.items.length === 0 || loaded.items.length > AUDIT_ON_THE_FLY_ITEMS) return null;
-    const { items, units } = await loadForAudit(configured, data, { cues: false, allowOutsideRoot: run["allow_outside_root"] === true, ...(prompt ? { prompt } : {}) });
-    return { ...auditUnits(configured, items, units, { folds: 5, seed: 26, bootstrap: 0 }).document, ...(prompt ? { prompt } : {}) };
+    const { loaded, items } = loadAuditItems(configured, data, { allowOutsideRoot: run["allow_outside_root"] === true, ...(prompt ? { prompt } : {}) });
+    if (loaded.length > AUDIT_ON_THE_FLY_ITEMS) return null;
+    const units = await configured.audit!.units(items, { root: data, cues: false });
+    return { ...auditUnits(configured, items, units, { ...DEFAULT_AUDIT_OPTIONS, bootstrap: 0 }).document, ...(prompt ? { prompt } : {}) };
   } catch (error) {
     // A set that no longer reads (moved, changed) has no rows; anything else is a bug to see.
     if (error instanceof DataError || error instanceof UsageError) return null;

@@ -36,6 +36,7 @@ import { scoreRouteItem, scoreSetItem } from "./score.js";
 import { isRouteTask, resolveTask, taskInfo, TASK_CODES, type TaskCode } from "./tasks.js";
 import type { EgoPathItem, RouteItem, SetItem } from "./types.js";
 import { graphFileCandidates, sceneDirOf } from "./waypoint-graph.js";
+import { allCandidates } from "../../audit/units.js";
 
 /** A reply in the official runner's output contract (what the built-in models send). */
 export const idsReply = (ids: readonly bigint[]): string => JSON.stringify({ display_ids: ids.map(Number) });
@@ -284,9 +285,8 @@ export function fitLogistic(x: readonly number[][], y: readonly number[], steps 
   return (row) => row.reduce((s, v, j) => s + ((v - mean[j]!) / scale[j]!) * w[j]!, b);
 }
 
-const candidatesOf = (unit: AuditUnit): readonly Candidate[] => (unit.answer.kind === "number" ? [] : unit.answer.candidates);
 const subsetReply = (unit: AuditUnit, chosen: number[]): string => (unit.answer.kind === "subset" ? unit.answer.reply(chosen) : "");
-const choiceReply = (unit: AuditUnit, index: number): string => candidatesOf(unit)[index]?.reply ?? "";
+const choiceReply = (unit: AuditUnit, index: number): string => allCandidates(unit)[index]?.reply ?? "";
 
 /** The index of the largest score (first on ties), or −1 for an empty list. */
 function argMax(scores: readonly number[]): number {
@@ -317,10 +317,10 @@ const depthPrior: BlindRule = {
   tasks: SET_TASKS,
   fit(train) {
     const pos = new Array<number>(PRIOR_BUCKETS).fill(0), neg = new Array<number>(PRIOR_BUCKETS).fill(0);
-    for (const unit of train) for (const c of candidatesOf(unit)) (c.label >= 0.5 ? pos : neg)[bucketOf(c.features["rank"] ?? 0)]!++;
+    for (const unit of train) for (const c of allCandidates(unit)) (c.label >= 0.5 ? pos : neg)[bucketOf(c.features["rank"] ?? 0)]!++;
     const P = pos.reduce((s, v) => s + v, 0), N = neg.reduce((s, v) => s + v, 0);
     const chosen = pos.map((p, k) => P > 0 && N > 0 && p / P > neg[k]! / N);
-    return (unit) => subsetReply(unit, candidatesOf(unit).flatMap((c, i) => (chosen[bucketOf(c.features["rank"] ?? 0)] ? [i] : [])));
+    return (unit) => subsetReply(unit, allCandidates(unit).flatMap((c, i) => (chosen[bucketOf(c.features["rank"] ?? 0)] ? [i] : [])));
   },
 };
 
@@ -330,7 +330,7 @@ const randomHalf: BlindRule = {
   tasks: SET_TASKS,
   fit: () => (unit) => {
     const rng = createRng(seedFromString(unit.id, 26));
-    return subsetReply(unit, candidatesOf(unit).flatMap((_, i) => (rng.next() < 0.5 ? [i] : [])));
+    return subsetReply(unit, allCandidates(unit).flatMap((_, i) => (rng.next() < 0.5 ? [i] : [])));
   },
 };
 
@@ -339,7 +339,7 @@ const randomOneHop: BlindRule = {
   describe: "the start, then one other displayed marker drawn uniformly (seeded by the question id); reads no legal step or goal",
   tasks: ROUTE_TASKS,
   fit: () => (unit) => {
-    const n = candidatesOf(unit).length;
+    const n = allCandidates(unit).length;
     return n === 0 ? "" : choiceReply(unit, createRng(seedFromString(unit.id, 26)).below(n));
   },
 };
@@ -350,9 +350,9 @@ const typicalGoalRank: BlindRule = {
   describe: "the start, then the marker whose number rank (nearest first) is closest to the median rank of right one-hop goals on the other folds",
   tasks: ROUTE_TASKS,
   fit(train) {
-    const ranks = train.flatMap((u) => candidatesOf(u).flatMap((c) => (c.label >= 0.5 ? [c.features["rank"] ?? 0] : []))).sort((a, b) => a - b);
+    const ranks = train.flatMap((u) => allCandidates(u).flatMap((c) => (c.label >= 0.5 ? [c.features["rank"] ?? 0] : []))).sort((a, b) => a - b);
     const target = ranks.length === 0 ? 1 : ranks[ranks.length >> 1]!;
-    return (unit) => choiceReply(unit, argMax(candidatesOf(unit).map((c) => -Math.abs((c.features["rank"] ?? 0) - target))));
+    return (unit) => choiceReply(unit, argMax(allCandidates(unit).map((c) => -Math.abs((c.features["rank"] ?? 0) - target))));
   },
 };
 
@@ -363,9 +363,9 @@ function cueThresholdRule(name: string, cue: string, describe: string): BlindRul
   return {
     name, describe, tasks: SET_TASKS, cue: true,
     fit(train) {
-      const rows = strided(train.flatMap((u) => candidatesOf(u).filter((c) => c.cues?.[cue] !== undefined).map((c) => ({ value: c.cues![cue]!, label: c.label }))));
+      const rows = strided(train.flatMap((u) => allCandidates(u).filter((c) => c.cues?.[cue] !== undefined).map((c) => ({ value: c.cues![cue]!, label: c.label }))));
       const { threshold, direction } = bestThreshold(rows);
-      return (unit) => subsetReply(unit, candidatesOf(unit).flatMap((c, i) => {
+      return (unit) => subsetReply(unit, allCandidates(unit).flatMap((c, i) => {
         const v = c.cues?.[cue];
         return v !== undefined && direction * v >= threshold ? [i] : [];
       }));
@@ -387,10 +387,10 @@ const isolationAndColour: BlindRule = {
   tasks: SET_TASKS,
   cue: true,
   fit(train) {
-    const rows = strided(train.flatMap((u) => candidatesOf(u).filter(hasCues)));
+    const rows = strided(train.flatMap((u) => allCandidates(u).filter(hasCues)));
     const score = fitLogistic(rows.map((c) => cueRow(c, SET_CUES)), rows.map((c) => c.label));
     const { threshold } = bestThreshold(rows.map((c) => ({ value: score(cueRow(c, SET_CUES)), label: c.label })));
-    return (unit) => subsetReply(unit, candidatesOf(unit).flatMap((c, i) => (hasCues(c) && score(cueRow(c, SET_CUES)) >= threshold ? [i] : [])));
+    return (unit) => subsetReply(unit, allCandidates(unit).flatMap((c, i) => (hasCues(c) && score(cueRow(c, SET_CUES)) >= threshold ? [i] : [])));
   },
 };
 
@@ -401,9 +401,9 @@ const oneHopByPosition: BlindRule = {
   tasks: ROUTE_TASKS,
   cue: true,
   fit(train) {
-    const rows = strided(train.flatMap((u) => candidatesOf(u).filter(hasCues)));
+    const rows = strided(train.flatMap((u) => allCandidates(u).filter(hasCues)));
     const score = fitLogistic(rows.map((c) => cueRow(c, ROUTE_CUES)), rows.map((c) => c.label));
-    return (unit) => choiceReply(unit, argMax(candidatesOf(unit).map((c) => (hasCues(c) ? score(cueRow(c, ROUTE_CUES)) : -Infinity))));
+    return (unit) => choiceReply(unit, argMax(allCandidates(unit).map((c) => (hasCues(c) ? score(cueRow(c, ROUTE_CUES)) : -Infinity))));
   },
 };
 
@@ -415,7 +415,7 @@ const oneHopToNamedSide: BlindRule = {
   cue: true,
   fit: () => (unit) => {
     const side = unit.features["side_word"] ?? 0;
-    return choiceReply(unit, argMax(candidatesOf(unit).map((c) => (!hasCues(c) ? -Infinity : side !== 0 ? side * c.cues!["x"]! : -c.cues!["y"]!))));
+    return choiceReply(unit, argMax(allCandidates(unit).map((c) => (!hasCues(c) ? -Infinity : side !== 0 ? side * c.cues!["x"]! : -c.cues!["y"]!))));
   },
 };
 

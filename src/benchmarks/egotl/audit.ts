@@ -38,6 +38,7 @@ import { findItemFiles, type EgoTLItem } from "./load.js";
 import { normalizeText } from "./parse.js";
 import { fill, loadTemplates, questionText, type EgoTLTemplates } from "./prompt.js";
 import { DIRECTION_LABELS, LETTERS, type EgoTLTask } from "./schema.js";
+import { choiceCandidates } from "../../audit/units.js";
 
 const OPTION_TASKS: readonly EgoTLTask[] = ["planning", "scene_action", "next_action", "action_recognition"];
 const CHOICE_TASKS: readonly EgoTLTask[] = [...OPTION_TASKS, "direction"];
@@ -286,12 +287,9 @@ async function cuesOf(item: EgoTLItem, probes: Map<string, ReturnType<typeof pro
 // ---------------------------------------------------------------------------------------------
 // Rules
 
-type Choice = Extract<AuditUnit["answer"], { kind: "choice" }>;
-const choiceOf = (unit: AuditUnit): Candidate[] => (unit.answer.kind === "choice" ? (unit.answer as Choice).candidates : []);
-
 /** The candidate with the highest score (the first among equals); "" for a unit without candidates. */
 function pickBest(unit: AuditUnit, score: (c: Candidate, i: number) => number): string {
-  const candidates = choiceOf(unit);
+  const candidates = choiceCandidates(unit);
   let best = -1;
   let bestScore = -Infinity;
   candidates.forEach((c, i) => {
@@ -313,7 +311,7 @@ export function median(values: readonly number[]): number | null {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-const rightCandidate = (unit: AuditUnit): Candidate | undefined => choiceOf(unit).find((c) => c.label === 1);
+const rightCandidate = (unit: AuditUnit): Candidate | undefined => choiceCandidates(unit).find((c) => c.label === 1);
 const normalOf = (c: Candidate): string => normalizeText(c.text ?? c.reply);
 
 /** Per task, counts of a key among right answers and among offered options on the training units. */
@@ -326,7 +324,7 @@ function keyRates(train: readonly AuditUnit[], key: (c: Candidate) => string): M
     out.set(unit.task, entry);
     const k = key(right);
     entry.right.set(k, (entry.right.get(k) ?? 0) + 1);
-    for (const c of new Set(choiceOf(unit).map(key))) entry.offered.set(c, (entry.offered.get(c) ?? 0) + 1);
+    for (const c of new Set(choiceCandidates(unit).map(key))) entry.offered.set(c, (entry.offered.get(c) ?? 0) + 1);
   }
   return out;
 }
@@ -335,7 +333,7 @@ function keyRates(train: readonly AuditUnit[], key: (c: Candidate) => string): M
 function positionPrior(train: readonly AuditUnit[]): Map<string, number> {
   const counts = new Map<string, number[]>();
   for (const unit of train) {
-    const index = choiceOf(unit).findIndex((c) => c.label === 1);
+    const index = choiceCandidates(unit).findIndex((c) => c.label === 1);
     if (index < 0) continue;
     const list = counts.get(unit.task) ?? [];
     list[index] = (list[index] ?? 0) + 1;
@@ -381,7 +379,7 @@ const stemPrior: BlindRule = {
     const rates = keyRates(train, (c) => optionStem(c.text ?? c.reply));
     return (unit) => {
       const entry = rates.get(unit.task);
-      const n = Math.max(choiceOf(unit).length, 1);
+      const n = Math.max(choiceCandidates(unit).length, 1);
       return pickBest(unit, (c) => {
         const stem = optionStem(c.text ?? c.reply);
         return ((entry?.right.get(stem) ?? 0) + 1 / n) / ((entry?.offered.get(stem) ?? 0) + 1);

@@ -29,6 +29,7 @@ import { gtFields, LEAF_TASKS, overlaySuffix, type LeafTask } from "./taxonomy.j
 import type { EpicItem } from "./types.js";
 import { groundTruth } from "./score.js";
 import { decodeRleUnion } from "../../geometry/rle.js";
+import { choiceCandidates } from "../../audit/units.js";
 
 /** The headline of every task: the mean sample score (paper Sec. 4.2 and Table 2; summarize()'s tasks[...].mean_score). */
 export const HEADLINE_METRIC = "mean score";
@@ -196,18 +197,17 @@ async function units(items: EpicItem[], options: { root: string; cues: boolean }
 
 // ------------------------------------------------------------------ rules
 
-const candidatesOf = (unit: AuditUnit): Candidate[] => (unit.answer.kind === "choice" ? unit.answer.candidates : []);
 
 /** The unit's candidate for a shape, stating count 1 / feasible where the task asks (count 0 / not feasible for "empty"). */
 function shapeReply(unit: AuditUnit, shapeName: string): string {
   const shape = SHAPES.findIndex((s) => s.name === shapeName);
   const empty = SHAPES[shape]!.box === null;
-  const hit = candidatesOf(unit).find((c) => c.features["shape"] === shape && [-1, empty ? 0 : 1].includes(c.features["count"]!) && [-1, empty ? 0 : 1].includes(c.features["feasible"]!));
+  const hit = choiceCandidates(unit).find((c) => c.features["shape"] === shape && [-1, empty ? 0 : 1].includes(c.features["count"]!) && [-1, empty ? 0 : 1].includes(c.features["feasible"]!));
   return hit?.reply ?? "";
 }
 
 function routeReply(unit: AuditUnit, route: number): string {
-  return candidatesOf(unit).find((c) => c.features["route"] === route)?.reply ?? "";
+  return choiceCandidates(unit).find((c) => c.features["route"] === route)?.reply ?? "";
 }
 
 /** A reply built from fractions for the unit's task and image size (cue rules). */
@@ -227,7 +227,7 @@ export const bestConstantPerTask: BlindRule = {
   fit(train) {
     const sums = new Map<string, number[]>();
     for (const unit of train) {
-      const cands = candidatesOf(unit);
+      const cands = choiceCandidates(unit);
       const s = sums.get(unit.task) ?? new Array<number>(cands.length).fill(0);
       cands.forEach((c, i) => (s[i] = (s[i] ?? 0) + c.label));
       sums.set(unit.task, s);
@@ -235,7 +235,7 @@ export const bestConstantPerTask: BlindRule = {
     const best = new Map([...sums].map(([task, s]) => [task, s.reduce((b, v, i) => (v > s[b]! ? i : b), 0)]));
     // A task not seen in training falls back to the first menu entry with a box (the whole image) or the first route.
     return (unit) => {
-      const cands = candidatesOf(unit);
+      const cands = choiceCandidates(unit);
       const i = best.get(unit.task) ?? cands.findIndex((c) => c.features["is_empty"] !== 1);
       return cands[Math.max(0, i)]?.reply ?? "";
     };
@@ -252,7 +252,7 @@ const smoothestHalf: BlindRule = {
     let best = shapeReply(unit, "bottom half"), bestEdge = Infinity;
     for (const name of HALF_SHAPES) {
       const shape = SHAPES.findIndex((s) => s.name === name);
-      const c = candidatesOf(unit).find((k) => k.features["shape"] === shape && [-1, 1].includes(k.features["count"]!) && [-1, 1].includes(k.features["feasible"]!));
+      const c = choiceCandidates(unit).find((k) => k.features["shape"] === shape && [-1, 1].includes(k.features["count"]!) && [-1, 1].includes(k.features["feasible"]!));
       const edge = c?.cues?.["edge"];
       if (c && edge !== undefined && edge < bestEdge) [best, bestEdge] = [c.reply, edge];
     }
@@ -295,7 +295,7 @@ export const epicRules: BlindRule[] = [
   constant("bottom-half", "one box over the bottom half of the image, count 1, feasible", BOX_TASKS, (u) => shapeReply(u, "bottom half")),
   constant("centre", "the image centre: one box over the middle half of each side (count 1, feasible); on path tasks a route from the bottom centre up to the centre point", [...BOX_TASKS, ...PATH_TASKS], (u) => (PATH_TASKS.includes(u.task) ? routeReply(u, 1) : shapeReply(u, "centre box"))),
   constant("straight-path", "a straight path up the middle: bottom centre, centre, top centre (the full-image baseline's route)", PATH_TASKS, (u) => routeReply(u, 0)),
-  constant("count-2", "one box over the whole image with count 2 (tasks that count)", tasksOf(["counted"]), (u) => candidatesOf(u).find((c) => c.features["shape"] === 1 && c.features["count"] === 2)?.reply ?? ""),
+  constant("count-2", "one box over the whole image with count 2 (tasks that count)", tasksOf(["counted"]), (u) => choiceCandidates(u).find((c) => c.features["shape"] === 1 && c.features["count"] === 2)?.reply ?? ""),
   bestConstantPerTask,
   smoothestHalf,
   tintBox,

@@ -34,6 +34,7 @@ import { abstractionFormatOf, fineGrainedSetOf, trueStances } from "./probes.js"
 import { buildMessages, buildProbeMessages, leftPath, loadTemplates, other, shownPair, type PathEvalTemplates, type ShownPair, type Variant } from "./prompt.js";
 import { DESCRIPTORS, relevantDescriptors, scenarioById } from "./scenarios.js";
 import type { PathEvalItem, PathName } from "./types.js";
+import { choiceCandidates } from "../../audit/units.js";
 
 /** The variant the default run asks (`run patheval` without --prompt: the first prompt source). */
 const DEFAULT_VARIANT: Variant = "plain";
@@ -129,7 +130,6 @@ async function units(items: PathEvalItem[], _options: { root: string; cues: bool
   return out;
 }
 
-const choicesOf = (unit: AuditUnit): Candidate[] => (unit.answer.kind === "choice" ? unit.answer.candidates : []);
 
 /** The unit's scenario (its template id in the text), the key of the per-scenario prior. */
 const scenarioKey = (unit: AuditUnit) => `${unit.task}|${unit.features["scenario"] ?? 0}`;
@@ -138,7 +138,7 @@ const scenarioKey = (unit: AuditUnit) => `${unit.task}|${unit.features["scenario
 export function positionPrior(train: readonly AuditUnit[], key: (u: AuditUnit) => string): Map<string, number> {
   const counts = new Map<string, [number, number]>();
   for (const unit of train) {
-    const right = choicesOf(unit).findIndex((c) => c.label > 0);
+    const right = choiceCandidates(unit).findIndex((c) => c.label > 0);
     if (right !== 0 && right !== 1) continue;
     const tally = counts.get(key(unit)) ?? counts.set(key(unit), [0, 0]).get(key(unit))!;
     tally[right]! += 1;
@@ -147,8 +147,8 @@ export function positionPrior(train: readonly AuditUnit[], key: (u: AuditUnit) =
 }
 
 export const pathevalRules: BlindRule[] = [
-  { name: "first-shown", describe: "always the path shown first (on the left)", tasks: PAIR_TASKS, fit: () => (unit) => choicesOf(unit)[0]!.reply },
-  { name: "second-shown", describe: "always the path shown second (on the right)", tasks: PAIR_TASKS, fit: () => (unit) => choicesOf(unit)[1]!.reply },
+  { name: "first-shown", describe: "always the path shown first (on the left)", tasks: PAIR_TASKS, fit: () => (unit) => choiceCandidates(unit)[0]!.reply },
+  { name: "second-shown", describe: "always the path shown second (on the right)", tasks: PAIR_TASKS, fit: () => (unit) => choiceCandidates(unit)[1]!.reply },
   {
     name: "scenario-position-prior",
     describe: "the shown position that was right most often for the same scenario on the training folds (the task's majority when the scenario was not seen)",
@@ -156,7 +156,7 @@ export const pathevalRules: BlindRule[] = [
     fit: (train) => {
       const byScenario = positionPrior(train, scenarioKey);
       const byTask = positionPrior(train, (u) => u.task);
-      return (unit) => choicesOf(unit)[byScenario.get(scenarioKey(unit)) ?? byTask.get(unit.task) ?? 0]!.reply;
+      return (unit) => choiceCandidates(unit)[byScenario.get(scenarioKey(unit)) ?? byTask.get(unit.task) ?? 0]!.reply;
     },
   },
   {

@@ -33,6 +33,7 @@ import { buildMessages, loadTemplates, planShown, shownLabels, type Tour, type V
 import { RELATIONS } from "./relations.js";
 import { R2O_TASKS } from "./schema.js";
 import type { ShownFrames, VcnItem } from "./types.js";
+import { choiceCandidates } from "../../audit/units.js";
 
 /** The variant the default run asks (`run vcn` without --prompt). */
 const DEFAULT_VARIANT = "plain";
@@ -181,11 +182,10 @@ async function units(items: VcnItem[], options: { root: string; cues: boolean })
   });
 }
 
-const candidatesOf = (unit: AuditUnit): Candidate[] => (unit.answer.kind === "choice" ? unit.answer.candidates : []);
 
 /** A rule that picks a candidate position from the unit's candidates alone. */
 function positionRule(name: string, describe: string, pick: (n: number) => number): BlindRule {
-  return { name, describe, fit: () => (unit) => candidatesOf(unit)[pick(candidatesOf(unit).length)]?.reply ?? frameReply(0) };
+  return { name, describe, fit: () => (unit) => choiceCandidates(unit)[pick(choiceCandidates(unit).length)]?.reply ?? frameReply(0) };
 }
 
 /** Bins of the relative-position prior. */
@@ -199,7 +199,7 @@ const binOf = (fraction: number) => Math.min(PRIOR_BINS - 1, Math.floor(fraction
 export function positionPrior(train: readonly AuditUnit[]): Map<string, number[]> {
   const prior = new Map<string, number[]>();
   for (const unit of train) {
-    const candidates = candidatesOf(unit);
+    const candidates = choiceCandidates(unit);
     const right = candidates.filter((c) => c.label > 0);
     if (right.length === 0) continue;
     const bins = prior.get(unit.task) ?? prior.set(unit.task, new Array<number>(PRIOR_BINS).fill(0)).get(unit.task)!;
@@ -210,7 +210,7 @@ export function positionPrior(train: readonly AuditUnit[]): Map<string, number[]
 
 /** The frame whose relative position falls in the prior's heaviest bin (the latest such frame; the last frame when the task was not seen). */
 export function pickByPrior(unit: AuditUnit, prior: Map<string, number[]>): string {
-  const candidates = candidatesOf(unit);
+  const candidates = choiceCandidates(unit);
   const bins = prior.get(unit.task);
   if (!bins || candidates.length === 0) return candidates.at(-1)?.reply ?? frameReply(0);
   let best = candidates.length - 1;
@@ -222,7 +222,7 @@ export function pickByPrior(unit: AuditUnit, prior: Map<string, number[]>): stri
 
 /** The candidate maximising `score` (the latest at a tie), or the last frame when no candidate scores above 0. */
 function pickByCue(unit: AuditUnit, score: (cues: Record<string, number>) => number): string {
-  const candidates = candidatesOf(unit);
+  const candidates = choiceCandidates(unit);
   let best = -1;
   let bestScore = 0;
   candidates.forEach((c, k) => {

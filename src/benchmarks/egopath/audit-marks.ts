@@ -8,68 +8,50 @@
  * build_task_outputs.py `draw_overlay`): markers are drawn in the order of the visible-waypoints
  * list (display id order, nearest first), each as leader line, then filled circle, then label;
  * circle radius max(6, 10·W/1024) px with a max(1, 2·W/1024) px outline; the label in DejaVu Sans
- * Bold of max(11, 18·W/1024) px, its baseline-left corner at (x + r + outline, y − r − outline),
- * with a black shadow max(1, W/1024) px down and right. A label box is the digits' advance width
- * (0.6958 em each, measured) plus the shadow, by the digit height (0.73 em) plus the shadow.
+ * Bold of max(11, 18·W/1024) px, its baseline starting at the record's `label_xy` or, without one
+ * (the release), at (x + r + outline, y − r − outline), with a black shadow max(1, W/1024) px down
+ * and right; the leader from the circle's rim to the label box's nearest point. A label box is the
+ * digits' advance width (0.6958 em each, measured) plus the shadow, by the digit height (0.73 em)
+ * plus the shadow (construct/label-layout.ts holds this geometry for both sides).
  */
 import { EGOPATH_PARAMS as P, OFFICIAL_IMAGE_SIDE, scalePx } from "./construct/params.js";
 import { markerStyle, type MarkerStyle } from "./construct/markers.js";
+import { circleReach, defaultLabelOrigin, leaderHalfWidth, leaderOf, segmentDistance2, textBox, type Box } from "./construct/label-layout.js";
 
-/** DejaVu Sans Bold digits: advance 1425/2048 em; ink height of a digit 0.73 em (measured with the project's canvas). */
-const DIGIT_ADVANCE_EM = 0.6958;
-const DIGIT_HEIGHT_EM = 0.73;
-
-export interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+export type { Box };
 
 export interface PlacedMarker {
   id: number;
   x: number;
   y: number;
+  /** Baseline start of its number, when the record gives it. */
+  label?: { x: number; y: number };
 }
 
 /** The box a marker's number occupies (text and shadow). */
 export function labelBox(m: PlacedMarker, style: MarkerStyle): Box {
-  const lx = m.x + style.radius + style.outline;
-  const ly = m.y - style.radius - style.outline;
-  const digits = String(m.id).length;
-  return { x0: lx, y0: ly - DIGIT_HEIGHT_EM * style.font, x1: lx + DIGIT_ADVANCE_EM * style.font * digits + style.shadow, y1: ly + style.shadow };
-}
-
-/** Squared distance from a point to a segment. */
-function segmentDistance2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax;
-  const dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2));
-  const qx = ax + t * dx - px;
-  const qy = ay + t * dy - py;
-  return qx * qx + qy * qy;
+  return textBox(m.label ?? defaultLabelOrigin(m, style), String(m.id).length, style);
 }
 
 /** The marks one marker draws, as tests on a point. */
-interface Marks {
+export interface Marks {
   bounds: Box;
   covers(x: number, y: number): boolean;
 }
 
 function marksOf(m: PlacedMarker, style: MarkerStyle): Marks {
-  const { radius: r, outline: o } = style;
-  const circle = r + o / 2; // the outline stroke is centred on the circle
-  const leaderHalf = Math.max(1, o * 1.5) / 2;
-  const ax = m.x + r * 0.7, ay = m.y - r * 0.7;
-  const bx = m.x + r + o, by = m.y - r - o;
+  const circle = circleReach(style);
+  const half = leaderHalfWidth(style);
   const label = labelBox(m, style);
-  const reach = Math.max(circle, leaderHalf + Math.hypot(bx - m.x, by - m.y));
+  const leader = leaderOf(m, label, style);
   return {
-    bounds: { x0: Math.min(m.x - reach, label.x0), y0: Math.min(m.y - reach, label.y0), x1: Math.max(m.x + reach, label.x1), y1: Math.max(m.y + reach, label.y1) },
+    bounds: {
+      x0: Math.min(m.x - circle, label.x0, leader.to.x - half), y0: Math.min(m.y - circle, label.y0, leader.to.y - half),
+      x1: Math.max(m.x + circle, label.x1, leader.to.x + half), y1: Math.max(m.y + circle, label.y1, leader.to.y + half),
+    },
     covers: (x, y) =>
       (x - m.x) ** 2 + (y - m.y) ** 2 <= circle * circle ||
-      segmentDistance2(x, y, ax, ay, bx, by) <= leaderHalf * leaderHalf ||
+      segmentDistance2({ x, y }, leader.from, leader.to) <= half * half ||
       (x >= label.x0 && x <= label.x1 && y >= label.y0 && y <= label.y1),
   };
 }
@@ -152,19 +134,26 @@ export interface RingColour {
   pixels: number;
 }
 
+/** The marks of every marker of a picture (for ringColour). */
+export function pictureMarks(markers: readonly PlacedMarker[], width: number): Marks[] {
+  const style = markerStyle(width);
+  return markers.map((m) => marksOf(m, style));
+}
+
 /**
  * The mean colour (0..1) of the picture in a ring around a marker: from 1 px to 4 px (release
- * scale, at least 2 px wide) outside its outline, leaving out the up-right quarter where its
- * leader and label are drawn and every pixel inside any marker's circle.
+ * scale, at least 2 px wide) outside its outline, leaving out every pixel a marker draws on (its
+ * own leader and label, other markers' circles, leaders and labels).
  */
-export function ringColour(rgb: Uint8Array, width: number, height: number, markers: readonly PlacedMarker[], index: number): RingColour {
+export function ringColour(rgb: Uint8Array, width: number, height: number, markers: readonly PlacedMarker[], index: number, marks: readonly Marks[] = pictureMarks(markers, width)): RingColour {
   const style = markerStyle(width);
   const m = markers[index]!;
   const body = style.radius + style.outline;
   const inner = body + Math.max(1, scalePx(1, width));
   const outer = inner + Math.max(2, scalePx(4, width));
-  const reach2 = (outer + body) ** 2, body2 = body * body, inner2 = inner * inner, outer2 = outer * outer;
-  const near = markers.filter((o) => (o.x - m.x) ** 2 + (o.y - m.y) ** 2 <= reach2 && o !== m);
+  const inner2 = inner * inner, outer2 = outer * outer;
+  const ring = { x0: m.x - outer, y0: m.y - outer, x1: m.x + outer, y1: m.y + outer };
+  const near = marks.filter((k) => overlaps(k.bounds, ring));
   let n = 0, sr = 0, sg = 0, sb = 0, sv = 0, sv2 = 0;
   for (let py = Math.max(0, Math.floor(m.y - outer)); py <= Math.min(height - 1, Math.ceil(m.y + outer)); py++) {
     const cy = py + 0.5;
@@ -172,8 +161,7 @@ export function ringColour(rgb: Uint8Array, width: number, height: number, marke
       const cx = px + 0.5;
       const d2 = (cx - m.x) ** 2 + (cy - m.y) ** 2;
       if (d2 < inner2 || d2 > outer2) continue;
-      if (cx > m.x && cy < m.y) continue; // the leader and label quarter
-      if (near.some((o) => (cx - o.x) ** 2 + (cy - o.y) ** 2 <= body2)) continue;
+      if (near.some((k) => k.covers(cx, cy))) continue;
       const k = (py * width + px) * 3;
       const r = rgb[k]! / 255, g = rgb[k + 1]! / 255, b = rgb[k + 2]! / 255;
       const v = (r + g + b) / 3;

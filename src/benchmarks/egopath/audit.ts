@@ -28,7 +28,7 @@ import { imageDimensions } from "../../media/dimensions.js";
 import { decodeRgb } from "../../media/png.js";
 import { createRng, seedFromString } from "../../stats/rng.js";
 import {
-  labelCoverage, layoutCues, medianColour, ringColour, UNREADABLE_COVERAGE, toReleasePx,
+  labelCoverage, layoutCues, medianColour, pictureMarks, ringColour, UNREADABLE_COVERAGE, toReleasePx,
   type PlacedMarker, type RingColour,
 } from "./audit-marks.js";
 import { promptTexts } from "./prompt.js";
@@ -96,7 +96,7 @@ interface MarkerCues {
 }
 
 function placedMarkers(item: EgoPathItem): PlacedMarker[] {
-  return item.waypoints.flatMap((w) => (w.imageXY ? [{ id: w.displayId, x: w.imageXY[0], y: w.imageXY[1] }] : []));
+  return item.waypoints.flatMap((w) => (w.imageXY ? [{ id: w.displayId, x: w.imageXY[0], y: w.imageXY[1], ...(w.labelXY ? { label: { x: w.labelXY[0], y: w.labelXY[1] } } : {}) }] : []));
 }
 
 /** Cues of one picture (decoded once, through the dataset root). */
@@ -106,7 +106,8 @@ async function pictureCues(root: DataRoot, item: EgoPathItem): Promise<MarkerCue
   const { data, width, height } = await decodeRgb(await readImageFileAsync(image.path));
   const markers = placedMarkers(item);
   const layout = layoutCues(markers, width, height);
-  const rings = markers.map((_, i) => ringColour(data, width, height, markers, i));
+  const marks = pictureMarks(markers, width);
+  const rings = markers.map((_, i) => ringColour(data, width, height, markers, i, marks));
   const [mr, mg, mb] = medianColour(rings);
   const perMarker = new Map<number, Record<string, number>>();
   markers.forEach((m, i) => {

@@ -499,6 +499,8 @@ function readWaypoints(file: string, ref: string, problems: DataProblem[]): Wayp
       }
       waypoint.imageXY = uv as [number, number];
     }
+    const label = w["label_xy"];
+    if (Array.isArray(label) && label.length === 2 && label.every((v) => typeof v === "number" && Number.isFinite(v))) waypoint.labelXY = label as [number, number];
     const waypointId = w["waypoint_id"] == null ? null : toIdOrNull(w["waypoint_id"]);
     if (waypointId !== null) waypoint.waypointId = waypointId;
     const grid = gridPoint(w["grid_xy"], toIdOrNull);

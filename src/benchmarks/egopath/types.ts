@@ -4,6 +4,8 @@ import type { TaskCode } from "./tasks.js";
 export interface Waypoint {
   displayId: number;
   imageXY?: [number, number];
+  /** Where its number's baseline starts (`label_xy`, spatialprobe's sets); absent: up-right of the marker, as the release draws it. */
+  labelXY?: [number, number];
   worldXYZ?: [number, number, number];
   /** The scene waypoint it marks (`waypoint_id`), when the file gives an integer. */
   waypointId?: bigint;

@@ -51,6 +51,13 @@ export interface GenerateEgoPathResult {
   scenes: Record<Split, string[]>;
   views: number;
   rejected: Record<string, number>;
+  /** What legible numbering cost (label-layout.ts): markers left off the sheets, route units dropped. */
+  labelling: Labelling;
+}
+
+export interface Labelling {
+  markersDropped: number;
+  unitsDropped: number;
 }
 
 /** `--set` options of `generate egopath`: size, views, routes, splits=TRAIN,VAL,BENCHMARK. */
@@ -96,6 +103,8 @@ export function assignSplits(sceneIds: readonly string[], ratios: { train: numbe
   return out;
 }
 
+const labellingText = (l: Labelling): string => `${l.markersDropped} markers left out and ${l.unitsDropped} route units dropped because their number had no free place`;
+
 const jsonl = (rows: readonly object[]): string => rows.map((r) => JSON.stringify(r) + "\n").join("");
 
 function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, side: number): string {
@@ -110,6 +119,7 @@ function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, sid
     "grid line of sight, goal rings 0.10 m beyond the closest approach. It is not EgoPathBench data.",
     "",
     `- seed: ${opts.seed}; houses: ${opts.scenes}; image: ${side} x ${side}; views kept: ${result.views}; camera poses rejected: ${Object.entries(result.rejected).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`,
+    `- numbers drawn where they can be read: ${labellingText(result.labelling)}`,
     ...(["benchmark", "val", "train"] as const).map((s) => `- ${s}: ${result.scenes[s].length} scenes; ${counts(s)}`),
     "",
     "Regenerate (byte-identical output for the same seed, options and furniture libraries):",
@@ -145,6 +155,7 @@ export interface EgoPathHouse {
   /** Catalogue ids of the furniture it uses, in the order of first use. */
   used: string[];
   views: number;
+  labelling: Labelling;
   /** The progress line of the house. */
   line: string;
 }
@@ -180,6 +191,7 @@ export async function generateEgoPathHouse(opts: GenerateEgoPathOptions, s: numb
   const rejected: Record<string, number> = {};
   const used = new Set<string>();
   let views = 0;
+  const labelling: Labelling = { markersDropped: 0, unitsDropped: 0 };
   const rng = createRng(deriveSeed(opts.seed, s + 1));
   const scene = { ...(await generateHouse({ catalogue, library, seed: deriveSeed(opts.seed, 1000 + s) })), id: sceneId };
   for (const o of scene.objects) used.add(o.catalogId);
@@ -206,6 +218,8 @@ export async function generateEgoPathHouse(opts: GenerateEgoPathOptions, s: numb
     const built = buildView(inputs, amodal, rng, maxRoutes);
     if (typeof built === "string") { reject(built); continue; }
     accepted.push(candidate);
+    labelling.markersDropped += built.labelling.markersDropped;
+    labelling.unitsDropped += built.labelling.unitsDropped;
     const viewId = accepted.length - 1;
     views++;
     await writeView(files, built, buffers.rgb, side, sceneId, viewId, split, grids.point);
@@ -213,7 +227,7 @@ export async function generateEgoPathHouse(opts: GenerateEgoPathOptions, s: numb
     for (const t of TASK_CODES) rows[t].push(...viewRowsByTask[t]);
   }
   const line = `${sceneId} (${split}): ${scene.rooms.length} rooms, ${scene.objects.length} objects, ${chosen.length} camera poses, ${accepted.length} views kept`;
-  return { sceneId, split, files, rows, rejected, used: [...used], views, line };
+  return { sceneId, split, files, rows, rejected, used: [...used], views, labelling, line };
 }
 
 /**
@@ -236,7 +250,10 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
   const used = new Map<string, CatalogEntry>();
   const entriesById = new Map(catalogue.entries.map((e) => [e.id, e]));
   let views = 0;
+  const labelling: Labelling = { markersDropped: 0, unitsDropped: 0 };
   for (const house of houses) {
+    labelling.markersDropped += house.labelling.markersDropped;
+    labelling.unitsDropped += house.labelling.unitsDropped;
     for (const [rel, content] of house.files) files.set(rel, content);
     for (const t of TASK_CODES) rows[house.split][t].push(...house.rows[t]);
     for (const [why, n] of Object.entries(house.rejected)) rejected[why] = (rejected[why] ?? 0) + n;
@@ -253,12 +270,12 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
   }
   const scenes = { train: [] as string[], val: [] as string[], benchmark: [] as string[] };
   for (const id of sceneIds) scenes[splitOf.get(id)!].push(id);
-  const result: GenerateEgoPathResult = { questions, scenes, views, rejected };
+  const result: GenerateEgoPathResult = { questions, scenes, views, rejected, labelling };
   const rejectedText = Object.entries(rejected).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
   if (views === 0) {
     throw new UsageError(`no view of the ${opts.scenes} house(s) passed the construction checks (rejected: ${rejectedText}); nothing was written. Try more houses (--count) or views (--set views=N).`);
   }
-  log(`views kept ${views}; camera poses rejected: ${rejectedText}`);
+  log(`views kept ${views}; camera poses rejected: ${rejectedText}; ${labellingText(labelling)}`);
   files.set("ATTRIBUTION", attributionText([...used.values()]));
   files.set("README.md", readme(opts, result, side));
   await prepareGeneratedOutDir(opts.outDir, README_MARK);
@@ -290,7 +307,7 @@ async function writeView(files: Map<string, string | Buffer>, built: BuiltView, 
   for (const task of TASK_CODES) {
     if (task === "c" && built.questions.c.length === 0) continue;
     const sheet = sheets[task];
-    const markers = sheet.candidates.map((c, k) => ({ displayId: k + 1, x: c.image[0], y: c.image[1] }));
+    const markers = sheet.candidates.map((c, k) => ({ displayId: k + 1, x: c.image[0], y: c.image[1], label: sheet.labels[k]! }));
     files.set(imagePath(scene, view, task), await drawMarkers(rgb, side, side, markers, task));
     files.set(waypointsPath(scene, view, task), waypointsJson(sheet, view, task, side, grid));
   }

@@ -1,8 +1,9 @@
 /**
  * The numbered markers of the release's overlays (build_task_outputs.py `draw_overlay`,
  * TASK_COLORS): a filled circle of radius 10 px with a 2 px black outline; the display id in
- * DejaVu Sans Bold 18 px, white with a 1 px black shadow, up and to the right of the marker, tied
- * to it by a black-and-white leader line. Fill colours: gold for a1/b1 (drawn without a task
+ * DejaVu Sans Bold 18 px, white with a 1 px black shadow, tied to it by a black-and-white leader
+ * line. The release always puts the number up and to the right of the marker; ours goes where
+ * label-layout.ts found it a free place (up-right whenever that is free), so every number can be read. Fill colours: gold for a1/b1 (drawn without a task
  * colour in the release), blue for a2, yellow for b2, grey for c. Sizes are those of a 1024 px
  * image and scale with the image, but never below 6 px (radius) and 11 px (labels), so that
  * numbers stay legible on small images.
@@ -11,6 +12,7 @@ import { createCanvas } from "@napi-rs/canvas";
 import { hasFont } from "../../../media/draw.js";
 import { dropAlpha, encodePng } from "../../../media/png.js";
 import type { TaskCode } from "../tasks.js";
+import { leaderOf, textBox, type Point } from "./label-layout.js";
 import { EGOPATH_PARAMS as P, scalePx } from "./params.js";
 
 export const MARKER_FILL: Record<TaskCode, string> = {
@@ -45,6 +47,8 @@ export interface Marker {
   displayId: number;
   x: number;
   y: number;
+  /** Where the number's baseline starts (label_xy of the visible-waypoints record). */
+  label: Point;
 }
 
 /** The RGB view with the task's markers, as PNG bytes (same input, same bytes). */
@@ -59,17 +63,18 @@ export async function drawMarkers(rgb: Uint8Array, width: number, height: number
     image.data[j + 3] = 255;
   }
   ctx.putImageData(image, 0, 0);
-  const { radius: r, outline, font } = markerStyle(width);
+  const style = markerStyle(width);
+  const { radius: r, outline, font, shadow } = style;
   const withText = hasFont();
   for (const m of markers) {
-    // Leader line from the marker's rim to the label's corner.
-    const lx = m.x + r + outline, ly = m.y - r - outline;
+    const label = String(m.displayId);
+    const leader = leaderOf(m, textBox(m.label, label.length, style), style);
     ctx.lineCap = "round";
     ctx.strokeStyle = "rgb(0,0,0)";
     ctx.lineWidth = Math.max(1, outline * 1.5);
     ctx.beginPath();
-    ctx.moveTo(m.x + r * 0.7, m.y - r * 0.7);
-    ctx.lineTo(lx, ly);
+    ctx.moveTo(leader.from.x, leader.from.y);
+    ctx.lineTo(leader.to.x, leader.to.y);
     ctx.stroke();
     ctx.strokeStyle = "rgb(255,255,255)";
     ctx.lineWidth = Math.max(0.5, outline * 0.5);
@@ -86,12 +91,10 @@ export async function drawMarkers(rgb: Uint8Array, width: number, height: number
     if (!withText) continue;
     ctx.font = `bold ${font.toFixed(1)}px "DejaVu Sans"`;
     ctx.textBaseline = "alphabetic";
-    const label = String(m.displayId);
-    const shadow = Math.max(1, scalePx(1, width));
     ctx.fillStyle = "rgb(0,0,0)";
-    ctx.fillText(label, lx + shadow, ly + shadow);
+    ctx.fillText(label, m.label.x + shadow, m.label.y + shadow);
     ctx.fillStyle = "rgb(255,255,255)";
-    ctx.fillText(label, lx, ly);
+    ctx.fillText(label, m.label.x, m.label.y);
   }
   const out = ctx.getImageData(0, 0, width, height);
   return encodePng(dropAlpha(out.data), width, height, 3);

@@ -38,18 +38,20 @@ export interface QuestionRow {
 
 /** The visible_waypoints_<task>.json record of a sheet. */
 export function waypointsJson(sheet: Sheet, view: number, task: TaskCode, imageSide: number, grid: OccupancyGrid): string {
-  const entries = sheet.candidates.map((c, k) => waypointEntry(c, k + 1, imageSide, grid));
+  const entries = sheet.candidates.map((c, k) => waypointEntry(c, k + 1, sheet.labels[k]!, imageSide, grid));
   const head = JSON.stringify({ view_id: view, image_path: `rgb_overlay_${task}.png` }).slice(1, -1);
   return `{${head},\n  "visible_waypoints": [\n${entries.map((e) => "    " + JSON.stringify(e)).join(",\n")}\n  ]\n}\n`;
 }
 
-function waypointEntry(c: Candidate, displayId: number, side: number, grid: OccupancyGrid): Record<string, unknown> {
+function waypointEntry(c: Candidate, displayId: number, label: { x: number; y: number }, side: number, grid: OccupancyGrid): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     display_id: displayId,
     waypoint_id: c.key,
     world_xyz: c.world.map(round4),
     grid_xy: worldToCell(grid, [c.world[0], c.world[1]]),
     image_xy: [round4(c.image[0]), round4(c.image[1])],
+    // Not in the release (its numbers always sit up-right of the marker): where ours is drawn.
+    label_xy: [round4(label.x), round4(label.y)],
     screen_xy_norm: [round4((2 * c.image[0]) / side - 1), round4(1 - (2 * c.image[1]) / side)],
     depth: round4(c.depth),
     pointmass_walkable: c.pointWalkable,

@@ -4,12 +4,46 @@
  * a1/b1, one for the route tasks, each numbered 1..N by increasing depth.
  */
 import type { Rng } from "../../../stats/rng.js";
+import { layoutLabels, originInBox, type Point } from "./label-layout.js";
+import { markerStyle } from "./markers.js";
 import { EGOPATH_PARAMS as P, scalePx } from "./params.js";
 import type { Candidate } from "./types.js";
 
 export interface Sheet {
   /** Candidates in display order: display id k + 1 is candidates[k]. */
   candidates: Candidate[];
+  /** Where each candidate's number is drawn (baseline start), same order. */
+  labels: Point[];
+}
+
+/** What laying out the numbers cost a sheet: optional markers left out because their number had no free place. */
+export interface LabelledSheet {
+  sheet: Sheet;
+  dropped: number;
+  /** Keys of required candidates whose number found no free place (the sheet then leaves them out too). */
+  failed: number[];
+}
+
+const digitsOf = (n: number): number => String(Math.max(1, n)).length;
+const at = (c: Candidate): Point => ({ x: c.image[0], y: c.image[1] });
+
+/**
+ * Numbers every kept candidate legibly (label-layout.ts): `required` candidates first (their
+ * circles always drawn), then the `optional` ones in the order given, each kept only when its
+ * circle and number fit. Display ids follow depth; a label reserves room for the widest id.
+ */
+export function labelSheet(required: readonly Candidate[], optional: readonly Candidate[], imageSide: number): LabelledSheet {
+  const style = markerStyle(imageSide);
+  const inputs = [...required.map((c) => ({ ...at(c), required: true })), ...optional.map((c) => ({ ...at(c), required: false }))];
+  const all = [...required, ...optional];
+  const layout = layoutLabels(inputs, imageSide, imageSide, digitsOf(all.length), style);
+  const kept = all.map((c, i) => ({ c, box: layout.boxes[i] })).filter((k): k is { c: Candidate; box: NonNullable<typeof k.box> } => k.box !== null);
+  kept.sort((a, b) => byDepth(a.c, b.c));
+  return {
+    sheet: { candidates: kept.map((k) => k.c), labels: kept.map((k, i) => originInBox(k.box, at(k.c), digitsOf(i + 1), style)) },
+    dropped: layout.dropped.length,
+    failed: layout.failed.map((i) => all[i]!.key),
+  };
 }
 
 const isSurface = (c: Candidate): boolean => c.source === "object_surface" || c.source === "structural_surface";
@@ -46,7 +80,7 @@ export function spaceOut(ordered: readonly Candidate[], minPx: number, cap: numb
  * 16 px apart; up to 4 surface negatives and 4 gap points reserved, then a balanced fill, with at
  * least 12 positives where the view has them and never more positives than negatives.
  */
-export function traversabilitySheet(candidates: readonly Candidate[], rng: Rng, imageSide: number): Sheet {
+export function traversabilitySheet(candidates: readonly Candidate[], rng: Rng, imageSide: number): LabelledSheet {
   const rank = (c: Candidate): number => (isBlockedFloor(c) ? 0 : isSurface(c) ? 1 : isGap(c) ? 2 : isGround(c) ? 3 : 4);
   const protocol = candidates.filter((c) => isSurface(c) || isGround(c) || isBlockedFloor(c));
   const ordered = protocol.slice().sort((a, b) => rank(a) - rank(b) || byDepth(a, b));
@@ -78,17 +112,19 @@ export function traversabilitySheet(candidates: readonly Candidate[], rng: Rng, 
   while (chosenNeg.length < chosenPos.length && restNeg.length > 0) chosenNeg.push(restNeg.shift()!);
   chosenPos.sort(byDepth);
   while (chosenPos.length > chosenNeg.length) chosenPos.pop();
-  return { candidates: [...chosenNeg, ...chosenPos].sort(byDepth) };
+  return labelSheet([], [...chosenNeg, ...chosenPos].sort(byDepth), imageSide);
 }
 
 /**
  * The route sheet shared by a2, b2 and c: point-walkable floor points only; every waypoint a
- * route needs first (spacing ignored), then the others nearest first, 22 px apart, at most 280.
+ * route needs first (spacing ignored), then the others nearest first, 22 px apart, at most 280,
+ * each kept only where its number can be read.
  */
-export function routeSheet(candidates: readonly Candidate[], required: readonly Candidate[], imageSide: number): Sheet {
-  const floor = candidates.filter((c) => isGround(c) && !required.includes(c)).sort(byDepth);
-  const kept = spaceOut(floor, scalePx(P.routeMinPixelDistPx, imageSide), P.maxVisible, [...new Set(required)]);
-  return { candidates: kept.sort(byDepth) };
+export function routeSheet(candidates: readonly Candidate[], required: readonly Candidate[], imageSide: number): LabelledSheet {
+  const needed = [...new Set(required)].sort(byDepth);
+  const floor = candidates.filter((c) => isGround(c) && !needed.includes(c)).sort(byDepth);
+  const kept = spaceOut(floor, scalePx(P.routeMinPixelDistPx, imageSide), P.maxVisible, needed);
+  return labelSheet(needed, kept.slice(needed.length), imageSide);
 }
 
 /** Display id of each candidate key on a sheet. */

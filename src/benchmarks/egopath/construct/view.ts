@@ -49,6 +49,8 @@ export interface BuiltView {
   units: RouteUnit[];
   pairs: Record<Agent, DirectPairs>;
   questions: { a2: RouteQuestion[]; b2: RouteQuestion[]; c: RouteQuestion[] };
+  /** What legible numbering cost: markers left off the sheets, route units dropped because a waypoint they need could not be numbered legibly. */
+  labelling: { markersDropped: number; unitsDropped: number };
 }
 
 
@@ -143,13 +145,13 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
   const negatives = surfaceNegatives(v, shown.map((s) => ({ object: s.object, box: s.pixelBox })), pool.nextKey);
   const under = underObjectCandidates(v, pool.nextKey + negatives.length);
   const traversability = traversabilitySheet([...pool.candidates, ...negatives, ...under], rng, side);
-  const byKey = new Map(pool.candidates.map((c) => [c.key, c]));
-  const required = units.flatMap((u) => [...u.point.keys, ...u.embodied.keys]).map((k) => byKey.get(k)!);
-  const route = routeSheet(pool.candidates, required, side);
+  const routed = legibleRouteSheet(pool.candidates, units, side);
+  if (!routed) return "no_legible_route";
+  const route = routed.sheet;
   const ids = displayIds(route);
   const pairs = { point: directPairs(v, route, "point"), embodied: directPairs(v, route, "embodied") };
   const questions: BuiltView["questions"] = { a2: [], b2: [], c: [] };
-  for (const unit of units) {
+  for (const unit of routed.units) {
     const a2 = routeQuestion(unit, "point", route, ids, pairs.point, start.key);
     const b2 = routeQuestion(unit, "embodied", route, ids, pairs.embodied, start.key);
     // a2 and b2 are asked as a pair; c re-words an accepted b2 (same target, start and route).
@@ -159,6 +161,27 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
     if (unit.intent) questions.c.push(b2);
   }
   if (questions.a2.length === 0) return "no_displayed_route";
-  return { camera: v.camera, shown: all, traversability, route, units, pairs, questions };
+  const labelling = { markersDropped: traversability.dropped + routed.dropped, unitsDropped: units.length - routed.units.length };
+  return { camera: v.camera, shown: all, traversability: traversability.sheet, route, units: routed.units, pairs, questions, labelling };
+}
+
+/**
+ * The route sheet with every number legible: when a waypoint some route needs cannot be numbered
+ * where it can be read, the units needing it are dropped (latest first) and the sheet laid out
+ * again; null when no unit is left.
+ */
+function legibleRouteSheet(pool: readonly Candidate[], units: readonly RouteUnit[], side: number): { sheet: Sheet; dropped: number; units: RouteUnit[] } | null {
+  const byKey = new Map(pool.map((c) => [c.key, c]));
+  let kept = units.slice();
+  while (kept.length > 0) {
+    const required = kept.flatMap((u) => [...u.point.keys, ...u.embodied.keys]).map((k) => byKey.get(k)!);
+    const laid = routeSheet(pool, required, side);
+    if (laid.failed.length === 0) return { sheet: laid.sheet, dropped: laid.dropped, units: kept };
+    const failed = new Set(laid.failed);
+    const needs = (u: RouteUnit) => [...u.point.keys, ...u.embodied.keys].some((k) => failed.has(k));
+    const last = kept.map(needs).lastIndexOf(true);
+    kept = kept.filter((_, i) => i !== last);
+  }
+  return null;
 }
 

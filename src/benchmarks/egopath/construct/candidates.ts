@@ -2,8 +2,9 @@
  * Candidate locations of one view (render_scenes.py `build_classification_candidates_for_view`,
  * `apply_candidate_pixel_deobjectification`; build_task_outputs.py
  * `build_visible_object_surface_negatives`): floor points of the grid every 0.4 m that the camera
- * sees, labelled by the pixel they land on and by both agents' grids; object-surface negatives on
- * visible low objects; the start under the bottom-centre of the image.
+ * sees, labelled by the pixel they land on and by both agents' grids (the route sheet's pool);
+ * the start under the bottom-centre of the image. The a1/b1 sheet's floor points are in
+ * matched-floor.ts.
  */
 import { pointInPolygon, polygon } from "../../../geometry/polygon.js";
 import { cameraBasis, floorPointAt, inImage, projectPoint, unprojectPoint, type PinholeCamera } from "../../../world/camera.js";
@@ -141,36 +142,6 @@ function structuralNegatives(v: ViewInputs, points: Array<{ x: number; y: number
 export const STRUCTURAL_NEGATIVES = 4;
 
 /**
- * Floor the camera sees under furniture (between table or chair legs, below a bed frame): points
- * every 0.10 m inside each standing object's footprint whose pixel shows the floor. Their cells
- * are occupied, so they are negatives a colour rule cannot tell from free floor (issue 11: the
- * release keeps no such points; we add them so a1 asks where the free floor ends).
- */
-export function underObjectCandidates(v: ViewInputs, firstKey: number): Candidate[] {
-  const b = v.buffers;
-  const basis = cameraBasis(v.camera);
-  const out: Candidate[] = [];
-  const step = 0.1;
-  for (const o of v.scene.objects) {
-    if (o.inWall || o.supportId !== null || NOT_OBJECT_PIXEL.has(o.category) || o.bbox.max[2] < P.obstacleMinZ) continue;
-    const c = Math.cos(o.yaw), s = Math.sin(o.yaw);
-    const hw = o.size.width / 2 - 0.05, hd = o.size.depth / 2 - 0.05;
-    for (let u = -hw; u <= hw + 1e-9; u += step) {
-      for (let w = -hd; w <= hd + 1e-9; w += step) {
-        const world: Vec3 = [o.position[0] + u * c - w * s, o.position[1] + u * s + w * c, 0];
-        const q = projectPoint(v.camera, world, basis);
-        if (!q || !inImage(v.camera, q) || !rayVisible(b, q)) continue;
-        const id = b.instance[pixelIndex(b, q.x, q.y)]!;
-        if (id < STRUCTURE_ID_BASE.floor || id >= STRUCTURE_ID_BASE.wall) continue;
-        const cand = labelFloorCandidate(v, firstKey + out.length, "floor_grid", world, q);
-        if (!cand.pointWalkable) out.push(cand);
-      }
-    }
-  }
-  return out;
-}
-
-/**
  * The start: the floor under the bottom-centre of the image, which both agents' grids must leave
  * free and the camera must see (build_fixed_bottom_center_start_candidate); null otherwise.
  */
@@ -182,71 +153,4 @@ export function bottomCenterStart(v: ViewInputs, key: number): Candidate | null 
   if (!q || !inImage(v.camera, q) || !rayVisible(v.buffers, q)) return null;
   const c = labelFloorCandidate(v, key, "bottom_center_start", world, q);
   return c.pointWalkable && c.embodiedFeasible ? c : null;
-}
-
-/** The visible pixel of `id` nearest to (x, y) inside the box, or null. */
-function nearestMaskPixel(b: ViewBuffers, id: number, box: [number, number, number, number], x: number, y: number): [number, number] | null {
-  let best: [number, number] | null = null, bestD = Infinity;
-  for (let j = box[1]; j < box[3]; j++) {
-    for (let i = box[0]; i < box[2]; i++) {
-      if (b.instance[j * b.width + i] !== id) continue;
-      const d = (i + 0.5 - x) ** 2 + (j + 0.5 - y) ** 2;
-      if (d < bestD) {
-        bestD = d;
-        best = [i + 0.5, j + 0.5];
-      }
-    }
-  }
-  return best;
-}
-
-/** Objects a surface negative may sit on: seen, not a rug, not tiny, bottom at most 0.35 m. */
-export function surfaceNegativeObject(o: SceneObject): boolean {
-  if (o.inWall || NOT_OBJECT_PIXEL.has(o.category)) return false;
-  const sx = o.bbox.max[0] - o.bbox.min[0], sy = o.bbox.max[1] - o.bbox.min[1];
-  if (sx * sy < P.tinyFootprintM2 && Math.max(sx, sy) < P.tinySideM) return false;
-  return o.bbox.min[2] <= P.surfaceNegativeMaxBottomM;
-}
-
-/**
- * Object-surface negatives: at the centre of each eligible visible object's pixel box, and at 0.3
- * (and 0.7) along its longer side when the box is large enough (at most 3 per object). We put each
- * marker on the object's nearest visible pixel (the script uses the box point itself, which can
- * miss a chair's seat) and its world point on the surface seen there.
- */
-export function surfaceNegatives(v: ViewInputs, objects: ReadonlyArray<{ object: SceneObject; box: [number, number, number, number] }>, firstKey: number): Candidate[] {
-  const b = v.buffers;
-  const minArea = scalePx(26, b.width) ** 2, longSide = scalePx(80, b.width);
-  const out: Candidate[] = [];
-  for (const { object, box } of objects) {
-    if (!surfaceNegativeObject(object)) continue;
-    const w = box[2] - box[0], h = box[3] - box[1];
-    const cx = (box[0] + box[2]) / 2, cy = (box[1] + box[3]) / 2;
-    const spots: Array<[number, number]> = [[cx, cy]];
-    if (w * h >= minArea) {
-      const fractions = (w >= h ? w : h) >= longSide ? [0.3, 0.7] : [0.3];
-      for (const f of fractions) spots.push(w >= h ? [box[0] + f * w, cy] : [cx, box[1] + f * h]);
-    }
-    for (const [sx, sy] of spots) {
-      const px = nearestMaskPixel(b, object.id, box, sx, sy);
-      if (!px) continue;
-      const depth = b.depth[pixelIndex(b, px[0], px[1])]!;
-      out.push({
-        key: firstKey + out.length,
-        source: "object_surface",
-        world: unprojectPoint(v.camera, px[0], px[1], depth).map(round4) as Vec3,
-        image: px,
-        depth,
-        pointWalkable: false,
-        embodiedFeasible: false,
-        onObjectPixel: true,
-        onStructuralPixel: false,
-        occluded: false,
-        object: { id: object.id, category: object.category },
-        pointClearanceM: 0,
-        embodiedClearanceM: 0,
-      });
-    }
-  }
-  return out;
 }

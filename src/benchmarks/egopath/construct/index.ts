@@ -306,6 +306,7 @@ async function writeView(files: Map<string, string | Buffer>, built: BuiltView, 
   const sheets: Record<TaskCode, BuiltView["route"]> = { a1: built.traversability, b1: built.traversability, a2: built.route, b2: built.route, c: built.route };
   for (const task of TASK_CODES) {
     if (task === "c" && built.questions.c.length === 0) continue;
+    if ((task === "a1" || task === "b1") && built.traversability.candidates.length === 0) continue;
     const sheet = sheets[task];
     const markers = sheet.candidates.map((c, k) => ({ displayId: k + 1, x: c.image[0], y: c.image[1], label: sheet.labels[k]! }));
     files.set(imagePath(scene, view, task), await drawMarkers(rgb, side, side, markers, task));

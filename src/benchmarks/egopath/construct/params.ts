@@ -59,19 +59,14 @@ export const EGOPATH_PARAMS = Object.freeze({
   /** Ray visibility tolerance of a candidate; a 5 x 5 window of nearer depth occludes it. */
   visibilityToleranceM: 0.08,
   occlusionWindowPx: 5,
-  /** task_outputs.sparse_count, min_pixel_dist, max_visible; the route sheet uses 1.35 x the spacing. */
-  traversabilityTarget: 80,
+  /**
+   * task_outputs.min_pixel_dist, max_visible; the route sheet uses 1.35 x the spacing. (The
+   * release's a1/b1 sheet of about 80 markers with object-surface negatives is replaced by matched
+   * floor points, matched-floor.ts: issue 27.)
+   */
   minPixelDistPx: 16,
   routeMinPixelDistPx: 22,
   maxVisible: 280,
-  minSurfaceNegatives: 4,
-  surfaceNegativesPerObject: 3,
-  gapPointsReserved: 4,
-  minA1Positives: 12,
-  /** Object-surface negatives skip objects whose bottom is above 0.35 m, and tiny ones. */
-  surfaceNegativeMaxBottomM: 0.35,
-  tinyFootprintM2: 0.05,
-  tinySideM: 0.3,
   /** Goal ring: the closest feasible approach to the target's footprint plus 0.10 m. */
   goalRingToleranceM: 0.1,
   /** Dense goal candidates every 0.10 m; at most 18 goals are searched (dense_path_max_goals). */

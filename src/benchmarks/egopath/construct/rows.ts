@@ -107,7 +107,8 @@ export function viewRows(built: BuiltView, scene: string, view: number, split: S
   const rows: Record<TaskCode, QuestionRow[]> = { a1: [], b1: [], a2: [], b2: [], c: [] };
 
   const all = built.traversability.candidates.map((_, k) => k + 1);
-  for (const task of ["a1", "b1"] as const) {
+  // A view whose floor offers too few matched points has no a1/b1 (view.ts).
+  for (const task of built.traversability.candidates.length > 0 ? (["a1", "b1"] as const) : []) {
     const walkable = built.traversability.candidates.flatMap((c, k) => ((task === "a1" ? c.pointWalkable : c.embodiedFeasible) ? [k + 1] : []));
     rows[task].push({
       ...base(task, 0),

@@ -7,11 +7,12 @@ import type { Rng } from "../../../stats/rng.js";
 import type { PinholeCamera } from "../../../world/camera.js";
 import { lineOfSight, shortestPathTree } from "../../../world/space/index.js";
 import type { Vec2 } from "../../../world/types.js";
-import { bottomCenterStart, floorGridCandidates, surfaceNegatives, underObjectCandidates, type ViewInputs } from "./candidates.js";
+import { bottomCenterStart, floorGridCandidates, type ViewInputs } from "./candidates.js";
+import { matchTriples, surroundings, visibleFloorLattice } from "./matched-floor.js";
 import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } from "./identity.js";
-import { round4 } from "./params.js";
 import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
-import { displayIds, routeSheet, traversabilitySheet, type Sheet } from "./sheets.js";
+import { displayIds, labelSheet, routeSheet, type LabelledSheet, type Sheet } from "./sheets.js";
+import { EGOPATH_PARAMS as P, round4, scalePx } from "./params.js";
 import { routingTargets, shownObjects, viewTargets } from "./targets.js";
 import type { Agent, Candidate, ViewTarget } from "./types.js";
 
@@ -142,9 +143,7 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
   }
   if (units.length === 0) return "no_routes";
 
-  const negatives = surfaceNegatives(v, shown.map((s) => ({ object: s.object, box: s.pixelBox })), pool.nextKey);
-  const under = underObjectCandidates(v, pool.nextKey + negatives.length);
-  const traversability = traversabilitySheet([...pool.candidates, ...negatives, ...under], rng, side);
+  const traversability = matchedTraversabilitySheet(v, pool.nextKey, rng, side);
   const routed = legibleRouteSheet(pool.candidates, units, side);
   if (!routed) return "no_legible_route";
   const route = routed.sheet;
@@ -163,6 +162,19 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
   if (questions.a2.length === 0) return "no_displayed_route";
   const labelling = { markersDropped: traversability.dropped + routed.dropped, unitsDropped: units.length - routed.units.length };
   return { camera: v.camera, shown: all, traversability: traversability.sheet, route, units: routed.units, pairs, questions, labelling };
+}
+
+/** Matched triples fewer than this leave the view without a1/b1 questions (fewer than 9 markers). */
+const MIN_TRIPLES = 3;
+
+/** The a1/b1 sheet of matched floor triples (matched-floor.ts), numbered legibly; empty when the view offers too few. */
+function matchedTraversabilitySheet(v: ViewInputs, firstKey: number, rng: Rng, side: number): LabelledSheet {
+  const floor = visibleFloorLattice(v, firstKey);
+  const b = v.buffers;
+  const cues = new Map(floor.map((c) => [c.key, surroundings(b.rgb, b.width, b.height, c.image[0], c.image[1])]));
+  const matched = matchTriples(floor, cues, rng, scalePx(P.minPixelDistPx, side));
+  if (matched.triples < MIN_TRIPLES) return { sheet: { candidates: [], labels: [] }, dropped: 0, failed: [] };
+  return labelSheet([], matched.candidates.slice().sort((x, y) => x.depth - y.depth || x.key - y.key), side);
 }
 
 /**

@@ -30,6 +30,25 @@ export interface BlindReference {
   data: string;
   document: AuditDocument;
   source: "audit folder" | "computed";
+  /**
+   * The label-free chance a run of this data recorded (scores.json `label_free_chance`: EgoPath's
+   * random-route expectation), when a run asked every audited question: it is the chance shown.
+   */
+  labelFree?: LabelFreeChance;
+}
+
+/** scores.json `label_free_chance`: a guess that reads no labels, scored exactly (headline per task, overall). */
+export interface LabelFreeChance {
+  model: string;
+  headline: Record<string, number>;
+  overall: number | null;
+}
+
+/** A run's label-free chance, when it records one and asked all `n` audited questions (a --limit or --tasks run asked others). */
+function labelFreeOf(run: ScoresDocument, n: number): LabelFreeChance | undefined {
+  const value = run["label_free_chance"] as LabelFreeChance | undefined;
+  if (!value || typeof value !== "object" || !value.headline || typeof value.headline !== "object") return undefined;
+  return run["n_total"] === n ? value : undefined;
 }
 
 const keyOf = (benchmark: string, data: string, prompt: string | undefined) => `${benchmark}\u0000${path.resolve(data)}\u0000${prompt ?? ""}`;
@@ -79,7 +98,25 @@ export async function blindReferences(runs: readonly ScoresDocument[], audits: R
     const computed = await auditOnTheFly(run.benchmark, data, run, prompt);
     if (computed) out.set(key, { benchmark: run.benchmark, data: path.resolve(data), ...(prompt ? { prompt } : {}), document: computed, source: "computed" });
   }
-  return [...out.values()];
+  // The chance of the audited questions is the label-free one where a run asked all of them.
+  const runKey = (run: ScoresDocument) => (typeof run["data"] === "string" ? keyOf(run.benchmark, run["data"] as string, derivedPrompt(run)) : "");
+  return [...out.values()].map((ref) => {
+    const key = keyOf(ref.benchmark, ref.data, ref.prompt);
+    const labelFree = runs.filter((run) => runKey(run) === key).map((run) => labelFreeOf(run, ref.document.n)).find((v) => v !== undefined);
+    return labelFree ? { ...ref, labelFree } : ref;
+  });
+}
+
+/** The chance shown for a task: the label-free one where recorded, with the audit's in brackets when it differs. */
+function chanceCell(ref: BlindReference, task: string, audited: number | null): string {
+  const free = ref.labelFree?.headline[task];
+  if (typeof free !== "number") return pct(audited);
+  return audited === null || pct(audited) === pct(free) ? pct(free) : `${pct(free)} (audit chance ${pct(audited)})`;
+}
+
+/** The overall chance of a reference: the label-free one where recorded, else the audit's. */
+export function overallChance(ref: BlindReference): number | null {
+  return ref.labelFree ? ref.labelFree.overall : ref.document.overall.chance;
 }
 
 /** A quick audit (no cues, no intervals) of a small set the run read; null when it is large, gone or unreadable. */
@@ -136,12 +173,13 @@ export function blindMarkdown(references: readonly BlindReference[], runs: reado
     const header = ["Task", "Metric", "Chance", "Best blind (no picture)", "TsT", ...own.map(label)];
     const rows = Object.entries(ref.document.tasks).map(([task, t]) => {
       const best = blindBest(t);
-      return [task, t.metric, pct(t.chance), best ? `${pct(best.score)} (${best.name})` : "—", pct(t.tst?.score), ...own.map((r) => ceilingMark(audit.headline(r, task).score, best?.score))];
+      return [task, t.metric, chanceCell(ref, task, t.chance), best ? `${pct(best.score)} (${best.name})` : "—", pct(t.tst?.score), ...own.map((r) => ceilingMark(audit.headline(r, task).score, best?.score))];
     });
     sections.push(
       `### ${benchmark.title}: chance and blind scores (${path.basename(ref.data)}${ref.prompt ? `, ${ref.prompt} questions` : ""}, ${ref.source === "computed" ? "audited now, no cues" : "from its audit"})`,
       "",
-      `Percent. Best blind: the highest of the rules that answer without the picture and the cross-validated forest on the prompt text (TsT); † a run within ${100 * BLIND_CEILING_MARGIN} points of it (or below it): that much needs no looking. \`spatialprobe audit ${ref.benchmark} --data <set>\` gives the details.`,
+      `Percent. Best blind: the highest of the rules that answer without the picture and the cross-validated forest on the prompt text (TsT); † a run within ${100 * BLIND_CEILING_MARGIN} points of it (or below it): that much needs no looking. \`spatialprobe audit ${ref.benchmark} --data <set>\` gives the details.` +
+        (ref.labelFree ? ` Chance: the exact expected score of the label-free \`${ref.labelFree.model}\` built-in (the runs' label_free_chance), the audit's chance level in brackets where it differs.` : ""),
       "",
       table(header, rows),
       "",

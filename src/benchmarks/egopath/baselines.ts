@@ -1,4 +1,5 @@
 import { createRng, seedFromString } from "../../stats/rng.js";
+import { distinctDisplayed, RANDOM_ROUTE_MAX_STEPS } from "./route-chance.js";
 import { stepLength } from "./score.js";
 import type { EgoPathItem, RouteItem } from "./types.js";
 
@@ -21,6 +22,25 @@ function randomWalk(item: RouteItem, seed: number): bigint[] {
     const next = legalNext(item, route[route.length - 1]!);
     if (next.length === 0) break;
     route.push(next[rng.below(next.length)]!);
+  }
+  return route;
+}
+
+/**
+ * The label-free route guess: the start (the prompt states it), then 1-4 displayed ids, each drawn
+ * uniformly from the displayed ids other than the one just before it. It reads neither the legal
+ * steps, nor the goals, nor the reference: its expected SR is the route chance (route-chance.ts).
+ */
+function randomIdRoute(item: RouteItem, seed: number): bigint[] {
+  const rng = createRng(seedFromString(item.id, seed));
+  const ids = distinctDisplayed(item);
+  const route = [item.startId];
+  const steps = 1 + rng.below(RANDOM_ROUTE_MAX_STEPS);
+  for (let i = 0; i < steps; i++) {
+    const previous = route[route.length - 1]!;
+    const choices = ids.filter((id) => id !== previous);
+    if (choices.length === 0) break;
+    route.push(choices[rng.below(choices.length)]!);
   }
   return route;
 }
@@ -56,6 +76,10 @@ export const egopathBaselines: Record<string, { describe: string; reply: (item: 
   random: {
     describe: "each candidate with probability 1/2; a random legal walk of 1-4 steps from the start (seeded)",
     reply: (item, seed) => reply(item.kind === "set" ? randomSubset(item.candidates, item.id, seed) : randomWalk(item, seed)),
+  },
+  "random-route": {
+    describe: "each candidate with probability 1/2; routes: the start, then 1-4 displayed ids drawn uniformly (never the id just before), blind to legal steps and goals: the label-free route chance (seeded)",
+    reply: (item, seed) => reply(item.kind === "set" ? randomSubset(item.candidates, item.id, seed) : randomIdRoute(item, seed)),
   },
   "all-ids": {
     describe: "every displayed id (for routes: the start, then every other id in display order)",

@@ -13,6 +13,7 @@ import {
   type PromptControl, type PromptPlan, type PromptSource,
 } from "./prompt.js";
 import { egopathMarkdown, egopathTerminal } from "./report.js";
+import { labelFreeChance } from "./route-chance.js";
 import { scoreRouteItem, scoreSetItem, type RouteOutcome, type SetOutcome } from "./score.js";
 import { resolveTask, taskInfo, TASKS, type TaskCode } from "./tasks.js";
 import type { EgoPathItem } from "./types.js";
@@ -123,6 +124,7 @@ function summarize(items: EgoPathItem[], results: ItemResult[], tasks: string[],
     score_variants: agg.score_variants,
     tasks: taskScores,
     diagnostics,
+    label_free_chance: labelFreeChance(items, tasks as TaskCode[]),
     counts,
     bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed, cluster: "scene_id", level: 0.95 },
     definitions: {
@@ -133,6 +135,7 @@ function summarize(items: EgoPathItem[], results: ItemResult[], tasks: string[],
       split: "test = the benchmark split the paper reports (benchmark_evalfix/benchmark); val and train are read from release/<split>/ or benchmark_evalfix/<split>/",
       score_variants: "the paper's score-sensitivity alternatives: spl_based replaces route SR by SPL (spl_all); family_weighted averages (2·BA − 1) over a1, b1 and SR over a2, b2, c, then weights the two families equally",
       diagnostics: "route diagnostics follow the paper's table script (build_paper_assets.py): endpoint hit, full success and illegal-edge incidence over all questions; counts are kept so report can pool runs",
+      label_free_chance: "the exact expected scores of the random-route built-in over the questions asked (no sampling): BA for a1/b1 (each candidate with probability 1/2), SR and VPR for a2/b2/c (the start, then 1-4 displayed ids uniform among those other than the previous one, counted over the legal-step walks), and the EgoPath Score of those expectations",
       routing_contract: "route questions scored on a direct-pairs sidecar (eval-fix rows) or, for rows without one, on the scene's legacy waypoint graph (evaluate_next.py's fallback)",
     },
   };

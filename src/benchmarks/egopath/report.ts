@@ -3,6 +3,7 @@ import { mdText, table } from "../../report/markdown.js";
 import { coverageOf, nScoredCell, overallCell, overallTerminal, restrictionNote, runIdentity, runLabels, runsMarkdown, terminalStatusLines, type RunDefaults } from "../../report/run-facts.js";
 import { countsOf, diagnosticsSection, pooledCounts, sensitivitySection } from "./report-diagnostics.js";
 import { PROMPT_CONTROLS, PROMPT_SOURCES } from "./prompt.js";
+import type { LabelFreeChance } from "./route-chance.js";
 import { TASKS } from "./tasks.js";
 
 /** What a run label leaves out: the release prompt and no control. */
@@ -17,6 +18,40 @@ const task = (run: ScoresDocument, name: string): TaskScores | undefined => run.
 /** A task metric in percent; "–" when no question of the task was scored (all failed or missing), never a 0.0. */
 const metric = (s: TaskScores | undefined, key: string) => (s?.["n"] === 0 ? "–" : pct(s?.[key]));
 
+/** scores.json `label_free_chance` (route-chance.ts), when the run recorded it. */
+function labelFreeOf(run: ScoresDocument): LabelFreeChance | undefined {
+  const value = run["label_free_chance"] as LabelFreeChance | undefined;
+  return value && typeof value === "object" && value.headline && typeof value.headline === "object" ? value : undefined;
+}
+
+/**
+ * The label-free chance row(s) under the runs: one when the runs asked the same questions, else
+ * one per distinct set of questions, naming its runs. Routes show the expected VPR and SR (SPL is
+ * not computed); traversability the expected BA (its F1 has no exact chance level here).
+ */
+function chanceRows(runs: ScoresDocument[], labels: string[]): string[][] {
+  const groups = new Map<string, { chance: LabelFreeChance; members: string[] }>();
+  runs.forEach((run, i) => {
+    const chance = labelFreeOf(run);
+    if (!chance) return;
+    const key = JSON.stringify(chance);
+    const group = groups.get(key) ?? groups.set(key, { chance, members: [] }).get(key)!;
+    group.members.push(labels[i]!);
+  });
+  return [...groups.values()].map(({ chance, members }) => [
+    `${LABEL_FREE_ROW}${groups.size > 1 ? ` (questions of ${members.join(", ")})` : ""}`,
+    "–",
+    pct(chance.overall),
+    ...TASKS.flatMap((t) => {
+      const headline = chance.headline[t.code];
+      return t.kind === "set" ? [pct(headline), "–"] : [pct(chance.VPR[t.code]), pct(headline), "–"];
+    }),
+  ]);
+}
+
+/** Label of the chance row in every EgoPath table that shows scores. */
+export const LABEL_FREE_ROW = "label-free route chance (random-route, expected)";
+
 /** Table 2 layout: Score, then BA/F1 for the traversability tasks and VPR/SR/SPL for the routes. */
 function leaderboard(runs: ScoresDocument[], labels: string[]): string {
   const header = ["Run", "Scored", "Score", ...TASKS.flatMap((t) => (t.kind === "set" ? [`${t.title} BA`, "F1"] : [`${t.title} VPR`, "SR", "SPL"]))];
@@ -29,7 +64,7 @@ function leaderboard(runs: ScoresDocument[], labels: string[]): string {
       return t.kind === "set" ? [metric(s, "BA"), metric(s, "F1")] : [metric(s, "VPR"), metric(s, "SR"), metric(s, "SPL")];
     }),
   ]);
-  return table(header, rows);
+  return table(header, [...rows, ...chanceRows(runs, labels)]);
 }
 
 function intervals(runs: ScoresDocument[], labels: string[]): string {
@@ -165,7 +200,8 @@ export function egopathMarkdown(runs: ScoresDocument[]): string {
   const parts = [
     "## EgoPathBench",
     "",
-    "Percentages. Score = EgoPath Score (chance-adjusted traversability BA and route SR), \"—\" when a task has no predictions; Scored = items scored from a prediction / items asked; SPL = `spl_all` (failures count 0).",
+    "Percentages. Score = EgoPath Score (chance-adjusted traversability BA and route SR), \"—\" when a task has no predictions; Scored = items scored from a prediction / items asked; SPL = `spl_all` (failures count 0). " +
+      `The ${LABEL_FREE_ROW} row is exact, not sampled: what the \`random-route\` built-in scores in expectation on the same questions (routes: the start, then 1-4 displayed ids drawn uniformly, blind to the legal steps; traversability: each candidate with probability 1/2).`,
     "",
     leaderboard(runs, labels),
     "",
@@ -231,6 +267,11 @@ export function egopathTerminal(run: ScoresDocument): string {
     ? `${pct(run.score)}  (official rounding ${pct(run["official_rounding"])})`
     : overallTerminal(run, `${pct(run.score)}, official rounding ${pct(run["official_rounding"])}`, run.score !== null);
   lines.push(`EgoPath Score ${score}  ·  parse failures ${c.parse_failures} · missing ${c.missing} · errors ${c.errors}`);
+  const chance = labelFreeOf(run);
+  if (chance) {
+    const parts = TASKS.filter((t) => chance.headline[t.code] !== undefined).map((t) => `${t.code} ${t.kind === "set" ? "BA" : "SR"} ${pct(chance.headline[t.code])}`);
+    lines.push(`${LABEL_FREE_ROW}: ${[...parts, ...(chance.overall === null ? [] : [`Score ${pct(chance.overall)}`])].join(" · ")}`);
+  }
   lines.push(...terminalStatusLines(run));
   if (splitOf(run) !== "test") lines.push(`split ${splitOf(run)}`);
   return lines.join("\n");

@@ -21,7 +21,7 @@ import { coverageOf, overallCell, runCounts } from "../run-facts.js";
 import { csvTable, type CsvValue } from "./csv.js";
 import { booktabs } from "./latex.js";
 import { reportLabels } from "./labels.js";
-import { BLIND_CEILING_MARGIN, type BlindReference } from "../blind-rows.js";
+import { BLIND_CEILING_MARGIN, overallChance, type BlindReference } from "../blind-rows.js";
 
 /** What each benchmark's headline `score` is (its definitions in scores.json say the same). */
 const HEADLINE: Record<string, string> = {
@@ -135,7 +135,7 @@ function withBlindRows(board: Leaderboard, references: readonly BlindReference[]
     // The loaded questions' audit (a prompt variant's derived questions, such as PathEval's Table 12, have their own table under the benchmark).
     const refs = references.filter((r) => r.benchmark === id && !r.prompt);
     if (refs.length === 0) continue;
-    const chances = refs.map((r) => r.document.overall.chance);
+    const chances = refs.map(overallChance);
     chance.set(id, referenceCell(chances.every((c) => c !== null && c === chances[0]) ? chances[0]! : null));
     const best = refs.map((r) => r.document.overall.blind_best).reduce<{ name: string; score: number } | null>((b, x) => (x && (!b || x.score > b.score) ? x : b), null);
     blind.set(id, referenceCell(best?.score ?? null, best ? ` (${best.name})` : ""));
@@ -162,7 +162,7 @@ export const LEADERBOARD_NOTE =
 
 /** Said under a leaderboard that has the audit's rows. */
 export const BLIND_ROWS_NOTE =
-  "chance: the headline's exact chance level (— where it has none); best blind rule: the best audit rule that answers without looking at the picture, on the same data (`spatialprobe audit`); †: a score that rule comes within 10 points of, or beats.";
+  "chance: the headline's exact chance level (— where it has none; EgoPathBench: the label-free random-route guess, when a run recorded it); best blind rule: the best audit rule that answers without looking at the picture, on the same data (`spatialprobe audit`); †: a score that rule comes within 10 points of, or beats.";
 
 const notesOf = (board: Leaderboard) => (board.blindRows ? [LEADERBOARD_NOTE, BLIND_ROWS_NOTE] : [LEADERBOARD_NOTE]);
 

@@ -24,6 +24,9 @@
  *   h < 255                                    blue
  *   h < 295                                    purple
  *   else (295..345)                            pink
+ *
+ * In a rendered view an object is named by what the picture shows instead (dominantPixelColors):
+ * the word that most of its visible pixels' albedo colours get (ColorWordTally).
  */
 import sharp from "sharp";
 import type { CatalogEntry } from "../assets/catalog.js";
@@ -211,4 +214,81 @@ export async function entryAppearance(library: ModelLibrary, entry: CatalogEntry
   const appearance = await modelAppearance(library, library.load(entry));
   cache.set(key, appearance);
   return appearance;
+}
+
+const SRGB8_TO_LINEAR = Float64Array.from({ length: 256 }, (_, c) => srgbToLinear(c / 255));
+
+/**
+ * Colour words of one object's pixels: the pixel count and linear-light sum of each word. The
+ * words are the histogram's bins, so the dominant one is the largest area that reads as one colour
+ * (a green plant in a brown pot is green when its leaves cover more pixels), where a mean colour
+ * would blend the materials into a word none of them has.
+ */
+export class ColorWordTally {
+  readonly counts = new Uint32Array(COLOR_NAMES.length);
+  readonly sums = new Float64Array(COLOR_NAMES.length * 3);
+  /** Word index of each packed sRGB colour seen (a view's albedo repeats few colours). */
+  private readonly wordOf: Map<number, number>;
+
+  constructor(wordCache: Map<number, number> = new Map()) {
+    this.wordOf = wordCache;
+  }
+
+  add(r: number, g: number, b: number): void {
+    const key = (r << 16) | (g << 8) | b;
+    let word = this.wordOf.get(key);
+    if (word === undefined) this.wordOf.set(key, (word = COLOR_NAMES.indexOf(colorName([r, g, b]))));
+    this.counts[word] = this.counts[word]! + 1;
+    this.sums[3 * word] = this.sums[3 * word]! + SRGB8_TO_LINEAR[r]!;
+    this.sums[3 * word + 1] = this.sums[3 * word + 1]! + SRGB8_TO_LINEAR[g]!;
+    this.sums[3 * word + 2] = this.sums[3 * word + 2]! + SRGB8_TO_LINEAR[b]!;
+  }
+
+  /** The word with the most pixels (ties: COLOR_NAMES order) and the mean colour of those pixels; null without pixels. */
+  dominant(): ColorInfo | null {
+    let best = -1;
+    this.counts.forEach((n, w) => {
+      if (n > 0 && (best < 0 || n > this.counts[best]!)) best = w;
+    });
+    if (best < 0) return null;
+    const n = this.counts[best]!;
+    const rgb = [0, 1, 2].map((c) => Math.round(linearToSrgb(this.sums[3 * best + c]! / n) * 255)) as [number, number, number];
+    return { name: COLOR_NAMES[best]!, rgb };
+  }
+}
+
+/** The dominant colour word (ColorWordTally.dominant) of a list of sRGB pixels; null when empty. */
+export function dominantColor(pixels: readonly (readonly [number, number, number])[]): ColorInfo | null {
+  const tally = new ColorWordTally();
+  for (const [r, g, b] of pixels) tally.add(r, g, b);
+  return tally.dominant();
+}
+
+/**
+ * The colour word of each listed object as a view shows it: the dominant colour of its pixels
+ * (instance id per pixel, RGB8 row-major). Give it the view's albedo (the renderer's "unlit"
+ * shading: diffuse x texture, no light, shadow or tone curve), so that the word is the material's
+ * and not the lighting's: a white vase in shade stays white. Objects without a pixel are absent.
+ */
+export function dominantPixelColors(rgb: Uint8Array, instance: Uint32Array, ids: ReadonlySet<number>): Map<number, ColorInfo> {
+  if (rgb.length !== instance.length * 3) throw new Error(`dominantPixelColors: ${rgb.length} RGB bytes for ${instance.length} pixels`);
+  const words = new Map<number, number>();
+  const hists = new Map<number, ColorWordTally>();
+  for (const id of ids) hists.set(id, new ColorWordTally(words));
+  let lastId = 0;
+  let last: ColorWordTally | undefined;
+  for (let i = 0; i < instance.length; i++) {
+    const id = instance[i]!;
+    if (id === 0) continue;
+    const h = id === lastId ? last : hists.get(id);
+    lastId = id;
+    last = h;
+    if (h) h.add(rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!);
+  }
+  const out = new Map<number, ColorInfo>();
+  for (const [id, h] of hists) {
+    const colour = h.dominant();
+    if (colour) out.set(id, colour);
+  }
+  return out;
 }

@@ -15,7 +15,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import sharp from "sharp";
 import { assignSplits, generateEgoPathRelease, generateOptions } from "../../../src/benchmarks/egopath/construct/index.js";
-import { INTENT_FAMILIES } from "../../../src/benchmarks/egopath/construct/identity.js";
+import { INTENT_FAMILIES, servingCategories } from "../../../src/benchmarks/egopath/construct/identity.js";
 import { checkAnswer } from "../../../src/benchmarks/egopath/export.js";
 import { loadRelease } from "../../../src/benchmarks/egopath/load.js";
 import { readOccupancyPng } from "../../../src/world/space/index.js";
@@ -204,9 +204,13 @@ test("every explicit target phrase and every intent picks out exactly one shown 
       } else {
         const family = INTENT_FAMILIES.find((f) => f.family === gt.intent_family)!;
         assert.ok(family.categories.includes(gt.target_category));
-        const universe = shown.filter((o) => family.categories.includes(o.category));
-        for (const word of family.categories) assert.ok(!gt.generated_question.toLowerCase().includes(word), `${row.question_id}: the request names "${word}"`);
-        if (gt.residual_cue_type === "none") assert.equal(universe.length, 1, `${row.question_id}: the family has one shown object`);
+        const request = family.requests.find((r) => gt.generated_question.startsWith(r))!;
+        const served = servingCategories(request);
+        assert.ok(served.includes(gt.target_category), `${row.question_id}: "${request}" fits a ${gt.target_category}`);
+        // Every shown object that serves the request competes with the target.
+        const universe = shown.filter((o) => served.includes(o.category));
+        for (const word of served) assert.ok(!gt.generated_question.toLowerCase().includes(word), `${row.question_id}: the request names "${word}"`);
+        if (gt.residual_cue_type === "none") assert.equal(universe.length, 1, `${row.question_id}: one shown object serves the request`);
         else {
           const cueWord = gt.generated_question.match(/(left|right|closest|farthest from me|The (\w+) one)/)!;
           const cue = cueWord[1] === "left" ? "leftmost" : cueWord[1] === "right" ? "rightmost" : cueWord[1] === "closest" ? "nearest" : cueWord[1] === "farthest from me" ? "farthest" : cueWord[2]!;
@@ -259,11 +263,11 @@ test("generate options: --set keys are checked", () => {
   assert.throws(() => generateOptions({ colour: "red" }), /no --set option "colour"/);
 });
 
-test("houses go to splits by the ratios, at least one each where the ratio is positive", () => {
+test("houses go to splits by the ratios (below 10 houses a split gets one only when n x ratio >= 0.5)", () => {
   const ids = Array.from({ length: 20 }, (_, k) => `h${k}`);
   const count = (m: Map<string, string>) => ({ train: [...m.values()].filter((s) => s === "train").length, val: [...m.values()].filter((s) => s === "val").length, benchmark: [...m.values()].filter((s) => s === "benchmark").length });
   assert.deepEqual(count(assignSplits(ids, { train: 0.8, val: 0.1, benchmark: 0.1 }, 1)), { train: 16, val: 2, benchmark: 2 });
-  assert.deepEqual(count(assignSplits(ids.slice(0, 3), { train: 0.8, val: 0.1, benchmark: 0.1 }, 1)), { train: 1, val: 1, benchmark: 1 });
+  assert.deepEqual(count(assignSplits(ids.slice(0, 3), { train: 0.8, val: 0.1, benchmark: 0.1 }, 1)), { train: 3, val: 0, benchmark: 0 });
   assert.deepEqual(count(assignSplits(ids.slice(0, 4), { train: 0, val: 0, benchmark: 1 }, 1)), { train: 0, val: 0, benchmark: 4 });
   assert.deepEqual(count(assignSplits(ids.slice(0, 5), { train: 0, val: 1, benchmark: 1 }, 1)), { train: 0, val: 2, benchmark: 3 });
   // The same seed, the same assignment; splits never share a house.

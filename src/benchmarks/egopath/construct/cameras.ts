@@ -196,6 +196,33 @@ export function tooSimilar(accepted: readonly CameraCandidate[], c: CameraCandid
   );
 }
 
+/** What a rendered view shows: its room and the ids of the objects it shows (targets.ts shownObjects). */
+export interface ViewContent {
+  room: string;
+  objectIds: readonly number[];
+}
+
+/**
+ * Least Jaccard overlap of shown objects at which two views of one room count as the same
+ * content. Ours (the paper de-duplicates by pose alone): views 1.5 m apart with a 30 degree turn
+ * can still frame the same furniture, and then add questions without adding a scene.
+ */
+export const DEDUP_CONTENT_JACCARD = 0.6;
+
+/** |A ∩ B| / |A ∪ B| of two id lists (as sets); 0 when both are empty. */
+export function jaccard(a: readonly number[], b: readonly number[]): number {
+  const setA = new Set(a), setB = new Set(b);
+  let shared = 0;
+  for (const id of setA) if (setB.has(id)) shared++;
+  const union = setA.size + setB.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+/** `dedup_same_content`: an accepted view of the same room shows mostly the same objects (Jaccard >= DEDUP_CONTENT_JACCARD). */
+export function sameContent(accepted: readonly ViewContent[], c: ViewContent): boolean {
+  return accepted.some((a) => a.room === c.room && jaccard(a.objectIds, c.objectIds) >= DEDUP_CONTENT_JACCARD);
+}
+
 export function pinholeFor(c: CameraCandidate, imageSide: number): PinholeCamera {
   return { position: [c.position[0], c.position[1], P.cameraHeightM], yaw: c.yaw, pitch: P.pitchDeg * DEG, vfovDeg: P.vfovDeg, width: imageSide, height: imageSide };
 }

@@ -44,9 +44,10 @@ export function explicitIdentity(target: ViewTarget, visible: readonly ViewTarge
   return { phrase: `${cue.value} ${category}`, cueType: cue.type, cueValue: cue.value, ambiguityCount: universe.length };
 }
 
-/** One intent family: what a person says, and the object categories that serve it. */
+/** One intent family: what a person says, and the object categories it is asked for. */
 export interface IntentFamily {
   family: string;
+  /** Categories a question of the family may target. */
   categories: readonly string[];
   requests: readonly string[];
 }
@@ -71,6 +72,58 @@ export const INTENT_FAMILIES: readonly IntentFamily[] = [
   { family: "watch_screen", categories: ["tv"], requests: ["I'd like to watch the news.", "Let's put a film on."] },
   { family: "bathe", categories: ["bathtub", "shower"], requests: ["I want to wash off after my run.", "I'd like a long soak."] },
 ];
+
+const SEATS = ["chair", "sofa", "armchair", "stool", "bench", "ottoman", "deck chair", "bed"];
+const LYING_PLACES = ["bed", "sofa", "deck chair"];
+const SURFACES = ["table", "desk", "coffee table", "nightstand", "dresser", "tv stand", "cabinet", "shelf"];
+const STORAGE = ["cabinet", "wardrobe", "dresser", "shelf", "nightstand", "tv stand", "box"];
+const LIGHTS = ["lamp", "ceiling lamp", "wall lamp", "outdoor lamp"];
+const SCREENS = ["tv", "monitor", "laptop"];
+
+/**
+ * Every category a person could go to for each request (paper §3 "Question text": an intent is
+ * kept only when it identifies the target uniquely, so every shown object of these categories
+ * competes with the target). Wider than the family's targets: one can sit on a bed, set a mug on
+ * a dresser, keep things in a nightstand, watch the news on a monitor; a long soak needs a bath,
+ * not a shower. A request is asked only for a target it lists.
+ */
+export const REQUEST_SERVED_BY: ReadonlyMap<string, readonly string[]> = new Map([
+  ["My feet hurt; I'd like to sit for a moment.", SEATS],
+  ["Take me somewhere I can sit down.", SEATS],
+  ["I'm worn out and want to lie down.", LYING_PLACES],
+  ["I need to stretch out and rest.", LYING_PLACES],
+  ["My hands are sticky; I need to rinse them.", ["sink"]],
+  ["I want to wash my hands.", ["sink"]],
+  ["I have some rubbish to get rid of.", ["trash can"]],
+  ["Where can I throw this wrapper away?", ["trash can"]],
+  ["I'd like to put these things away.", STORAGE],
+  ["I need somewhere to keep my stuff tidy.", STORAGE],
+  ["I need a surface to set my mug on.", SURFACES],
+  ["Where can I put this plate down?", SURFACES],
+  ["It's too dark to read here.", LIGHTS],
+  ["I need some more light.", LIGHTS],
+  ["Something green here needs watering.", ["plant", "tree"]],
+  ["I want to check whether the greenery is dry.", ["plant", "tree"]],
+  ["These clothes need washing.", ["washing machine"]],
+  ["I have a load of laundry to do.", ["washing machine"]],
+  ["I want to heat up my dinner.", ["stove", "oven", "microwave"]],
+  ["I need to cook something warm.", ["stove", "oven", "microwave"]],
+  ["I'd like a cold drink.", ["fridge"]],
+  ["This milk has to be kept cold.", ["fridge"]],
+  ["I'm freezing; I want to warm up.", ["radiator", "fireplace"]],
+  ["My hands are cold.", ["radiator", "fireplace"]],
+  ["I'd like to watch the news.", SCREENS],
+  ["Let's put a film on.", SCREENS],
+  ["I want to wash off after my run.", ["shower", "bathtub"]],
+  ["I'd like a long soak.", ["bathtub"]],
+]);
+
+/** The categories that serve a request (REQUEST_SERVED_BY); an unknown request throws. */
+export function servingCategories(request: string): readonly string[] {
+  const served = REQUEST_SERVED_BY.get(request);
+  if (!served) throw new Error(`no serving categories for the request "${request}"`);
+  return served;
+}
 
 export function familyOf(category: string): IntentFamily | undefined {
   return INTENT_FAMILIES.find((f) => f.categories.includes(category));
@@ -97,17 +150,24 @@ export interface IntentIdentity {
 }
 
 /**
- * The intent of a c question for the target of an accepted b2 route: its family's request, with a
- * residual cue when the view shows several objects of the family; null when the target has no
- * family or cannot be singled out.
+ * The intent of a c question for the target of an accepted b2 route: a request of its family that
+ * the target serves, with a residual cue when the view shows other objects serving the same
+ * request (REQUEST_SERVED_BY); null when the target has no family or no request resolves to it.
+ * `pick` chooses the request tried first; the others follow in the family's order.
  */
 export function intentIdentity(target: ViewTarget, visible: readonly ViewTarget[], imageSide: number, pick: (n: number) => number): IntentIdentity | null {
   const family = familyOf(target.object.category);
   if (!family) return null;
-  const universe = visible.filter((v) => family.categories.includes(v.object.category));
-  const request = family.requests[pick(family.requests.length)]!;
-  if (universe.length <= 1) return { family: family.family, request, text: request, residualCue: "none", ambiguityCount: 1 };
-  const cue = singlingCue(target, universe, imageSide);
-  if (!cue) return null;
-  return { family: family.family, request, text: `${request} ${cueSentence(cue)}`, residualCue: cue.type, ambiguityCount: universe.length };
+  const fitting = family.requests.filter((r) => servingCategories(r).includes(target.object.category));
+  if (fitting.length === 0) return null;
+  const first = pick(fitting.length);
+  for (let k = 0; k < fitting.length; k++) {
+    const request = fitting[(first + k) % fitting.length]!;
+    const served = servingCategories(request);
+    const rivals = visible.filter((v) => v.object.id !== target.object.id && served.includes(v.object.category));
+    if (rivals.length === 0) return { family: family.family, request, text: request, residualCue: "none", ambiguityCount: 1 };
+    const cue = singlingCue(target, [target, ...rivals], imageSide);
+    if (cue) return { family: family.family, request, text: `${request} ${cueSentence(cue)}`, residualCue: cue.type, ambiguityCount: rivals.length + 1 };
+  }
+  return null;
 }

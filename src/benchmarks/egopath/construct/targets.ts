@@ -5,7 +5,8 @@
  * view (0.70 for large objects, 0.15 otherwise), ranked as the script ranks them.
  */
 import { cameraBasis, projectPoint, type PinholeCamera } from "../../../world/camera.js";
-import type { SceneObject } from "../../../world/types.js";
+import { dominantPixelColors } from "../../../world/house/appearance.js";
+import type { ColorInfo, SceneObject } from "../../../world/types.js";
 import { objectPixelStats } from "../../../world/visibility.js";
 import { EGOPATH_PARAMS as P, scalePx } from "./params.js";
 import { objectCenter } from "./sightlines.js";
@@ -46,6 +47,8 @@ function centreVerified(camera: PinholeCamera, b: ViewBuffers, o: SceneObject): 
 
 export interface ShownObject {
   object: SceneObject;
+  /** Its colour as the view shows it: the dominant colour of its albedo pixels (else of its lit pixels). */
+  color: ColorInfo;
   pixels: number;
   /** Pixel box of the visible pixels, exclusive ends. */
   pixelBox: [number, number, number, number];
@@ -56,29 +59,39 @@ export interface ShownObject {
 /** Objects the view shows (at least MIN_SHOWN_PIXELS at 1024 px), not set into walls, not rugs. */
 export function shownObjects(camera: PinholeCamera, b: ViewBuffers, objectsById: ReadonlyMap<number, SceneObject>): ShownObject[] {
   const minPixels = MIN_SHOWN_PIXELS * (scalePx(1, b.width) ** 2);
-  const out: ShownObject[] = [];
+  const kept: Array<{ object: SceneObject; pixels: number; bbox: [number, number, number, number] }> = [];
   for (const [id, s] of objectPixelStats(b.instance, b.width, b.height)) {
     const o = objectsById.get(id);
     if (!o || o.inWall || o.category === "rug" || s.pixels < minPixels) continue;
+    kept.push({ object: o, pixels: s.pixels, bbox: s.bbox });
+  }
+  const colours = dominantPixelColors(b.albedo ?? b.rgb, b.instance, new Set(kept.map((k) => k.object.id)));
+  const out: ShownObject[] = [];
+  for (const { object: o, pixels, bbox: s } of kept) {
     const c = objectCenter(o);
     out.push({
       object: o,
-      pixels: s.pixels,
-      pixelBox: [s.bbox[0], s.bbox[1], s.bbox[2], s.bbox[3]],
-      screenX: (s.bbox[0] + s.bbox[2]) / 2,
+      color: colours.get(o.id)!,
+      pixels,
+      pixelBox: [s[0], s[1], s[2], s[3]],
+      screenX: (s[0] + s[2]) / 2,
       distanceM: Math.hypot(c[0] - camera.position[0], c[1] - camera.position[1]),
     });
   }
   return out.sort((a, b) => a.object.id - b.object.id);
 }
 
-/** Every shown object as a ViewTarget (for cue universes), visible fraction from the amodal pixel counts. */
+/**
+ * Every shown object as a ViewTarget (for cue universes), visible fraction from the amodal pixel
+ * counts. Its `object` carries the colour the view shows (ShownObject.color) in place of the
+ * model's mean colour, so cues, ranking and rows all name the colour a person sees in the picture.
+ */
 export function viewTargets(camera: PinholeCamera, shown: readonly ShownObject[], amodal: ReadonlyMap<number, number>): ViewTarget[] {
   return shown.map((s) => {
     const full = amodal.get(s.object.id) ?? s.pixels;
     const visibleFraction = full > 0 ? Math.min(1, s.pixels / full) : 0;
     const box = projectedBox(camera, s.object) ?? s.pixelBox;
-    return { object: s.object, distanceM: s.distanceM, visiblePixels: s.pixels, visibleFraction, box, screenX: s.screenX, large: isLarge(s.object), score: 0 };
+    return { object: { ...s.object, color: s.color }, distanceM: s.distanceM, visiblePixels: s.pixels, visibleFraction, box, screenX: s.screenX, large: isLarge(s.object), score: 0 };
   });
 }
 

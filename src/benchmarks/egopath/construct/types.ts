@@ -3,8 +3,11 @@ import type { RenderBuffers } from "../../../world/render/index.js";
 import type { OccupancyGrid } from "../../../world/space/index.js";
 import type { SceneObject, Vec3 } from "../../../world/types.js";
 
-/** Per-pixel buffers of one rendered view (the world renderer's output). */
-export type ViewBuffers = RenderBuffers;
+/**
+ * Per-pixel buffers of one rendered view (the world renderer's output), with the view's albedo
+ * (RGB8 of the renderer's "unlit" shading) when it was rendered too: colour words come from it.
+ */
+export type ViewBuffers = RenderBuffers & { albedo?: Uint8Array };
 
 /** The plan grids of both agents (build_navigation_gt.py): point (radius 0) and embodied (0.30 m). */
 export interface AgentGrids {

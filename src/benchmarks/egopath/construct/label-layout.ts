@@ -150,60 +150,123 @@ export interface Layout {
 /** Gap (px) kept between a label and any other mark, so the numbers do not touch. */
 const GAP_PX = 1;
 
+interface Leader {
+  from: Point;
+  to: Point;
+}
+
+/**
+ * The marks laid so far on one picture: circles, label boxes and leaders. Markers join in groups,
+ * all or none (tryAdd), or as required circles whose labels are placed afterwards (layoutLabels).
+ */
+export class LabelBoard {
+  private readonly w: number;
+  private readonly h: number;
+  private readonly circle: number;
+  private readonly half: number;
+  readonly circles: Point[] = [];
+  readonly labels: Box[] = [];
+  readonly leaders: Leader[] = [];
+
+  /** Labels of `digits` digits (the widest number the picture may show). */
+  constructor(private readonly width: number, private readonly height: number, digits: number, private readonly style: MarkerStyle) {
+    this.w = DIGIT_ADVANCE_EM * style.font * digits + style.shadow;
+    this.h = DIGIT_HEIGHT_EM * style.font + style.shadow;
+    this.circle = circleReach(style);
+    this.half = leaderHalfWidth(style);
+  }
+
+  /** Can a circle go here without touching a label or leader already laid? */
+  circleFits(m: Point): boolean {
+    const c = this.circle + GAP_PX;
+    return !this.labels.some((b) => boxDistance2(b, m) <= c * c) && !this.leaders.some((l) => segmentDistance2(m, l.from, l.to) <= (c + this.half) ** 2);
+  }
+
+  /** The first free place for the label of the marker at m (its circle already laid), or null. */
+  freePlace(m: Point): { box: Box; leader: Leader } | null {
+    const reach2 = (this.circle + this.half) ** 2;
+    for (const box of placesFor(m, this.w, this.h, this.style)) {
+      if (box.x0 < 0 || box.y0 < 0 || box.x1 > this.width || box.y1 > this.height) continue;
+      const padded = grow(box, GAP_PX);
+      if (this.circles.some((o) => o !== m && boxDistance2(padded, o) <= this.circle ** 2)) continue;
+      if (this.labels.some((b) => boxesMeet(padded, b))) continue;
+      if (this.leaders.some((l) => segmentMeetsBox(l.from, l.to, box, this.half + GAP_PX))) continue;
+      const leader = leaderOf(m, box, this.style);
+      if (this.circles.some((o) => o !== m && segmentDistance2(o, leader.from, leader.to) <= reach2)) continue;
+      if (this.labels.some((b) => segmentMeetsBox(leader.from, leader.to, b, this.half + GAP_PX))) continue;
+      return { box, leader };
+    }
+    return null;
+  }
+
+  place(p: { box: Box; leader: Leader }): void {
+    this.labels.push(p.box);
+    this.leaders.push(p.leader);
+  }
+
+  /** Lays the markers (circles, then each label) when every one of them fits; returns their label boxes, or null and leaves the board as it was. */
+  tryAdd(markers: readonly Point[]): Box[] | null {
+    const size = { circles: this.circles.length, labels: this.labels.length };
+    const undo = () => {
+      this.circles.length = size.circles;
+      this.labels.length = size.labels;
+      this.leaders.length = size.labels;
+      return null;
+    };
+    for (const m of markers) {
+      if (!this.circleFits(m)) return undo();
+      this.circles.push(m);
+    }
+    const boxes: Box[] = [];
+    for (const m of markers) {
+      const place = this.freePlace(m);
+      if (!place) return undo();
+      this.place(place);
+      boxes.push(place.box);
+    }
+    return boxes;
+  }
+}
+
+export interface LayoutInput extends Point {
+  /** A marker that must stay (a waypoint a route needs): never dropped; listed in `failed` when its label has no free place. */
+  required?: boolean;
+}
+
+export interface Layout {
+  /** Per input marker: its reserved label box, or null when it was dropped or failed. */
+  boxes: Array<Box | null>;
+  /** Indices of optional markers dropped because no free place was left for their label or circle. */
+  dropped: number[];
+  /** Indices of required markers whose label found no free place. */
+  failed: number[];
+}
+
 /**
  * Lays out labels of `digits` digits (the widest number the sheet may show) for markers given in
  * priority order, required ones first. Every required marker's circle is there from the start;
  * an optional marker joins only when its circle and leader meet no label already placed and its
- * own label finds a free place. Linear in the places tried times the markers near each place.
+ * own label finds a free place.
  */
 export function layoutLabels(markers: readonly LayoutInput[], width: number, height: number, digits: number, style: MarkerStyle): Layout {
-  const w = DIGIT_ADVANCE_EM * style.font * digits + style.shadow;
-  const h = DIGIT_HEIGHT_EM * style.font + style.shadow;
-  const circle = circleReach(style) + GAP_PX;
-  const half = leaderHalfWidth(style);
+  const board = new LabelBoard(width, height, digits, style);
   const boxes: Array<Box | null> = markers.map(() => null);
-  const present: Point[] = markers.filter((m) => m.required);
-  const labels: Box[] = [];
-  const leaders: Array<{ from: Point; to: Point }> = [];
   const dropped: number[] = [];
   const failed: number[] = [];
-
-  const circleMeetsLabels = (m: Point) => labels.some((b) => boxDistance2(b, m) <= circle * circle);
-  const freePlace = (m: Point): { box: Box; leader: { from: Point; to: Point } } | null => {
-    for (const box of placesFor(m, w, h, style)) {
-      if (box.x0 < 0 || box.y0 < 0 || box.x1 > width || box.y1 > height) continue;
-      const padded = grow(box, GAP_PX);
-      if (present.some((o) => o !== m && boxDistance2(padded, o) <= circleReach(style) ** 2)) continue;
-      if (labels.some((b) => boxesMeet(padded, b))) continue;
-      if (leaders.some((l) => segmentMeetsBox(l.from, l.to, box, half + GAP_PX))) continue;
-      const leader = leaderOf(m, box, style);
-      if (present.some((o) => o !== m && segmentDistance2(o, leader.from, leader.to) <= (circleReach(style) + half) ** 2)) continue;
-      if (labels.some((b) => segmentMeetsBox(leader.from, leader.to, b, half + GAP_PX))) continue;
-      return { box, leader };
-    }
-    return null;
-  };
-
+  for (const m of markers) if (m.required) board.circles.push(m);
   markers.forEach((m, i) => {
-    if (!m.required) {
-      if (circleMeetsLabels(m) || leaders.some((l) => segmentDistance2(m, l.from, l.to) <= (circle + half) ** 2)) {
-        dropped.push(i);
-        return;
-      }
-      present.push(m);
-    }
-    const place = freePlace(m);
-    if (!place) {
-      if (m.required) failed.push(i);
+    if (m.required) {
+      const place = board.freePlace(m);
+      if (!place) failed.push(i);
       else {
-        present.pop();
-        dropped.push(i);
+        board.place(place);
+        boxes[i] = place.box;
       }
       return;
     }
-    boxes[i] = place.box;
-    labels.push(place.box);
-    leaders.push(place.leader);
+    const added = board.tryAdd([m]);
+    if (added) boxes[i] = added[0]!;
+    else dropped.push(i);
   });
   return { boxes, dropped, failed };
 }

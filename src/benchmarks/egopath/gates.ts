@@ -1,0 +1,54 @@
+/**
+ * The validity gates a generated EgoPathBench set must pass (issue 27), read off an audit:
+ * every number legible, a1/b1 not answerable from the picture's cheap cues or the text (every
+ * blind rule, cue rule, the cue forest and TsT within 0.05 of chance: BA <= 0.55), and no
+ * EgoPath Score above 3 without a model (the best blind rule of each task put together).
+ */
+import type { AuditDocument } from "../../audit/audit.js";
+
+export interface Gate {
+  name: string;
+  /** The measured value (a fraction; null when the audit has none). */
+  value: number | null;
+  limit: number;
+  pass: boolean;
+}
+
+/** Largest gap over chance a blind or cue answer may have on a1/b1. */
+export const TRAVERSABILITY_GAP = 0.05;
+/** Largest EgoPath Score (a fraction) the best blind rules may reach together. */
+export const NO_MODEL_SCORE = 0.03;
+
+const gate = (name: string, value: number | null, limit: number): Gate => ({ name, value, limit, pass: value !== null && value <= limit + 1e-12 });
+
+/** Every gate of the audit, in a fixed order. */
+export function egopathGates(doc: AuditDocument): Gate[] {
+  const out: Gate[] = [];
+  for (const [task, t] of Object.entries(doc.tasks)) {
+    if (t.legibility) out.push(gate(`${task} questions with an unreadable answer`, t.legibility.questions_unreadable, 0));
+  }
+  for (const task of ["a1", "b1"]) {
+    const t = doc.tasks[task];
+    if (!t) {
+      out.push(gate(`${task} asked`, null, 0));
+      continue;
+    }
+    const limit = (t.chance ?? 0.5) + TRAVERSABILITY_GAP;
+    for (const r of t.blind) out.push(gate(`${task} blind rule "${r.name}"`, r.score, limit));
+    out.push(gate(`${task} TsT forest`, t.tst?.score ?? null, limit));
+    for (const r of t.cues?.rules ?? []) out.push(gate(`${task} cue rule "${r.name}"`, r.score, limit));
+    if (t.cues) out.push(gate(`${task} cue forest`, t.cues.forest?.score ?? null, limit));
+  }
+  out.push(gate("EgoPath Score without a model (best blind rule per task)", doc.overall.blind_best?.score ?? null, NO_MODEL_SCORE));
+  return out;
+}
+
+/** A Markdown table of the gates. */
+export function gatesMarkdown(gates: readonly Gate[]): string {
+  const pct = (v: number | null) => (v === null ? "—" : (100 * v).toFixed(1));
+  return [
+    "| Gate | Measured | Limit | |",
+    "|---|---:|---:|---|",
+    ...gates.map((g) => `| ${g.name} | ${pct(g.value)} | ${pct(g.limit)} | ${g.pass ? "pass" : "FAIL"} |`),
+  ].join("\n");
+}

@@ -11,6 +11,7 @@ import { bottomCenterStart, floorGridCandidates, surfaceNegatives, underObjectCa
 import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } from "./identity.js";
 import { round4 } from "./params.js";
 import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
+import { routeFacts, viewFacts, type RouteFacts, type ViewFacts } from "./selection.js";
 import { displayIds, routeSheet, traversabilitySheet, type Sheet } from "./sheets.js";
 import { routingTargets, shownObjects, viewTargets } from "./targets.js";
 import type { Agent, Candidate, ViewTarget } from "./types.js";
@@ -22,6 +23,8 @@ export interface RouteUnit {
   intent: IntentIdentity | null;
   point: AgentRoute;
   embodied: AgentRoute;
+  /** What the challenge selection reads of this route bundle (selection.ts). */
+  facts: RouteFacts;
 }
 
 /** Legal direct steps of one agent on a sheet: display id -> [display id, planar length rounded to 0.1 mm]. */
@@ -45,6 +48,8 @@ export interface BuiltView {
   /** Every object the view shows (the universe of identity cues). */
   shown: ViewTarget[];
   traversability: Sheet;
+  /** What the challenge selection reads of the view bundle (selection.ts). */
+  viewFacts: ViewFacts;
   route: Sheet;
   units: RouteUnit[];
   pairs: Record<Agent, DirectPairs>;
@@ -136,7 +141,8 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
     if (!point) continue;
     const embodied = planAgentRoute(v, pool, "embodied", trees.embodied, start, target.object, 0, embodiedCells);
     if (!embodied) continue;
-    units.push({ index: units.length, target, identity, intent: intentIdentity(target, all, side, (n) => rng.below(n)), point, embodied });
+    const facts = routeFacts({ target, shown: all, cueType: identity.cueType, point, embodied, embodiedMargins: { grid: v.grids.embodied, clearance: v.clearances.embodied } });
+    units.push({ index: units.length, target, identity, intent: intentIdentity(target, all, side, (n) => rng.below(n)), point, embodied, facts });
   }
   if (units.length === 0) return "no_routes";
 
@@ -159,6 +165,6 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
     if (unit.intent) questions.c.push(b2);
   }
   if (questions.a2.length === 0) return "no_displayed_route";
-  return { camera: v.camera, shown: all, traversability, route, units, pairs, questions };
+  return { camera: v.camera, shown: all, traversability, viewFacts: viewFacts(traversability.candidates, side), route, units, pairs, questions };
 }
 

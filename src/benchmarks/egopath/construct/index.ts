@@ -292,6 +292,7 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
     const chosen = selectChallenge(rows.benchmark, opts.selection === "off" ? NO_SELECTION : DEFAULT_SELECTION);
     rows.benchmark = chosen.rows;
     challenge = { report: chosen.report, pool, benchmark: setStats(rows.benchmark) };
+    dropUnaskedViews(files, houses.filter((h) => h.split === "benchmark").map((h) => h.sceneId), rows.benchmark);
     log(`challenge selection: route bundles ${chosen.report.kept.route} of ${chosen.report.bundles.route}, view bundles ${chosen.report.kept.view} of ${chosen.report.bundles.view}`);
   }
   const questions = Object.fromEntries((["train", "val", "benchmark"] as const).map((s) => [s, Object.fromEntries(TASK_CODES.map((t) => [t, rows[s][t].length]))])) as GenerateEgoPathResult["questions"];
@@ -318,6 +319,19 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
   return result;
 }
 
+
+/** Removes the pictures, waypoint records and sidecars of the scenes' views that no kept question asks about. */
+function dropUnaskedViews(files: Map<string, string | Buffer>, scenes: readonly string[], kept: Record<TaskCode, QuestionRow[]>): void {
+  const asked = new Set(TASK_CODES.flatMap((t) => kept[t].map((r) => `${r.scene_id}/view_${r.view_id}`)));
+  const inScenes = new Set(scenes);
+  const viewOf = /^(?:assets\/([^/]+)\/(view_\d+)\/|benchmark_evalfix\/benchmark\/sidecars\/[^/]+\/([^/]+)\/(view_\d+)\.direct_pairs\.json$)/;
+  for (const rel of [...files.keys()]) {
+    const m = viewOf.exec(rel);
+    if (!m) continue;
+    const scene = m[1] ?? m[3]!, view = m[2] ?? m[4]!;
+    if (inScenes.has(scene) && !asked.has(`${scene}/${view}`)) files.delete(rel);
+  }
+}
 
 /** Generates the set and writes it under `outDir`; same options, same bytes. */
 export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Promise<GenerateEgoPathResult> {

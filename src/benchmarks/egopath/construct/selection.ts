@@ -9,7 +9,7 @@ import { quantile } from "../../../stats/bootstrap.js";
 import { worldToCell, type OccupancyGrid } from "../../../world/space/index.js";
 import type { Vec2 } from "../../../world/types.js";
 import type { TaskCode } from "../tasks.js";
-import type { CueType } from "./identity.js";
+import { familyOf, type CueType } from "./identity.js";
 import { EGOPATH_PARAMS as P, OFFICIAL_IMAGE_SIDE, round4 } from "./params.js";
 import type { Candidate, ViewTarget } from "./types.js";
 
@@ -114,6 +114,12 @@ export interface RouteFacts {
   resolution: Resolution;
   /** Objects of the target's category the view shows, the target included. */
   cohort: number;
+  /**
+   * Objects of the target's family the view shows (the intent families of identity.ts, e.g. chair,
+   * sofa, armchair, stool; a category without a family is its own), the target included: the
+   * paper's same-type ambiguity counts same-family objects (App. C, Table S10).
+   */
+  familyCohort: number;
   /** Smallest difference of camera distance between the target and another of its category, metres (null: none). */
   runnerUpGapM: number | null;
   /** The point agent's continuous path: length, length over the start-goal straight line, turns of 20 degrees or more. */
@@ -230,6 +236,8 @@ export interface RouteFactInputs {
 
 export function routeFacts(x: RouteFactInputs): RouteFacts {
   const same = x.shown.filter((s) => s.object.category === x.target.object.category && s.object.id !== x.target.object.id);
+  const family = (category: string): string => familyOf(category)?.family ?? `category:${category}`;
+  const targetFamily = family(x.target.object.category);
   const gap = same.length > 0 ? round4(Math.min(...same.map((s) => Math.abs(s.distanceM - x.target.distanceM)))) : null;
   const p = x.point.path, e = x.embodied.path;
   const length = polylineLength(p);
@@ -239,6 +247,7 @@ export function routeFacts(x: RouteFactInputs): RouteFacts {
   return {
     resolution: resolutionOf(x.cueType),
     cohort: same.length + 1,
+    familyCohort: x.shown.filter((s) => s.object.id === x.target.object.id || family(s.object.category) === targetFamily).length,
     runnerUpGapM: gap,
     pointLengthM: round4(length),
     detourRatio: round4(straight > 1e-6 ? length / straight : 1),

@@ -97,21 +97,22 @@ const shown = (id: number, category: string, distanceM: number): ViewTarget => (
 
 test("route facts of a hand-made unit", () => {
   const target = shown(1, "chair", 4);
+  // Chairs 1-3 and an armchair share the seating family; the table does not.
   const facts = routeFacts({
-    target, shown: [target, shown(2, "chair", 4.5), shown(3, "chair", 3.8), shown(4, "table", 4)], cueType: "side",
+    target, shown: [target, shown(2, "chair", 4.5), shown(3, "chair", 3.8), shown(4, "table", 4), shown(5, "armchair", 6)], cueType: "side",
     point: { path: [[0, 0], [3, 0], [3, 4]], keys: [10, 11, 12, 13] },
     embodied: { path: [[0, 0], [0, 4], [3, 4]], keys: [10, 14, 15] },
     embodiedMargins: margins(),
   });
   assert.deepEqual(facts, {
-    resolution: "relation", cohort: 3, runnerUpGapM: 0.2, pointLengthM: 7, detourRatio: 1.4, turns: 1, decisions: 2,
+    resolution: "relation", cohort: 3, familyCohort: 4, runnerUpGapM: 0.2, pointLengthM: 7, detourRatio: 1.4, turns: 1, decisions: 2,
     embodiedMinMarginM: 0.1, embodiedGoalMarginM: 0.5, narrowFraction: 0.7857, extraLengthM: 0, extraDecisions: -1, overlap: 0.0357,
   });
   assert.deepEqual(routeChallenge(facts).axes, { reference: "high", geometry: "high", embodiment: "high" });
 });
 
 const ROUTE: RouteFacts = {
-  resolution: "distance", cohort: 2, runnerUpGapM: 0.5, pointLengthM: 3, detourRatio: 1.08, turns: 0, decisions: 0,
+  resolution: "distance", cohort: 2, familyCohort: 2, runnerUpGapM: 0.5, pointLengthM: 3, detourRatio: 1.08, turns: 0, decisions: 0,
   embodiedMinMarginM: 0.07, embodiedGoalMarginM: 0.07, narrowFraction: 0.12, extraLengthM: 0.3, extraDecisions: 0, overlap: 0.9,
 };
 
@@ -139,7 +140,7 @@ test("reference, geometry and embodiment levels at their thresholds", () => {
 
 test("a route bundle needs a target not named by category alone, reference and geometry at least medium", () => {
   assert.deepEqual(routeRejections(ROUTE, { reference: "medium", geometry: "low", embodiment: "low" }), ["geometry_low"]);
-  const cat = { ...ROUTE, resolution: "category_only" as const, cohort: 1, runnerUpGapM: null };
+  const cat = { ...ROUTE, resolution: "category_only" as const, cohort: 1, familyCohort: 1, runnerUpGapM: null };
   assert.deepEqual(routeChallenge({ ...cat, turns: 2, decisions: 1 }).rejections, ["reference_category_only"]);
   assert.deepEqual(routeChallenge({ ...ROUTE, turns: 2, decisions: 1 }).rejections, []);
 });

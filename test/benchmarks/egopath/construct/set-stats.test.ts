@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { generateEgoPathRelease } from "../../../../src/benchmarks/egopath/construct/index.js";
+import { generateEgoPathRelease, generateOptions } from "../../../../src/benchmarks/egopath/construct/index.js";
 
 type Json = Record<string, any>;
 const OPTIONS = { seed: 8, scenes: 2, imageSide: 256, viewsPerScene: 8, splits: { train: 0, val: 0, benchmark: 1 } };
@@ -116,4 +116,10 @@ test("the README shows the statistics beside the paper's", async () => {
   assert.match(readme, /## Benchmark challenge selection and statistics/);
   assert.match(readme, /\| same-type target ambiguity \(same category\) \| \d+ \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \| 819 \| 4 \/ 8 \/ 16 \|/);
   assert.match(readme, /\| one-edge share a2 \| [\d.]+ \| 0\.8091 \| <= 0\.81 \| (met|NOT met) \|/);
+});
+
+test("--set furnishing and selection", () => {
+  assert.deepEqual(generateOptions({ furnishing: "standard", selection: "off" }), { furnishing: "standard", selection: "off" });
+  assert.throws(() => generateOptions({ furnishing: "sparse" }), /furnishing is dense or standard/);
+  assert.throws(() => generateOptions({ selection: "all" }), /selection is paper or off/);
 });

@@ -339,6 +339,8 @@ export interface RoomContext {
   catalogue: Catalogue;
   /** Every object of the house so far (windows and doors included); the room's pieces are appended. */
   placed: Placed[];
+  /** Dense furnishing: every step that has a chance is tried, and every count takes its upper bound. */
+  dense?: boolean;
 }
 
 interface Zone {
@@ -417,16 +419,18 @@ class RoomPlacer {
     const { rng } = this.ctx;
     if (step.minArea !== undefined && this.area < step.minArea) return;
     if (step.unlessTag && this.tagged(step.unlessTag).length > 0) return;
-    if (step.chance !== undefined && !rng.chance(step.chance)) return;
+    const dense = this.ctx.dense ?? false;
+    if (step.chance !== undefined && !dense && !rng.chance(step.chance)) return;
+    const count = (): number => (dense ? step.count[1] : rng.int(step.count[0], step.count[1]));
     if (step.place.kind === "on" && step.perParent) {
       for (const parent of step.place.parents.flatMap((t) => this.tagged(t))) {
-        const n = rng.int(step.count[0], step.count[1]);
+        const n = count();
         for (let k = 0; k < n; k++) this.placeOne(step, null, [parent]);
       }
       return;
     }
     if ("anchor" in step.place && this.tagged(step.place.anchor).length === 0 && !step.fallback) return;
-    const n = rng.int(step.count[0], step.count[1]);
+    const n = count();
     let model: CatalogEntry | null = null;
     const same = step.sameModel ?? false;
     for (let k = 0; k < n; k++) {

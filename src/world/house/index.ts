@@ -39,6 +39,11 @@ export interface GenerateHouseOptions {
   seed: number;
   /** Number of rooms (default: 4-7, drawn from the seed). */
   rooms?: number;
+  /**
+   * "dense": every optional piece of a room's recipe is tried and every count is at its upper
+   * bound (more chairs around tables, plants, armchairs); default "standard" (the recipes' odds).
+   */
+  furnishing?: "standard" | "dense";
 }
 
 /** Random streams of one house (deriveSeed stream numbers). */
@@ -163,6 +168,7 @@ export async function generateHouse(options: GenerateHouseOptions): Promise<Scen
       freeSpaceFor: () => new RoomFreeSpace(boxes[i]!, entries),
       catalogue,
       placed,
+      dense: options.furnishing === "dense",
     });
   });
 

@@ -21,7 +21,7 @@ import { loadRelease } from "../../../src/benchmarks/egopath/load.js";
 import { readOccupancyPng } from "../../../src/world/space/index.js";
 
 type Json = Record<string, any>;
-const OPTIONS = { seed: 5, scenes: 2, imageSide: 384, viewsPerScene: 5, splits: { train: 0, val: 0, benchmark: 1 } };
+const OPTIONS = { seed: 5, scenes: 2, imageSide: 384, viewsPerScene: 5, splits: { train: 0, val: 0, benchmark: 1 }, selection: "off" as const };
 let work: string;
 let root: string;
 

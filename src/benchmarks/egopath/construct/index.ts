@@ -23,6 +23,8 @@ import { EGOPATH_PARAMS as P } from "./params.js";
 import { gtRow, imagePath, sidecarJson, sidecarPath, splitRoot, viewJson, viewRows, waypointsJson, waypointsPath, type QuestionRow, type Split } from "./rows.js";
 import { shownObjects } from "./targets.js";
 import { buildView, type BuiltView } from "./view.js";
+import { DEFAULT_SELECTION, NO_SELECTION, selectChallenge, type SelectionReport } from "./selection.js";
+import { PAPER_STATS, setStats, statsChecks, statsMarkdown, type SetStats } from "./set-stats.js";
 import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
@@ -39,6 +41,10 @@ export interface GenerateEgoPathOptions {
   routesPerView?: number;
   /** Scene fractions of train / val / benchmark (official 0.8 / 0.1 / 0.1). */
   splits?: { train: number; val: number; benchmark: number };
+  /** House furnishing (world/house generateHouse): "dense" (default) fills every room's recipe; "standard" as the other benchmarks. */
+  furnishing?: "standard" | "dense";
+  /** The benchmark split's challenge-set selection (paper §3): "paper" (default) or "off" (every question, e.g. for a small demo set). */
+  selection?: "paper" | "off";
   /** Folder of .sh3f furniture libraries. */
   assetsDir?: string;
   /** The command recorded in the README. */
@@ -47,7 +53,10 @@ export interface GenerateEgoPathOptions {
 }
 
 export interface GenerateEgoPathResult {
+  /** Questions written per split (the benchmark's after the challenge selection). */
   questions: Record<Split, Record<TaskCode, number>>;
+  /** The benchmark split's challenge selection and its statistics before (pool) and after; null without a benchmark split. */
+  challenge: { report: SelectionReport; pool: SetStats; benchmark: SetStats } | null;
   scenes: Record<Split, string[]>;
   views: number;
   rejected: Record<string, number>;
@@ -60,9 +69,9 @@ export interface Labelling {
   unitsDropped: number;
 }
 
-/** `--set` options of `generate egopath`: size, views, routes, splits=TRAIN,VAL,BENCHMARK. */
-export function generateOptions(extra: Record<string, string>): Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits"> {
-  const out: Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits"> = {};
+/** `--set` options of `generate egopath`: size, views, routes, splits=TRAIN,VAL,BENCHMARK, furnishing=dense|standard, selection=paper|off. */
+export function generateOptions(extra: Record<string, string>): Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits" | "furnishing" | "selection"> {
+  const out: Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits" | "furnishing" | "selection"> = {};
   const whole = (key: string, lo: number, hi: number): number => wholeSetting(key, extra[key], lo, hi);
   for (const key of Object.keys(extra)) {
     if (key === "size") out.imageSide = whole(key, 128, 2048);
@@ -74,7 +83,15 @@ export function generateOptions(extra: Record<string, string>): Pick<GenerateEgo
         throw new UsageError(`--set splits needs three non-negative fractions TRAIN,VAL,BENCHMARK (e.g. 0.8,0.1,0.1), got "${extra[key]}"`);
       }
       out.splits = { train: parts[0]!, val: parts[1]!, benchmark: parts[2]! };
-    } else throw new UsageError(`egopath generate has no --set option "${key}" (size, views, routes, splits)`);
+    } else if (key === "furnishing") {
+      const v = extra[key];
+      if (v !== "dense" && v !== "standard") throw new UsageError(`--set furnishing is dense or standard, got "${v}"`);
+      out.furnishing = v;
+    } else if (key === "selection") {
+      const v = extra[key];
+      if (v !== "paper" && v !== "off") throw new UsageError(`--set selection is paper or off, got "${v}"`);
+      out.selection = v;
+    } else throw new UsageError(`egopath generate has no --set option "${key}" (size, views, routes, splits, furnishing, selection)`);
   }
   return out;
 }
@@ -163,6 +180,7 @@ function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, sid
     ...(["benchmark", "val", "train"] as const).map((s) => `- ${s}: ${result.scenes[s].length} scenes; ${counts(s)}`),
     ...(warning ? [`- ${warning}`] : []),
     "",
+    ...challengeReadme(result.challenge),
     "Regenerate (byte-identical output for the same seed, options and furniture libraries):",
     "",
     "```",
@@ -175,6 +193,30 @@ function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, sid
     "`{rgb_overlay,visible_waypoints}_<task>.{png,json}`. Paths in rows are relative to this folder.",
     "",
   ].join("\n");
+}
+
+/** The README's account of the challenge selection and the benchmark's statistics beside the paper's. */
+function challengeReadme(c: GenerateEgoPathResult["challenge"]): string[] {
+  if (!c) return [];
+  const reasons = (m: Record<string, number>) => Object.entries(m).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+  const r = c.report;
+  return [
+    "## Benchmark challenge selection and statistics (paper §3, App. C Table S10)",
+    "",
+    "The benchmark split keeps whole bundles (a1 + b1 of a view; a2 + b2 of a route unit, with its c) that",
+    "are challenging: views with high clutter and a high traversability boundary or point-embodied gap;",
+    "routes whose target is not named by category alone, with reference and geometry at least medium,",
+    "ranked geometry first (construct/selection.ts). Train and val keep every question.",
+    "",
+    `- route bundles: ${r.bundles.route}, kept ${r.kept.route}; removed by rule: ${reasons(r.removed.route)}`,
+    `- view bundles: ${r.bundles.view}, kept ${r.kept.view}; removed by rule: ${reasons(r.removed.view)}`,
+    `- incomplete bundles dropped: ${r.incomplete}`,
+    "",
+    ...statsMarkdown(c.benchmark),
+    "",
+    "`stats.json` holds these figures, the paper's, and the same statistics of the benchmark split before selection (`pool`).",
+    "",
+  ];
 }
 
 /** The line `generate egopath` prints when the set is written. */
@@ -234,7 +276,7 @@ export async function generateEgoPathHouse(opts: GenerateEgoPathOptions, s: numb
   let views = 0;
   const labelling: Labelling = { markersDropped: 0, unitsDropped: 0 };
   const rng = createRng(deriveSeed(opts.seed, s + 1));
-  const scene = { ...(await generateHouse({ catalogue, library, seed: deriveSeed(opts.seed, 1000 + s) })), id: sceneId };
+  const scene = { ...(await generateHouse({ catalogue, library, seed: deriveSeed(opts.seed, 1000 + s), furnishing: opts.furnishing ?? "dense" })), id: sceneId };
   for (const o of scene.objects) used.add(o.catalogId);
   const meshes = await sceneMeshes(scene, library, catalogue, { textures });
   const grids = agentGrids(scene, meshes);
@@ -307,6 +349,16 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
     for (const id of house.used) if (!used.has(id)) used.set(id, entriesById.get(id)!);
     views += house.views;
   }
+  // The paper's challenge-set selection applies to the benchmark split only (§3).
+  let challenge: GenerateEgoPathResult["challenge"] = null;
+  if (sceneIds.some((id) => splitOf.get(id) === "benchmark")) {
+    const pool = setStats(rows.benchmark);
+    const chosen = selectChallenge(rows.benchmark, opts.selection === "off" ? NO_SELECTION : DEFAULT_SELECTION);
+    rows.benchmark = chosen.rows;
+    challenge = { report: chosen.report, pool, benchmark: setStats(rows.benchmark) };
+    dropUnaskedViews(files, houses.filter((h) => h.split === "benchmark").map((h) => h.sceneId), rows.benchmark);
+    log(`challenge selection: route bundles ${chosen.report.kept.route} of ${chosen.report.bundles.route}, view bundles ${chosen.report.kept.view} of ${chosen.report.bundles.view}`);
+  }
   const questions = Object.fromEntries((["train", "val", "benchmark"] as const).map((s) => [s, Object.fromEntries(TASK_CODES.map((t) => [t, rows[s][t].length]))])) as GenerateEgoPathResult["questions"];
   for (const split of ["train", "val", "benchmark"] as const) {
     if (!sceneIds.some((id) => splitOf.get(id) === split)) continue;
@@ -317,7 +369,7 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
   }
   const scenes = { train: [] as string[], val: [] as string[], benchmark: [] as string[] };
   for (const id of sceneIds) scenes[splitOf.get(id)!].push(id);
-  const result: GenerateEgoPathResult = { questions, scenes, views, rejected, labelling };
+  const result: GenerateEgoPathResult = { questions, challenge, scenes, views, rejected, labelling };
   const rejectedText = Object.entries(rejected).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
   if (views === 0) {
     throw new UsageError(`no view of the ${opts.scenes} house(s) passed the construction checks (rejected: ${rejectedText}); nothing was written. Try more houses (--count) or views (--set views=N).`);
@@ -327,11 +379,25 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
   if (warning) log(warning);
   files.set("ATTRIBUTION", attributionText([...used.values()]));
   files.set("README.md", readme(opts, result, side, warning));
+  files.set("stats.json", JSON.stringify(challenge ? { split: "benchmark", selection: challenge.report, benchmark: challenge.benchmark, paper: PAPER_STATS, checks: statsChecks(challenge.benchmark), pool: challenge.pool } : { split: "benchmark", benchmark: null }, null, 1) + "\n");
   await prepareGeneratedOutDir(opts.outDir, README_MARK);
   await writeFileSet(opts.outDir, files);
   return result;
 }
 
+
+/** Removes the pictures, waypoint records and sidecars of the scenes' views that no kept question asks about. */
+function dropUnaskedViews(files: Map<string, string | Buffer>, scenes: readonly string[], kept: Record<TaskCode, QuestionRow[]>): void {
+  const asked = new Set(TASK_CODES.flatMap((t) => kept[t].map((r) => `${r.scene_id}/view_${r.view_id}`)));
+  const inScenes = new Set(scenes);
+  const viewOf = /^(?:assets\/([^/]+)\/(view_\d+)\/|benchmark_evalfix\/benchmark\/sidecars\/[^/]+\/([^/]+)\/(view_\d+)\.direct_pairs\.json$)/;
+  for (const rel of [...files.keys()]) {
+    const m = viewOf.exec(rel);
+    if (!m) continue;
+    const scene = m[1] ?? m[3]!, view = m[2] ?? m[4]!;
+    if (inScenes.has(scene) && !asked.has(`${scene}/${view}`)) files.delete(rel);
+  }
+}
 
 /** Generates the set and writes it under `outDir`; same options, same bytes. */
 export async function generateEgoPathRelease(opts: GenerateEgoPathOptions): Promise<GenerateEgoPathResult> {

@@ -66,6 +66,8 @@ export interface AgentRoute {
   ring: GoalRing;
   /** Turns of the waypoint route (interior points). */
   turns: number;
+  /** The continuous (string-pulled) free-space path from the start to the goal it reached. */
+  path: Vec2[];
 }
 
 /** Samples every `step` metres along a polyline, ends included. */
@@ -216,5 +218,5 @@ export function planAgentRoute(
   const last = route[route.length - 1]!;
   if (route.length < 2 || footprintDistance(f, [last.world[0], last.world[1]]) > ring.threshold + 1e-9) return null;
   const points = route.map((c) => [c.world[0], c.world[1]] as Vec2);
-  return { agent, keys: route.map((c) => c.key), continuousLengthM: pathLength(continuous), ring, turns: turnCount(points) };
+  return { agent, keys: route.map((c) => c.key), continuousLengthM: pathLength(continuous), ring, turns: turnCount(points), path: continuous };
 }

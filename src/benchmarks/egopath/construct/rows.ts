@@ -7,6 +7,7 @@ import { worldToCell, type OccupancyGrid } from "../../../world/space/index.js";
 import type { TaskCode } from "../tasks.js";
 import { EGOPATH_PARAMS as P, round4 } from "./params.js";
 import { embodiedPathPrompt, embodiedTraversabilityPrompt, intentPathPrompt, pointPathPrompt, pointTraversabilityPrompt, SYSTEM_PROMPTS } from "./prompts.js";
+import { routeChallenge, viewChallenge } from "./selection.js";
 import type { Sheet } from "./sheets.js";
 import type { Candidate } from "./types.js";
 import type { BuiltView, DirectPairs, RouteQuestion } from "./view.js";
@@ -115,7 +116,7 @@ export function viewRows(built: BuiltView, scene: string, view: number, split: S
       ...media(task),
       system_prompt: SYSTEM_PROMPTS.perception,
       user_prompt: task === "a1" ? pointTraversabilityPrompt() : embodiedTraversabilityPrompt(P.robotDiameterM),
-      ground_truth: { answer: walkable, all_ids: all, walkable_ids: walkable, robot_diameter_m: task === "a1" ? 0 : P.robotDiameterM },
+      ground_truth: { answer: walkable, all_ids: all, walkable_ids: walkable, robot_diameter_m: task === "a1" ? 0 : P.robotDiameterM, challenge: viewChallenge(built.viewFacts) },
     });
   }
 
@@ -150,6 +151,7 @@ export function viewRows(built: BuiltView, scene: string, view: number, split: S
       goal_ring_threshold_m: q.ringThreshold,
       target_visible_fraction: round4(t.visibleFraction),
       target_bbox_px: t.box.map(round4),
+      challenge: routeChallenge(q.unit.facts),
     };
     if (task === "c") {
       const intent = q.unit.intent!;

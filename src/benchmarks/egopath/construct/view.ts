@@ -15,6 +15,7 @@ import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } 
 import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
 import { digitsOf, displayIds, routeSheet, sheetFromBoxes, type LabelledSheet, type Sheet } from "./sheets.js";
 import { EGOPATH_PARAMS as P, round4, scalePx } from "./params.js";
+import { routeFacts, viewFacts, type RouteFacts, type ViewFacts } from "./selection.js";
 import { routingTargets, shownObjects, viewTargets } from "./targets.js";
 import type { Agent, Candidate, ViewTarget } from "./types.js";
 
@@ -25,6 +26,8 @@ export interface RouteUnit {
   intent: IntentIdentity | null;
   point: AgentRoute;
   embodied: AgentRoute;
+  /** What the challenge selection reads of this route bundle (selection.ts). */
+  facts: RouteFacts;
 }
 
 /** Legal direct steps of one agent on a sheet: display id -> [display id, planar length rounded to 0.1 mm]. */
@@ -48,6 +51,8 @@ export interface BuiltView {
   /** Every object the view shows (the universe of identity cues). */
   shown: ViewTarget[];
   traversability: Sheet;
+  /** What the challenge selection reads of the view bundle (selection.ts). */
+  viewFacts: ViewFacts;
   route: Sheet;
   units: RouteUnit[];
   pairs: Record<Agent, DirectPairs>;
@@ -141,7 +146,8 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
     if (!point) continue;
     const embodied = planAgentRoute(v, pool, "embodied", trees.embodied, start, target.object, 0, embodiedCells);
     if (!embodied) continue;
-    units.push({ index: units.length, target, identity, intent: intentIdentity(target, all, side, (n) => rng.below(n)), point, embodied });
+    const facts = routeFacts({ target, shown: all, cueType: identity.cueType, point, embodied, embodiedMargins: { grid: v.grids.embodied, clearance: v.clearances.embodied } });
+    units.push({ index: units.length, target, identity, intent: intentIdentity(target, all, side, (n) => rng.below(n)), point, embodied, facts });
   }
   if (units.length === 0) return "no_routes";
 
@@ -163,7 +169,7 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
   }
   if (questions.a2.length === 0) return "no_displayed_route";
   const labelling = { markersDropped: traversability.dropped + routed.dropped, unitsDropped: units.length - routed.units.length };
-  return { camera: v.camera, shown: all, traversability: traversability.sheet, route, units: routed.units, pairs, questions, labelling };
+  return { camera: v.camera, shown: all, traversability: traversability.sheet, viewFacts: viewFacts(traversability.sheet.candidates, side), route, units: routed.units, pairs, questions, labelling };
 }
 
 /** Matched triples fewer than this leave the view without a1/b1 questions (fewer than 9 markers). */

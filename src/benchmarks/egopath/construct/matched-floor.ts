@@ -18,7 +18,6 @@ import type { Rng } from "../../../stats/rng.js";
 import { cameraBasis, inImage, projectPoint } from "../../../world/camera.js";
 import { STRUCTURE_ID_BASE, type Vec3 } from "../../../world/types.js";
 import { labelFloorCandidate, type ViewInputs } from "./candidates.js";
-import type { Box, LabelBoard } from "./label-layout.js";
 import { markerStyle } from "./markers.js";
 import { EGOPATH_PARAMS as P, scalePx } from "./params.js";
 import type { Candidate } from "./types.js";
@@ -64,7 +63,7 @@ export function visibleFloorLattice(v: ViewInputs, firstKey: number): Candidate[
  * What a marker's surroundings look like before any marker is drawn: mean r, g, b, brightness
  * and texture (standard deviation of brightness) in the ring the audit reads (1 to 5 px outside
  * the marker's outline at 1024 px), and the marker's place as shares of the picture's width and
- * height. All in 0..1. (matchedSurroundings adds the floor share around.)
+ * height. All in 0..1.
  */
 export function surroundings(rgb: Uint8Array, width: number, height: number, x: number, y: number): number[] {
   const style = markerStyle(width);
@@ -86,37 +85,11 @@ export function surroundings(rgb: Uint8Array, width: number, height: number, x: 
 }
 
 /**
- * For every pixel, the share of the square window of side 2·halfPx around it that shows the
- * floor (summed-area table over the instance buffer): how much room for markers the marker's
- * neighbourhood has, whatever the floor's labels, so that matching on it leaves no kind more
- * isolated than another.
+ * Weights of the surroundings in the matching distance (r, g, b, brightness, texture, x, y): a
+ * colour difference of 0.04 (about 10 of 255), a texture difference of 0.015 and a place
+ * difference of 5% of the picture count alike.
  */
-export function floorShareAround(instance: Int32Array | Uint32Array | Float32Array | ArrayLike<number>, width: number, height: number, halfPx: number): (x: number, y: number) => number {
-  const sums = new Float64Array((width + 1) * (height + 1));
-  for (let y = 0; y < height; y++) {
-    let row = 0;
-    for (let x = 0; x < width; x++) {
-      const id = instance[y * width + x]!;
-      row += id >= STRUCTURE_ID_BASE.floor && id < STRUCTURE_ID_BASE.wall ? 1 : 0;
-      sums[(y + 1) * (width + 1) + x + 1] = sums[y * (width + 1) + x + 1]! + row;
-    }
-  }
-  const h = Math.round(halfPx);
-  return (x, y) => {
-    const x0 = Math.max(0, Math.floor(x) - h), x1 = Math.min(width, Math.floor(x) + h + 1);
-    const y0 = Math.max(0, Math.floor(y) - h), y1 = Math.min(height, Math.floor(y) + h + 1);
-    const area = (2 * h + 1) ** 2;
-    const s = sums[y1 * (width + 1) + x1]! - sums[y0 * (width + 1) + x1]! - sums[y1 * (width + 1) + x0]! + sums[y0 * (width + 1) + x0]!;
-    return s / area;
-  };
-}
-
-/**
- * Weights of the surroundings in the matching distance (r, g, b, brightness, texture, x, y, floor
- * share around): a colour difference of 0.04 (about 10 of 255), a texture difference of 0.015, a
- * place difference of 5% of the picture and a floor-share difference of 0.1 count alike.
- */
-const CUE_SCALE = [0.04, 0.04, 0.04, 0.04, 0.015, 0.05, 0.05, 0.1];
+const CUE_SCALE = [0.04, 0.04, 0.04, 0.04, 0.015, 0.05, 0.05];
 
 /**
  * Partners lie within this many marker spacings of their triple's first point in the picture, so
@@ -132,22 +105,11 @@ export function cueDistance(a: readonly number[], b: readonly number[]): number 
   return Math.sqrt(s / CUE_SCALE.length);
 }
 
-/** Half the side of the window whose floor share is matched: three marker spacings. */
-export const FLOOR_WINDOW_SPACINGS = 3;
-
-/** The surroundings of every floor point of a view, with the floor share around it. */
-export function matchedSurroundings(floor: readonly Candidate[], buffers: { rgb: Uint8Array; instance: ArrayLike<number>; width: number; height: number }, minPx: number): Map<number, number[]> {
-  const share = floorShareAround(buffers.instance, buffers.width, buffers.height, FLOOR_WINDOW_SPACINGS * minPx);
-  return new Map(floor.map((c) => [c.key, [...surroundings(buffers.rgb, buffers.width, buffers.height, c.image[0], c.image[1]), share(c.image[0], c.image[1])]]));
-}
-
 /** Triples kept per view at most: about the release's 80 markers. */
 export const MAX_TRIPLES = 27;
 
 export interface MatchedFloor {
   candidates: Candidate[];
-  /** Each kept candidate's reserved label box (with a board), same order. */
-  boxes: Box[];
   /** Floor points of each kind the lattice offered, and triples kept. */
   offered: [number, number, number];
   triples: number;
@@ -157,16 +119,13 @@ export interface MatchedFloor {
  * Greedy caliper matching: occupied-floor points in a seeded order, each with the nearest unused
  * point-only and both-agents points in surroundings, within TRIPLE_REACH_SPACINGS spacings of it
  * in the picture, every marker at least `minPx` from every other kept one; a triple is kept only
- * when both partners are within the caliper and, with a board, when all three numbers can be
- * laid legibly beside those already kept (so that the layout never thins one kind more than
- * another).
+ * when both partners are within the caliper.
  */
-export function matchTriples(floor: readonly Candidate[], cues: ReadonlyMap<number, readonly number[]>, rng: Rng, minPx: number, board?: LabelBoard, maxTriples = MAX_TRIPLES): MatchedFloor {
+export function matchTriples(floor: readonly Candidate[], cues: ReadonlyMap<number, readonly number[]>, rng: Rng, minPx: number, maxTriples = MAX_TRIPLES): MatchedFloor {
   const byKind: Candidate[][] = [[], [], []];
   for (const c of floor) byKind[floorKind(c)]!.push(c);
   const offered = byKind.map((k) => k.length) as [number, number, number];
   const kept: Candidate[] = [];
-  const boxes: Box[] = [];
   const used = new Set<number>();
   const min2 = minPx * minPx;
   const clear = (c: Candidate, extra: readonly Candidate[]) =>
@@ -195,13 +154,9 @@ export function matchTriples(floor: readonly Candidate[], cues: ReadonlyMap<numb
     if (!b) continue;
     const c = nearest(2, cue, [a, b]);
     if (!c) continue;
-    const at = (x: Candidate) => ({ x: x.image[0], y: x.image[1] });
-    const laid = board ? board.tryAdd([at(a), at(b), at(c)]) : [];
-    if (!laid) continue;
     kept.push(a, b, c);
-    boxes.push(...laid);
     used.add(a.key).add(b.key).add(c.key);
     triples++;
   }
-  return { candidates: kept, boxes, offered, triples };
+  return { candidates: kept, offered, triples };
 }

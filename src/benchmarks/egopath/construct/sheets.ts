@@ -3,7 +3,7 @@
  * a1/b1 (its points chosen in matched-floor.ts), one for the route tasks, each numbered 1..N by
  * increasing depth with every number legible.
  */
-import { layoutLabels, originInBox, type Box, type Point } from "./label-layout.js";
+import { layoutLabels, originInBox, type Point } from "./label-layout.js";
 import { markerStyle } from "./markers.js";
 import { EGOPATH_PARAMS as P, scalePx } from "./params.js";
 import type { Candidate } from "./types.js";
@@ -23,7 +23,7 @@ export interface LabelledSheet {
   failed: number[];
 }
 
-export const digitsOf = (n: number): number => String(Math.max(1, n)).length;
+const digitsOf = (n: number): number => String(Math.max(1, n)).length;
 const at = (c: Candidate): Point => ({ x: c.image[0], y: c.image[1] });
 
 /**
@@ -62,13 +62,6 @@ export function spaceOut(ordered: readonly Candidate[], minPx: number, cap: numb
     out.push(c);
   }
   return out;
-}
-
-/** A sheet of candidates whose label boxes are already laid (matched-floor.ts), numbered by depth. */
-export function sheetFromBoxes(candidates: readonly Candidate[], boxes: readonly Box[], imageSide: number): Sheet {
-  const style = markerStyle(imageSide);
-  const kept = candidates.map((c, i) => ({ c, box: boxes[i]! })).sort((a, b) => byDepth(a.c, b.c));
-  return { candidates: kept.map((k) => k.c), labels: kept.map((k, i) => originInBox(k.box, at(k.c), digitsOf(i + 1), style)) };
 }
 
 /**

@@ -8,12 +8,10 @@ import type { PinholeCamera } from "../../../world/camera.js";
 import { lineOfSight, shortestPathTree } from "../../../world/space/index.js";
 import type { Vec2 } from "../../../world/types.js";
 import { bottomCenterStart, floorGridCandidates, type ViewInputs } from "./candidates.js";
-import { LabelBoard } from "./label-layout.js";
-import { markerStyle } from "./markers.js";
-import { MAX_TRIPLES, matchedSurroundings, matchTriples, visibleFloorLattice } from "./matched-floor.js";
+import { matchTriples, surroundings, visibleFloorLattice } from "./matched-floor.js";
 import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } from "./identity.js";
 import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
-import { digitsOf, displayIds, routeSheet, sheetFromBoxes, type LabelledSheet, type Sheet } from "./sheets.js";
+import { displayIds, labelSheet, routeSheet, type LabelledSheet, type Sheet } from "./sheets.js";
 import { EGOPATH_PARAMS as P, round4, scalePx } from "./params.js";
 import { routeFacts, viewFacts, type RouteFacts, type ViewFacts } from "./selection.js";
 import { routingTargets, shownObjects, viewTargets } from "./targets.js";
@@ -178,11 +176,11 @@ const MIN_TRIPLES = 3;
 /** The a1/b1 sheet of matched floor triples (matched-floor.ts), numbered legibly; empty when the view offers too few. */
 function matchedTraversabilitySheet(v: ViewInputs, firstKey: number, rng: Rng, side: number): LabelledSheet {
   const floor = visibleFloorLattice(v, firstKey);
-  const spacing = scalePx(P.minPixelDistPx, side);
-  const board = new LabelBoard(side, side, digitsOf(3 * MAX_TRIPLES), markerStyle(side));
-  const matched = matchTriples(floor, matchedSurroundings(floor, v.buffers, spacing), rng, spacing, board);
+  const b = v.buffers;
+  const cues = new Map(floor.map((c) => [c.key, surroundings(b.rgb, b.width, b.height, c.image[0], c.image[1])]));
+  const matched = matchTriples(floor, cues, rng, scalePx(P.minPixelDistPx, side));
   if (matched.triples < MIN_TRIPLES) return { sheet: { candidates: [], labels: [] }, dropped: 0, failed: [] };
-  return { sheet: sheetFromBoxes(matched.candidates, matched.boxes, side), dropped: 0, failed: [] };
+  return labelSheet([], matched.candidates.slice().sort((x, y) => x.depth - y.depth || x.key - y.key), side);
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import test from "node:test";
-import { cueDistance, floorKind, floorShareAround, matchTriples, surroundings } from "../../../../src/benchmarks/egopath/construct/matched-floor.js";
+import { cueDistance, floorKind, matchTriples, surroundings } from "../../../../src/benchmarks/egopath/construct/matched-floor.js";
 import type { Candidate } from "../../../../src/benchmarks/egopath/construct/types.js";
 import { createRng } from "../../../../src/stats/rng.js";
 
@@ -12,20 +12,18 @@ function floor(key: number, kind: 0 | 1 | 2, x: number, y: number): Candidate {
   };
 }
 
-/** Surroundings: grey level v, no texture, place (x, y) of a 1024 px picture, all floor around. */
-const look = (v: number, x: number, y: number) => [v, v, v, v, 0, x / 1024, y / 1024, 1];
+/** Surroundings: grey level v, no texture, place (x, y) of a 1024 px picture. */
+const look = (v: number, x: number, y: number) => [v, v, v, v, 0, x / 1024, y / 1024];
 
 test("kinds: occupied, point only, both agents", () => {
   assert.deepEqual([floorKind(floor(0, 0, 0, 0)), floorKind(floor(1, 1, 0, 0)), floorKind(floor(2, 2, 0, 0))], [0, 1, 2]);
 });
 
-test("cue distance: root mean square of the differences in their units (0.04 colour, 0.015 texture, 0.05 place, 0.1 floor share)", () => {
-  // Grey 0.04 apart in r, g, b and brightness: four units of 1 over eight dimensions.
-  assert.ok(Math.abs(cueDistance(look(0.5, 0, 0), look(0.54, 0, 0)) - Math.sqrt(4 / 8)) < 1e-12);
+test("cue distance: root mean square of the differences in their units (0.04 colour, 0.015 texture, 0.05 place)", () => {
+  // Grey 0.04 apart in r, g, b and brightness: four units of 1 over seven dimensions.
+  assert.ok(Math.abs(cueDistance(look(0.5, 0, 0), look(0.54, 0, 0)) - Math.sqrt(4 / 7)) < 1e-12);
   // 51.2 px apart horizontally: one unit.
-  assert.ok(Math.abs(cueDistance(look(0.5, 0, 0), look(0.5, 51.2, 0)) - Math.sqrt(1 / 8)) < 1e-12);
-  // Floor share 0.7 against 1: three units.
-  assert.ok(Math.abs(cueDistance(look(0.5, 0, 0), [...look(0.5, 0, 0).slice(0, 7), 0.7]) - Math.sqrt(9 / 8)) < 1e-12);
+  assert.ok(Math.abs(cueDistance(look(0.5, 0, 0), look(0.5, 51.2, 0)) - Math.sqrt(1 / 7)) < 1e-12);
 });
 
 test("each occupied point takes the nearest-looking partner of each other kind within the caliper and the reach", () => {
@@ -37,7 +35,7 @@ test("each occupied point takes the nearest-looking partner of each other kind w
     [2, look(0.51, 520, 500)],
     [3, look(0.53, 540, 500)],
     [4, look(0.5, 500, 530)],
-    // 0.2 brighter: five units in four of eight dimensions (3.5), beyond the caliper.
+    // 0.2 brighter: five units in four dimensions, beyond the caliper.
     [5, look(0.7, 480, 500)],
   ]);
   const m = matchTriples([a, bNear, bFar, cNear, cTooDifferent], cues, createRng(1), 16);
@@ -48,7 +46,7 @@ test("each occupied point takes the nearest-looking partner of each other kind w
   assert.equal(matchTriples([a, bNear, cTooDifferent], cues, createRng(1), 16).triples, 0);
   // Partners closer than the spacing to a kept marker are not taken; beyond 8 spacings (128 px) neither.
   assert.equal(matchTriples([a, floor(2, 1, 510, 500), cNear], cues, createRng(1), 16).triples, 0);
-  // 120 px below: within the reach, and 2.34 place units (0.83 over eight dimensions) within the caliper.
+  // 120 px below: within the reach, and 2.34 place units (0.89 over seven dimensions) within the caliper.
   const farAway = new Map(cues).set(4, look(0.5, 500, 620));
   assert.equal(matchTriples([a, bNear, floor(4, 2, 500, 620)], farAway, createRng(1), 16).triples, 1);
   const tooFar = new Map(cues).set(4, look(0.5, 500, 640));
@@ -65,16 +63,4 @@ test("surroundings: the ring 13 to 17 px from the marker at 1024 px, and its pla
   assert.equal(v, 0.5);
   assert.equal(tex, 0.5);
   assert.deepEqual([px, py], [0.5, 300 / 1024]);
-});
-
-test("floor share around a pixel: the window's floor pixels over its area", () => {
-  const w = 20, h = 10;
-  const instance = new Int32Array(w * h);
-  // Columns 0-9 floor, 10-19 wall.
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) instance[y * w + x] = x < 10 ? 1_000_000 : 2_000_000;
-  const share = floorShareAround(instance, w, h, 2);
-  // A 5 x 5 window: all floor at (4.5, 4.5); at (11.5, 4.5) columns 9-13, one of them floor; clipped at the top-left corner: 9 of 25.
-  assert.equal(share(4.5, 4.5), 1);
-  assert.equal(share(11.5, 4.5), 5 / 25);
-  assert.equal(share(0.5, 0.5), 9 / 25);
 });

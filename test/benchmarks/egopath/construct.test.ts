@@ -19,6 +19,10 @@ import { INTENT_FAMILIES, servingCategories } from "../../../src/benchmarks/egop
 import { checkAnswer } from "../../../src/benchmarks/egopath/export.js";
 import { loadRelease } from "../../../src/benchmarks/egopath/load.js";
 import { readOccupancyPng } from "../../../src/world/space/index.js";
+import { loadForAudit } from "../../../src/audit/run-audit.js";
+import { auditUnits, DEFAULT_AUDIT_OPTIONS } from "../../../src/audit/audit.js";
+import { egopath } from "../../../src/benchmarks/egopath/index.js";
+import { egopathGates } from "../../../src/benchmarks/egopath/gates.js";
 
 type Json = Record<string, any>;
 const OPTIONS = { seed: 5, scenes: 2, imageSide: 384, viewsPerScene: 5, splits: { train: 0, val: 0, benchmark: 1 }, selection: "off" as const };
@@ -252,6 +256,18 @@ test("a1/b1 markers all sit on floor the picture shows, in the three kinds about
   }
 });
 
+test("audit gates on the generated set: no number covered and no unreadable answer in any task", async () => {
+  // The statistical gates (cue forest, no-model EgoPath Score) need a set of >= 1,000 questions:
+  // bench/egopath-validity.ts holds them. This small set holds the exact ones.
+  const loaded = await loadForAudit(egopath, root, { cues: true });
+  const audit = auditUnits(egopath, loaded.items, loaded.units, { ...DEFAULT_AUDIT_OPTIONS, bootstrap: 0 }, loaded.legibility);
+  const gates = egopathGates(audit.document);
+  const legible = gates.filter((g) => g.name.includes("unreadable"));
+  assert.deepEqual(legible.map((g) => g.name).sort(), ["a1", "a2", "b1", "b2", "c"].map((t) => `${t} questions with an unreadable answer`));
+  for (const g of legible) assert.equal(g.value, 0, g.name);
+  for (const t of ["a1", "b1", "a2", "b2", "c"]) assert.equal(audit.document.tasks[t]!.legibility!.labels_covered, 0, t);
+});
+
 test("the same seed and options give byte-identical files; scene.json, occupancy and ATTRIBUTION are written", async () => {
   const again = path.join(work, "b");
   await generateEgoPathRelease({ outDir: again, ...OPTIONS });
@@ -284,7 +300,7 @@ test("houses go to splits by the ratios (below 10 houses a split gets one only w
 test("examples/egopath-mini is exactly what its README's command makes", async () => {
   const example = path.resolve(import.meta.dirname, "../../../examples/egopath-mini");
   const fresh = path.join(work, "example");
-  await generateEgoPathRelease({ outDir: fresh, seed: 7, scenes: 4, ...generateOptions({ size: "384", views: "4", routes: "2", splits: "0,0,1" }), command: "spatialprobe generate egopath --out examples/egopath-mini --seed 7 --count 4 --set size=384 views=4 routes=2 splits=0,0,1" });
+  await generateEgoPathRelease({ outDir: fresh, seed: 7, scenes: 4, ...generateOptions({ size: "384", views: "4", routes: "2", splits: "0,0,1", selection: "off" }), command: "spatialprobe generate egopath --out examples/egopath-mini --seed 7 --count 4 --set size=384 views=4 routes=2 splits=0,0,1 selection=off" });
   const a = await digest(example), b = await digest(fresh);
   assert.deepEqual([...b.keys()], [...a.keys()]);
   for (const [file, hash] of a) {

@@ -43,6 +43,15 @@ export function markerStyle(width: number): MarkerStyle {
   };
 }
 
+/**
+ * A spacing of the release's 1024 px overlay at this picture width, scaled as the markers are:
+ * on small pictures markers keep a minimum size, so spacings grow with them and circles do not
+ * pile up (at 1024 px and above it is the release's spacing times the picture's scale).
+ */
+export function markerSpacing(releasePx: number, width: number): number {
+  return (releasePx * markerStyle(width).radius) / P.markerRadiusPx;
+}
+
 export interface Marker {
   displayId: number;
   x: number;

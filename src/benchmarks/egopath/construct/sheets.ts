@@ -4,8 +4,8 @@
  * increasing depth with every number legible.
  */
 import { layoutLabels, originInBox, type Point } from "./label-layout.js";
-import { markerStyle } from "./markers.js";
-import { EGOPATH_PARAMS as P, scalePx } from "./params.js";
+import { markerSpacing, markerStyle } from "./markers.js";
+import { EGOPATH_PARAMS as P } from "./params.js";
 import type { Candidate } from "./types.js";
 
 export interface Sheet {
@@ -72,7 +72,7 @@ export function spaceOut(ordered: readonly Candidate[], minPx: number, cap: numb
 export function routeSheet(candidates: readonly Candidate[], required: readonly Candidate[], imageSide: number): LabelledSheet {
   const needed = [...new Set(required)].sort(byDepth);
   const floor = candidates.filter((c) => isGround(c) && !needed.includes(c)).sort(byDepth);
-  const kept = spaceOut(floor, scalePx(P.routeMinPixelDistPx, imageSide), P.maxVisible, needed);
+  const kept = spaceOut(floor, markerSpacing(P.routeMinPixelDistPx, imageSide), P.maxVisible, needed);
   return labelSheet(needed, kept.slice(needed.length), imageSide);
 }
 

@@ -8,11 +8,12 @@ import type { PinholeCamera } from "../../../world/camera.js";
 import { lineOfSight, shortestPathTree } from "../../../world/space/index.js";
 import type { Vec2 } from "../../../world/types.js";
 import { bottomCenterStart, floorGridCandidates, type ViewInputs } from "./candidates.js";
+import { markerSpacing } from "./markers.js";
 import { matchTriples, surroundings, visibleFloorLattice } from "./matched-floor.js";
 import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } from "./identity.js";
 import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
 import { displayIds, labelSheet, routeSheet, type LabelledSheet, type Sheet } from "./sheets.js";
-import { EGOPATH_PARAMS as P, round4, scalePx } from "./params.js";
+import { EGOPATH_PARAMS as P, round4 } from "./params.js";
 import { routeFacts, viewFacts, type RouteFacts, type ViewFacts } from "./selection.js";
 import { routingTargets, shownObjects, viewTargets } from "./targets.js";
 import type { Agent, Candidate, ViewTarget } from "./types.js";
@@ -178,7 +179,7 @@ function matchedTraversabilitySheet(v: ViewInputs, firstKey: number, rng: Rng, s
   const floor = visibleFloorLattice(v, firstKey);
   const b = v.buffers;
   const cues = new Map(floor.map((c) => [c.key, surroundings(b.rgb, b.width, b.height, c.image[0], c.image[1])]));
-  const matched = matchTriples(floor, cues, rng, scalePx(P.minPixelDistPx, side));
+  const matched = matchTriples(floor, cues, rng, markerSpacing(P.minPixelDistPx, side));
   if (matched.triples < MIN_TRIPLES) return { sheet: { candidates: [], labels: [] }, dropped: 0, failed: [] };
   return labelSheet([], matched.candidates.slice().sort((x, y) => x.depth - y.depth || x.key - y.key), side);
 }

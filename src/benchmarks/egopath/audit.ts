@@ -32,8 +32,8 @@ import {
   type PlacedMarker, type RingColour,
 } from "./audit-marks.js";
 import { promptTexts } from "./prompt.js";
-import { scoreRouteItem, scoreSetItem } from "./score.js";
-import { isRouteTask, resolveTask, taskInfo, TASK_CODES, type TaskCode } from "./tasks.js";
+import { scoreRouteItem } from "./score.js";
+import { isRouteTask, resolveTask, taskInfo, TASK_CODES } from "./tasks.js";
 import type { EgoPathItem, RouteItem, SetItem } from "./types.js";
 import { graphFileCandidates, sceneDirOf } from "./waypoint-graph.js";
 import { allCandidates } from "../../audit/units.js";

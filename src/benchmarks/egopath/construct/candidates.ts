@@ -87,24 +87,30 @@ function rayVisible(b: ViewBuffers, q: { x: number; y: number; depth: number }):
   return d === 0 || d >= q.depth - P.visibilityToleranceM;
 }
 
-/** Floor points of the grid every 0.4 m inside the rooms that the view sees, nearest first, at most 220. */
-export function floorGridCandidates(v: ViewInputs, firstKey: number): Candidate[] {
+/** Floor points every `stepM` (on the occupancy grid's cell centres) inside the rooms whose projection falls in the picture. */
+export function* floorLatticeInView(v: ViewInputs, stepM: number): Generator<{ world: Vec3; q: { x: number; y: number; depth: number } }> {
   const grid = v.grids.point;
-  const stride = Math.max(1, Math.round(P.candidateSpacingM / grid.cellSize));
+  const stride = Math.max(1, Math.round(stepM / grid.cellSize));
   const rooms = v.scene.rooms.map((r) => polygon(r.polygon));
   const basis = cameraBasis(v.camera);
-  const seen: Array<{ world: Vec3; q: { x: number; y: number; depth: number } }> = [];
-  const behindWalls: Array<{ x: number; y: number; depth: number }> = [];
   for (let j = 0; j < grid.height; j += stride) {
     for (let i = 0; i < grid.width; i += stride) {
       const x = grid.origin[0] + (i + 0.5) * grid.cellSize, y = grid.origin[1] + (j + 0.5) * grid.cellSize;
       if (!rooms.some((r) => pointInPolygon(r, x, y))) continue;
       const world: Vec3 = [x, y, 0];
       const q = projectPoint(v.camera, world, basis);
-      if (!q || !inImage(v.camera, q)) continue;
-      if (rayVisible(v.buffers, q)) seen.push({ world, q });
-      else if (v.buffers.instance[pixelIndex(v.buffers, q.x, q.y)]! >= STRUCTURE_ID_BASE.wall) behindWalls.push(q);
+      if (q && inImage(v.camera, q)) yield { world, q };
     }
+  }
+}
+
+/** Floor points of the grid every 0.4 m inside the rooms that the view sees, nearest first, at most 220. */
+export function floorGridCandidates(v: ViewInputs, firstKey: number): Candidate[] {
+  const seen: Array<{ world: Vec3; q: { x: number; y: number; depth: number } }> = [];
+  const behindWalls: Array<{ x: number; y: number; depth: number }> = [];
+  for (const { world, q } of floorLatticeInView(v, P.candidateSpacingM)) {
+    if (rayVisible(v.buffers, q)) seen.push({ world, q });
+    else if (v.buffers.instance[pixelIndex(v.buffers, q.x, q.y)]! >= STRUCTURE_ID_BASE.wall) behindWalls.push(q);
   }
   seen.sort((a, b) => a.q.depth - b.q.depth || a.q.y - b.q.y || a.q.x - b.q.x);
   const floor = seen.slice(0, P.maxCandidates).map((s, k) => labelFloorCandidate(v, firstKey + k, "floor_grid", s.world, s.q));

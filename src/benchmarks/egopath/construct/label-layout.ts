@@ -133,20 +133,6 @@ export function originInBox(reserved: Box, m: Point, digits: number, style: Mark
   return { x: x0, y: reserved.y1 - style.shadow };
 }
 
-export interface LayoutInput extends Point {
-  /** A marker that must stay (a waypoint a route needs): never dropped; listed in `failed` when its label has no free place. */
-  required?: boolean;
-}
-
-export interface Layout {
-  /** Per input marker: its reserved label box, or null when it was dropped or failed. */
-  boxes: Array<Box | null>;
-  /** Indices of optional markers dropped because no free place was left for their label or circle. */
-  dropped: number[];
-  /** Indices of required markers whose label found no free place. */
-  failed: number[];
-}
-
 /** Gap (px) kept between a label and any other mark, so the numbers do not touch. */
 const GAP_PX = 1;
 

@@ -13,11 +13,9 @@
  * without reasoning, and only where the floor ends under the furniture, and how far the body
  * reaches, separates the kinds.
  */
-import { pointInPolygon, polygon } from "../../../geometry/polygon.js";
 import type { Rng } from "../../../stats/rng.js";
-import { cameraBasis, inImage, projectPoint } from "../../../world/camera.js";
-import { STRUCTURE_ID_BASE, type Vec3 } from "../../../world/types.js";
-import { labelFloorCandidate, type ViewInputs } from "./candidates.js";
+import { STRUCTURE_ID_BASE } from "../../../world/types.js";
+import { floorLatticeInView, labelFloorCandidate, type ViewInputs } from "./candidates.js";
 import { markerStyle } from "./markers.js";
 import { EGOPATH_PARAMS as P, scalePx } from "./params.js";
 import type { Candidate } from "./types.js";
@@ -35,26 +33,15 @@ export const floorKind = (c: Candidate): FloorKind => (!c.pointWalkable ? 0 : !c
  * object or a wall in front of it) and is not hidden, labelled for both agents.
  */
 export function visibleFloorLattice(v: ViewInputs, firstKey: number): Candidate[] {
-  const grid = v.grids.point;
-  const stride = Math.max(1, Math.round(LATTICE_M / grid.cellSize));
-  const rooms = v.scene.rooms.map((r) => polygon(r.polygon));
-  const basis = cameraBasis(v.camera);
   const b = v.buffers;
   const out: Candidate[] = [];
-  for (let j = 0; j < grid.height; j += stride) {
-    for (let i = 0; i < grid.width; i += stride) {
-      const x = grid.origin[0] + (i + 0.5) * grid.cellSize, y = grid.origin[1] + (j + 0.5) * grid.cellSize;
-      if (!rooms.some((r) => pointInPolygon(r, x, y))) continue;
-      const world: Vec3 = [x, y, 0];
-      const q = projectPoint(v.camera, world, basis);
-      if (!q || !inImage(v.camera, q)) continue;
-      const k = Math.floor(q.y) * b.width + Math.floor(q.x);
-      const id = b.instance[k]!;
-      if (id < STRUCTURE_ID_BASE.floor || id >= STRUCTURE_ID_BASE.wall) continue;
-      if (b.depth[k]! < q.depth - P.visibilityToleranceM) continue;
-      const c = labelFloorCandidate(v, firstKey + out.length, "floor_grid", world, q);
-      if (!c.occluded) out.push(c);
-    }
+  for (const { world, q } of floorLatticeInView(v, LATTICE_M)) {
+    const k = Math.floor(q.y) * b.width + Math.floor(q.x);
+    const id = b.instance[k]!;
+    if (id < STRUCTURE_ID_BASE.floor || id >= STRUCTURE_ID_BASE.wall) continue;
+    if (b.depth[k]! < q.depth - P.visibilityToleranceM) continue;
+    const c = labelFloorCandidate(v, firstKey + out.length, "floor_grid", world, q);
+    if (!c.occluded) out.push(c);
   }
   return out;
 }

@@ -43,10 +43,10 @@ try {
   console.log(`audit: ${(Number(process.hrtime.bigint() - t1) / 1e9).toFixed(0)} s\n`);
   const gates = egopathGates(audit.document);
   console.log(gatesMarkdown(gates));
-  const stats = JSON.parse(readFileSync(path.join(data, "stats.json"), "utf8")) as { checks?: Array<{ name: string; value: number | null; limit: string; pass: boolean }> };
+  const stats = JSON.parse(readFileSync(path.join(data, "stats.json"), "utf8")) as { checks?: Array<{ signal: string; ours: number | null; paper: number; rule: string; pass: boolean }> };
   if (stats.checks) {
     console.log("\nTable S10 statistics of the benchmark split (stats.json):");
-    for (const c of stats.checks) console.log(`- ${c.name}: ${c.value ?? "—"} (${c.limit}) ${c.pass ? "pass" : "FAIL"}`);
+    for (const c of stats.checks) console.log(`- ${c.signal}: ${c.ours ?? "—"} (paper ${c.paper}; ${c.rule}) ${c.pass ? "pass" : "FAIL"}`);
   }
   const failed = gates.filter((g) => !g.pass).length + (stats.checks ?? []).filter((c) => !c.pass).length;
   console.log(`\n${failed === 0 ? "every gate passes" : `${failed} gate(s) fail`}; audit in ${path.join(root, "audit")}`);

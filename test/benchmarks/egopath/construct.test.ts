@@ -300,7 +300,7 @@ test("houses go to splits by the ratios (below 10 houses a split gets one only w
 test("examples/egopath-mini is exactly what its README's command makes", async () => {
   const example = path.resolve(import.meta.dirname, "../../../examples/egopath-mini");
   const fresh = path.join(work, "example");
-  await generateEgoPathRelease({ outDir: fresh, seed: 7, scenes: 4, ...generateOptions({ size: "384", views: "4", routes: "2", splits: "0,0,1", selection: "off" }), command: "spatialprobe generate egopath --out examples/egopath-mini --seed 7 --count 4 --set size=384 views=4 routes=2 splits=0,0,1 selection=off" });
+  await generateEgoPathRelease({ outDir: fresh, seed: 7, scenes: 4, ...generateOptions({ size: "512", views: "4", routes: "2", splits: "0,0,1", selection: "off" }), command: "spatialprobe generate egopath --out examples/egopath-mini --seed 7 --count 4 --set size=512 views=4 routes=2 splits=0,0,1 selection=off" });
   const a = await digest(example), b = await digest(fresh);
   assert.deepEqual([...b.keys()], [...a.keys()]);
   for (const [file, hash] of a) {

@@ -147,3 +147,36 @@ export function matchTriples(floor: readonly Candidate[], cues: ReadonlyMap<numb
   }
   return { candidates: kept, offered, triples };
 }
+
+/**
+ * Evens out the kinds after the numbers are laid out: the layout leaves out markers whose number
+ * has no free place, most often where occupied and near-obstacle points crowd around furniture, so
+ * the kind out in the open would outnumber the others and stand more alone. While one kind has
+ * more markers than the scarcest, its most isolated marker (farthest from its nearest neighbour)
+ * goes. Returns the kept candidates in their given order.
+ */
+export function balanceKinds(candidates: readonly Candidate[]): Candidate[] {
+  const kept = candidates.slice();
+  const nearest = (c: Candidate) => {
+    let best = Infinity;
+    for (const o of kept) if (o !== c) best = Math.min(best, (o.image[0] - c.image[0]) ** 2 + (o.image[1] - c.image[1]) ** 2);
+    return best;
+  };
+  for (;;) {
+    const counts = [0, 0, 0];
+    for (const c of kept) counts[floorKind(c)]!++;
+    const fewest = Math.min(...counts);
+    const over = counts.findIndex((n) => n > fewest);
+    if (over < 0) return kept;
+    let worst = -1, worstD = -1;
+    kept.forEach((c, i) => {
+      if (floorKind(c) !== over) return;
+      const d = nearest(c);
+      if (d > worstD) {
+        worst = i;
+        worstD = d;
+      }
+    });
+    kept.splice(worst, 1);
+  }
+}

@@ -9,7 +9,7 @@ import { lineOfSight, shortestPathTree } from "../../../world/space/index.js";
 import type { Vec2 } from "../../../world/types.js";
 import { bottomCenterStart, floorGridCandidates, type ViewInputs } from "./candidates.js";
 import { markerSpacing } from "./markers.js";
-import { matchTriples, surroundings, visibleFloorLattice } from "./matched-floor.js";
+import { balanceKinds, matchTriples, surroundings, visibleFloorLattice } from "./matched-floor.js";
 import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } from "./identity.js";
 import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
 import { displayIds, labelSheet, routeSheet, type LabelledSheet, type Sheet } from "./sheets.js";
@@ -181,7 +181,11 @@ function matchedTraversabilitySheet(v: ViewInputs, firstKey: number, rng: Rng, s
   const cues = new Map(floor.map((c) => [c.key, surroundings(b.rgb, b.width, b.height, c.image[0], c.image[1])]));
   const matched = matchTriples(floor, cues, rng, markerSpacing(P.minPixelDistPx, side));
   if (matched.triples < MIN_TRIPLES) return { sheet: { candidates: [], labels: [] }, dropped: 0, failed: [] };
-  return labelSheet([], matched.candidates.slice().sort((x, y) => x.depth - y.depth || x.key - y.key), side);
+  const laid = labelSheet([], matched.candidates.slice().sort((x, y) => x.depth - y.depth || x.key - y.key), side);
+  const balanced = balanceKinds(laid.sheet.candidates);
+  if (balanced.length < 3 * MIN_TRIPLES) return { sheet: { candidates: [], labels: [] }, dropped: 0, failed: [] };
+  const again = labelSheet([], balanced, side);
+  return { ...again, dropped: laid.dropped + (laid.sheet.candidates.length - balanced.length) + again.dropped };
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import test from "node:test";
-import { cueDistance, floorKind, matchTriples, surroundings } from "../../../../src/benchmarks/egopath/construct/matched-floor.js";
+import { balanceKinds, cueDistance, floorKind, matchTriples, surroundings } from "../../../../src/benchmarks/egopath/construct/matched-floor.js";
 import type { Candidate } from "../../../../src/benchmarks/egopath/construct/types.js";
 import { createRng } from "../../../../src/stats/rng.js";
 
@@ -63,4 +63,12 @@ test("surroundings: the ring 13 to 17 px from the marker at 1024 px, and its pla
   assert.equal(v, 0.5);
   assert.equal(tex, 0.5);
   assert.deepEqual([px, py], [0.5, 300 / 1024]);
+});
+
+test("balancing kinds after the layout: the most isolated marker of an outnumbering kind goes first", () => {
+  const pts = [floor(1, 0, 0, 0), floor(2, 0, 20, 0), floor(3, 1, 0, 20), floor(4, 2, 20, 20), floor(5, 2, 200, 200)];
+  // Kinds 2/1/2: kind 0 loses one of its two (both 20 px from a neighbour: the first found), then
+  // kind 2 loses the lone marker at (200, 200).
+  assert.deepEqual(balanceKinds(pts).map((c) => c.key), [2, 3, 4]);
+  assert.deepEqual(balanceKinds(pts.slice(0, 1)).map((c) => c.key), []);
 });

@@ -57,18 +57,30 @@ test("mismatched-overlay needs, for each question, another one with as many cand
   assert.deepEqual(loadRelease(root, { tasks: ["a1"], requests: { source: "release", control: "none" } }).problems, []);
 });
 
-test("the example release is clean for every prompt source and control, but for routes under mismatched-overlay", () => {
-  // Every a1/b1 image shows 80 candidates, so each has partners in the five other views; the six
-  // route views show 51, 60, 52, 34, 33 and 37 waypoints (assets/*/view_*/visible_waypoints_a2.json),
-  // all different, so no a2 (11 rows), b2 (11) or c (7) question has an image to swap in.
-  const unpaired = (task: string, rows: number) =>
-    Array.from({ length: rows }, (_, i) => ({ file: VQA(task), line: i + 1, field: "image_path", message: "no other question has as many candidates and another view, so the mismatched-overlay control has no image to show instead" }));
-  const routes = [...unpaired("a2", 11), ...unpaired("b2", 11), ...unpaired("c", 7)];
+test("the example release is clean for every prompt source and control, but for questions without a partner under mismatched-overlay", () => {
+  // A question has an image to swap in when a question of another view shows as many markers
+  // (its visible-waypoints file). The a1/b1 sheets show 12 markers on four views, 9 on house_001
+  // view 2 and 21 on house_004 view 0; the route sheets 49, 23, 35, 20, 21, 29, 22, 24, 31 and 36:
+  // only house_002 view 1's routes (21) meet another view's count (house_004 view 0's a1/b1).
+  const rowsOf = (task: string) => readFileSync(path.join(EXAMPLE, VQA(task)), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const markers = (row: Record<string, unknown>) => (JSON.parse(readFileSync(path.join(EXAMPLE, String(row["visible_waypoints_path"])), "utf8")).visible_waypoints as unknown[]).length;
+  const view = (row: Record<string, unknown>) => `${row["scene_id"]}/${row["view_id"]}`;
+  const unpaired = (tasks: string[]) => {
+    const all = tasks.flatMap((task) => rowsOf(task).map((row, i) => ({ task, line: i + 1, view: view(row), n: markers(row) })));
+    return all
+      .filter((q) => !all.some((o) => o.view !== q.view && o.n === q.n))
+      .map((q) => ({ file: VQA(q.task), line: q.line, field: "image_path", message: "no other question has as many candidates and another view, so the mismatched-overlay control has no image to show instead" }));
+  };
+  const expected = unpaired(["a1", "b1", "a2", "b2", "c"]);
+  // a1 and b1 of house_001 view 2, and every route question but house_002 view 1's three.
+  assert.equal(expected.length, 2 + (17 + 17 + 15 - 3));
   for (const source of ["release", "templates"]) {
     for (const control of ["none", "text-only", "mismatched-overlay"]) {
-      assert.deepEqual(loadRelease(EXAMPLE, { requests: { source, control } }).problems, control === "mismatched-overlay" ? routes : [], `${source} ${control}`);
+      assert.deepEqual(loadRelease(EXAMPLE, { requests: { source, control } }).problems, control === "mismatched-overlay" ? expected : [], `${source} ${control}`);
     }
   }
-  // The set questions alone pair up.
-  assert.deepEqual(loadRelease(EXAMPLE, { tasks: ["a1", "b1"], requests: { source: "release", control: "mismatched-overlay" } }).problems, []);
+  // The set questions alone: house_004 view 0's 21-marker sheet has no partner either.
+  const sets = unpaired(["a1", "b1"]);
+  assert.equal(sets.length, 4);
+  assert.deepEqual(loadRelease(EXAMPLE, { tasks: ["a1", "b1"], requests: { source: "release", control: "mismatched-overlay" } }).problems, sets);
 });

@@ -5,7 +5,7 @@
  * quotes the first error, and runs are told apart by name, never merged by model.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -22,7 +22,7 @@ const KEY = "sk-incomplete-test-0042";
 /** The first question of examples/egopath-mini (its first a1 row). */
 const FIRST_ID = "house_001_v0_a1_00";
 /** Questions per task in examples/egopath-mini (rows of each benchmark_evalfix file). */
-const PER_TASK = { a1: 6, b1: 6, a2: 11, b2: 11, c: 7 };
+const PER_TASK = { a1: 6, b1: 6, a2: 17, b2: 17, c: 15 };
 
 /** By model name: "half" fails every other distinct request (first, third, ...) with 500; "down" answers 400 to all. */
 const order = new Map<string, number>();
@@ -122,24 +122,32 @@ test("score with predictions for one task: exit 3, missing predictions per task,
   assert.equal(scores.score, 0.2);
 
   assert.match(result.stdout, /^EgoPath Score — \(incomplete: predictions for 1 of 5 tasks; as computed 20\.0, official rounding 20\.0\)/m);
-  assert.match(result.stdout, /^no prediction for b1 6, a2 11, b2 11, c 7$/m);
+  assert.match(result.stdout, /^no prediction for b1 6, a2 17, b2 17, c 15$/m);
   const report = readFileSync(path.join(out, "report.md"), "utf8");
-  assert.match(report, /^\| a1 only \| 6\/41 incomplete \| — \(1 of 5 tasks\) \|/m);
-  assert.match(report, /^- a1 only: no prediction for b1 6, a2 11, b2 11, c 7$/m);
+  assert.match(report, /^\| a1 only \| 6\/61 incomplete \| — \(1 of 5 tasks\) \|/m);
+  assert.match(report, /^- a1 only: no prediction for b1 6, a2 17, b2 17, c 15$/m);
 
   const allowed = await runCli(["score", "egopath", "--data", EXAMPLE, "--predictions", `a1=${path.join(oracle, "predictions.jsonl")}`, "--out", tmp(), "--bootstrap", "0", "--allow-incomplete"]);
   assert.equal(allowed.code, 0, allowed.stderr);
 });
 
 test("a built-in fails where a real model would: a prompt that cannot be built is an error result (kind prompt)", async () => {
-  // Through the CLI: every a1/b1 image of egopath-mini shows 80 candidates, so over the whole set
+  // Through the CLI, on egopath-mini's a1/b1 questions of its four views whose sheets show 12
+  // markers (house_001 view 0, house_002 view 1, house_003 view 1, house_004 view 1; the 9- and
+  // 21-marker sheets, which no other a1/b1 sheet matches, are left out of the copy): over that set
   // each has a partner from another view and the data check passes; but the first a1 and the first
   // b1 question are both from house_001 view 0, so with one question per task neither has a
-  // partner and the mismatched-overlay control cannot build a single prompt. (The route tasks are
-  // left out: their six views all show different numbers of waypoints, which the data check
-  // reports before anything runs.)
+  // partner and the mismatched-overlay control cannot build a single prompt.
+  const data = mkdtempSync(path.join(os.tmpdir(), "sp-incomplete-pairs-"));
+  cpSync(EXAMPLE, data, { recursive: true });
+  for (const task of ["a1", "b1"]) {
+    const file = path.join(data, `benchmark_evalfix/benchmark/vqa/vqa_next_${task}.jsonl`);
+    const keep = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() && !/"question_id":"house_00(1_v2|4_v0)_/.test(l));
+    assert.equal(keep.length, 4);
+    writeFileSync(file, keep.map((l) => `${l}\n`).join(""));
+  }
   const out = tmp();
-  const result = await runCli(["run", "egopath", "--data", EXAMPLE, "--model", "oracle", "--control", "mismatched-overlay", "--tasks", "a1,b1", "--limit", "1", "--out", out, "--bootstrap", "0", "--quiet"]);
+  const result = await runCli(["run", "egopath", "--data", data, "--model", "oracle", "--control", "mismatched-overlay", "--tasks", "a1,b1", "--limit", "1", "--out", out, "--bootstrap", "0", "--quiet"]);
   assert.equal(result.code, 3, result.stderr);
   assert.equal(result.stderr.trim(), "incomplete: 2 of 2 items ended in errors; exit 3 (--allow-incomplete to exit 0)");
   const scores = json(path.join(out, "scores.json"));

@@ -19,10 +19,10 @@ const EXAMPLE = path.join(ROOT, "examples/egopath-mini");
 const TASKS = ["a1", "b1", "a2", "b2", "c"] as const;
 
 /**
- * examples/egopath-mini holds 41 questions (a1 6, b1 6, a2 11, b2 11, c 7), fewer than the sweep
+ * examples/egopath-mini holds 61 questions (a1 6, b1 6, a2 17, b2 17, c 15), fewer than the sweep
  * needs. This copy adds, after each task's rows, a second copy of each row (vqa and gt) under the id
  * `<id>_again` whose user_prompt ends with " Answer again.", so every copy is a request of its own
- * (another body hash): a1 12, b1 12, a2 22, b2 22, c 14.
+ * (another body hash): a1 12, b1 12, a2 34, b2 34, c 30.
  */
 function widenedExample(): string {
   const root = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-leak-data-"));

@@ -16,7 +16,9 @@ import type { InjectedError, MockBatchOptions } from "../helpers/mock-batch.js";
 import { EXAMPLE, exampleItems, replyTable, requestSignature } from "../helpers/egopath-replies.js";
 
 const KEY = "sk-test-batch-DO-NOT-LEAK-7d2a";
-const items = exampleItems();
+/** The tasks these runs ask (see options()). */
+const TASKS = ["a1", "b1", "a2", "b2"];
+const items = exampleItems().filter((i) => TASKS.includes(i.task));
 const table = replyTable(items);
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "spatialprobe-batch-"));
 
@@ -45,7 +47,9 @@ type Provider = keyof typeof MODELS;
 function options(provider: Provider, out: string, extra: Partial<RunCommandOptions> = {}, flags: RunCommandOptions["flags"] = {}): RunCommandOptions {
   const model = MODELS[provider];
   return {
-    benchmark: "egopath", data: EXAMPLE, out, model, bootstrapResamples: 200, bootstrapSeed: 3, quiet: true,
+    // a1, b1, a2 and b2 of the example set: 46 requests whose pictures (about 18 MiB in base64) fit
+    // one Gemini inline batch (20 MB in all), as these tests assume; with c they would not.
+    benchmark: "egopath", data: EXAMPLE, tasks: TASKS, out, model, bootstrapResamples: 200, bootstrapSeed: 3, quiet: true,
     concurrency: 4, promptSource: "release", control: "none", seed: 1, retryErrors: false,
     flags: { base_url: provider === "openai" ? `${server.url}/v1` : server.url, timeout_ms: 5000, max_attempts: 4, backoff_base_ms: 5, backoff_cap_ms: 20, batch_poll: 0.01, ...flags },
     env: { OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY, GEMINI_API_KEY: KEY },

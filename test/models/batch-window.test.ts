@@ -20,7 +20,9 @@ import { EXAMPLE, exampleItems, replyTable, requestSignature } from "../helpers/
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const KEY = "sk-test-batch-window-3c9f";
-const items = exampleItems();
+/** a1, b1, a2 and b2 of the example set: 46 requests whose pictures fit one Gemini inline batch (20 MB in all), as these tests assume. */
+const TASKS = ["a1", "b1", "a2", "b2"];
+const items = exampleItems().filter((i) => TASKS.includes(i.task));
 const table = replyTable(items);
 let server: MockServer;
 
@@ -54,7 +56,7 @@ interface Exit {
 
 /** `spatialprobe run --batch` (the built CLI: npm test builds dist/ first), with `killAt` set as the test hook. */
 function cli(provider: Provider, out: string, killAt?: "before-submit" | "after-submit"): Promise<Exit> {
-  const args = ["run", "egopath", "--data", EXAMPLE, "--model", MODELS[provider], "--base-url", provider === "openai" ? `${server.url}/v1` : server.url, "--out", out, "--batch", "--batch-poll", "0.05", "--bootstrap", "100"];
+  const args = ["run", "egopath", "--data", EXAMPLE, "--tasks", TASKS.join(","), "--model", MODELS[provider], "--base-url", provider === "openai" ? `${server.url}/v1` : server.url, "--out", out, "--batch", "--batch-poll", "0.05", "--bootstrap", "100"];
   const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY, GEMINI_API_KEY: KEY };
   delete env.SPATIALPROBE_TEST_KILL_AT;
   if (killAt) env.SPATIALPROBE_TEST_KILL_AT = killAt;
@@ -94,7 +96,7 @@ async function post(pathname: string, body: unknown) {
 
 /**
  * Batches someone else submitted after ours: the restart must page past them (2 per page) and not
- * take them for ours. Anthropic's decoys hold as many requests as ours (41): only the creation
+ * take them for ours. Anthropic's decoys hold as many requests as ours (46): only the creation
  * time tells them apart.
  */
 async function decoys(provider: Provider, count: number) {

@@ -133,15 +133,15 @@ test("units on examples/egopath-mini: every candidate's label is what the benchm
   }
   // One candidate per marker (a1/b1) and one per marker other than the start (routes).
   assert.equal(candidates, items.reduce((n, i) => n + (i.kind === "set" ? i.candidates.length : i.displayed.length - 1), 0));
-  // The isolation cue of the first a1 marker, from the waypoints file by hand: the nearest other marker, at the 1024 px scale.
+  // The isolation cue of the first a1 marker, from the waypoints file by hand: the nearest other marker, at the 1024 px scale (the example is 512 px).
   const a1 = units.find((u) => u.task === "a1")!;
   assert.equal(a1.id, "house_001_v0_a1_00");
   const file = JSON.parse(readFileSync(path.join(MINI, "assets/house_001/view_0/visible_waypoints_a1.json"), "utf8")) as { visible_waypoints: Array<{ image_xy: [number, number] }> };
   const [first, ...others] = file.visible_waypoints;
   const nearest = Math.min(...others.map((o) => Math.hypot(o.image_xy[0] - first!.image_xy[0], o.image_xy[1] - first!.image_xy[1])));
   const cue = candidatesOf(a1)[0]!.cues!;
-  assert.ok(Math.abs(cue["nearest_px"]! - (nearest * 1024) / 384) < 1e-9);
-  assert.equal(cue["y"], first!.image_xy[1] / 384);
+  assert.ok(Math.abs(cue["nearest_px"]! - (nearest * 1024) / 512) < 1e-9);
+  assert.equal(cue["y"], first!.image_xy[1] / 512);
 });
 
 test("label legibility: later circles and the border cover labels, measured on the overlay's geometry", async () => {

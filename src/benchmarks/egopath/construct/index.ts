@@ -139,6 +139,9 @@ export function assignSplits(sceneIds: readonly string[], ratios: SplitRatios, s
   return out;
 }
 
+/** Counts by reason in name order, "reason n, ..." ("none" when empty). */
+const countsText = (m: Record<string, number>): string => Object.entries(m).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+
 const labellingText = (l: Labelling): string => `${l.markersDropped} markers left out and ${l.unitsDropped} route units dropped because their number had no free place`;
 
 /**
@@ -177,7 +180,7 @@ function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, sid
     "differences (issue 27): a1/b1 markers are floor points in matched triples (occupied, point only, both",
     "agents) that look alike around the marker, and every number is drawn where it can be read.",
     "",
-    `- seed: ${opts.seed}; houses: ${opts.scenes}; image: ${side} x ${side}; views kept: ${result.views}; camera poses rejected: ${Object.entries(result.rejected).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`,
+    `- seed: ${opts.seed}; houses: ${opts.scenes}; image: ${side} x ${side}; views kept: ${result.views}; camera poses rejected: ${countsText(result.rejected)}`,
     `- numbers drawn where they can be read: ${labellingText(result.labelling)}`,
     ...(["benchmark", "val", "train"] as const).map((s) => `- ${s}: ${result.scenes[s].length} scenes; ${counts(s)}`),
     ...(warning ? [`- ${warning}`] : []),
@@ -200,7 +203,6 @@ function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, sid
 /** The README's account of the challenge selection and the benchmark's statistics beside the paper's. */
 function challengeReadme(c: GenerateEgoPathResult["challenge"]): string[] {
   if (!c) return [];
-  const reasons = (m: Record<string, number>) => Object.entries(m).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
   const r = c.report;
   return [
     "## Benchmark challenge selection and statistics (paper §3, App. C Table S10)",
@@ -210,8 +212,8 @@ function challengeReadme(c: GenerateEgoPathResult["challenge"]): string[] {
     "routes whose target is not named by category alone, with reference and geometry at least medium,",
     "ranked geometry first (construct/selection.ts). Train and val keep every question.",
     "",
-    `- route bundles: ${r.bundles.route}, kept ${r.kept.route}; removed by rule: ${reasons(r.removed.route)}`,
-    `- view bundles: ${r.bundles.view}, kept ${r.kept.view}; removed by rule: ${reasons(r.removed.view)}`,
+    `- route bundles: ${r.bundles.route}, kept ${r.kept.route}; removed by rule: ${countsText(r.removed.route)}`,
+    `- view bundles: ${r.bundles.view}, kept ${r.kept.view}; removed by rule: ${countsText(r.removed.view)}`,
     `- incomplete bundles dropped: ${r.incomplete}`,
     "",
     ...statsMarkdown(c.benchmark),
@@ -372,7 +374,7 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
   const scenes = { train: [] as string[], val: [] as string[], benchmark: [] as string[] };
   for (const id of sceneIds) scenes[splitOf.get(id)!].push(id);
   const result: GenerateEgoPathResult = { questions, challenge, scenes, views, rejected, labelling };
-  const rejectedText = Object.entries(rejected).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+  const rejectedText = countsText(rejected);
   if (views === 0) {
     throw new UsageError(`no view of the ${opts.scenes} house(s) passed the construction checks (rejected: ${rejectedText}); nothing was written. Try more houses (--count) or views (--set views=N).`);
   }

@@ -3,8 +3,9 @@
  * TASK_COLORS): a filled circle of radius 10 px with a 2 px black outline; the display id in
  * DejaVu Sans Bold 18 px, white with a 1 px black shadow, tied to it by a black-and-white leader
  * line. The release always puts the number up and to the right of the marker; ours goes where
- * label-layout.ts found it a free place (up-right whenever that is free), so every number can be read. Fill colours: gold for a1/b1 (drawn without a task
- * colour in the release), blue for a2, yellow for b2, grey for c. Sizes are those of a 1024 px
+ * label-layout.ts found it a free place (up-right whenever that is free), so every number can be
+ * read. Fill colours: gold for a1/b1 (drawn without a task colour in the release), blue for a2,
+ * yellow for b2, grey for c. Sizes are those of a 1024 px
  * image and scale with the image, but never below 6 px (radius) and 11 px (labels), so that
  * numbers stay legible on small images.
  */

@@ -16,8 +16,8 @@
 import type { Rng } from "../../../stats/rng.js";
 import { STRUCTURE_ID_BASE } from "../../../world/types.js";
 import { floorLatticeInView, labelFloorCandidate, type ViewInputs } from "./candidates.js";
-import { markerStyle } from "./markers.js";
-import { EGOPATH_PARAMS as P, scalePx } from "./params.js";
+import { EGOPATH_PARAMS as P } from "./params.js";
+import { ringColour } from "../audit-marks.js";
 import type { Candidate } from "./types.js";
 
 /** Lattice step of the sheet's floor points, metres (the release: 0.4 m for free floor only). */
@@ -48,27 +48,13 @@ export function visibleFloorLattice(v: ViewInputs, firstKey: number): Candidate[
 
 /**
  * What a marker's surroundings look like before any marker is drawn: mean r, g, b, brightness
- * and texture (standard deviation of brightness) in the ring the audit reads (1 to 5 px outside
- * the marker's outline at 1024 px), and the marker's place as shares of the picture's width and
- * height. All in 0..1.
+ * and texture (standard deviation of brightness) in the ring the audit reads (audit-marks.ts
+ * `ringColour`, here with no mark to leave out), and the marker's place as shares of the picture's
+ * width and height. All in 0..1.
  */
 export function surroundings(rgb: Uint8Array, width: number, height: number, x: number, y: number): number[] {
-  const style = markerStyle(width);
-  const inner = style.radius + style.outline + Math.max(1, scalePx(1, width));
-  const outer = inner + Math.max(2, scalePx(4, width));
-  let n = 0, sr = 0, sg = 0, sb = 0, sv = 0, sv2 = 0;
-  for (let py = Math.max(0, Math.floor(y - outer)); py <= Math.min(height - 1, Math.ceil(y + outer)); py++) {
-    for (let px = Math.max(0, Math.floor(x - outer)); px <= Math.min(width - 1, Math.ceil(x + outer)); px++) {
-      const d2 = (px + 0.5 - x) ** 2 + (py + 0.5 - y) ** 2;
-      if (d2 < inner * inner || d2 > outer * outer) continue;
-      const k = (py * width + px) * 3;
-      const r = rgb[k]! / 255, g = rgb[k + 1]! / 255, b = rgb[k + 2]! / 255, v = (r + g + b) / 3;
-      n++; sr += r; sg += g; sb += b; sv += v; sv2 += v * v;
-    }
-  }
-  const m = n === 0 ? 0 : sv / n;
-  const texture = n === 0 ? 0 : Math.sqrt(Math.max(0, sv2 / n - m * m));
-  return n === 0 ? [0, 0, 0, 0, 0, x / width, y / height] : [sr / n, sg / n, sb / n, m, texture, x / width, y / height];
+  const ring = ringColour(rgb, width, height, [{ id: 0, x, y }], 0, []);
+  return [ring.r, ring.g, ring.b, ring.brightness, ring.texture, x / width, y / height];
 }
 
 /**

@@ -48,7 +48,8 @@ export function labelSheet(required: readonly Candidate[], optional: readonly Ca
 /** A floor point a point agent can take (the route sheet's points). */
 const isGround = (c: Candidate): boolean => c.pointWalkable && !c.onObjectPixel && !c.onStructuralPixel && !c.occluded;
 
-function byDepth(a: Candidate, b: Candidate): number {
+/** Nearest first (display order); ties by candidate key. */
+export function byDepth(a: Candidate, b: Candidate): number {
   return a.depth - b.depth || a.key - b.key;
 }
 

@@ -12,7 +12,7 @@ import { markerSpacing } from "./markers.js";
 import { balanceKinds, matchTriples, surroundings, visibleFloorLattice } from "./matched-floor.js";
 import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } from "./identity.js";
 import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
-import { displayIds, labelSheet, routeSheet, type LabelledSheet, type Sheet } from "./sheets.js";
+import { byDepth, displayIds, labelSheet, routeSheet, type LabelledSheet, type Sheet } from "./sheets.js";
 import { EGOPATH_PARAMS as P, round4 } from "./params.js";
 import { routeFacts, viewFacts, type RouteFacts, type ViewFacts } from "./selection.js";
 import { routingTargets, shownObjects, viewTargets } from "./targets.js";
@@ -180,10 +180,11 @@ function matchedTraversabilitySheet(v: ViewInputs, firstKey: number, rng: Rng, s
   const b = v.buffers;
   const cues = new Map(floor.map((c) => [c.key, surroundings(b.rgb, b.width, b.height, c.image[0], c.image[1])]));
   const matched = matchTriples(floor, cues, rng, markerSpacing(P.minPixelDistPx, side));
-  if (matched.triples < MIN_TRIPLES) return { sheet: { candidates: [], labels: [] }, dropped: 0, failed: [] };
-  const laid = labelSheet([], matched.candidates.slice().sort((x, y) => x.depth - y.depth || x.key - y.key), side);
+  const none: LabelledSheet = { sheet: { candidates: [], labels: [] }, dropped: 0, failed: [] };
+  if (matched.triples < MIN_TRIPLES) return none;
+  const laid = labelSheet([], matched.candidates.slice().sort(byDepth), side);
   const balanced = balanceKinds(laid.sheet.candidates);
-  if (balanced.length < 3 * MIN_TRIPLES) return { sheet: { candidates: [], labels: [] }, dropped: 0, failed: [] };
+  if (balanced.length < 3 * MIN_TRIPLES) return none;
   const again = labelSheet([], balanced, side);
   return { ...again, dropped: laid.dropped + (laid.sheet.candidates.length - balanced.length) + again.dropped };
 }
@@ -195,13 +196,13 @@ function matchedTraversabilitySheet(v: ViewInputs, firstKey: number, rng: Rng, s
  */
 function legibleRouteSheet(pool: readonly Candidate[], units: readonly RouteUnit[], side: number): { sheet: Sheet; dropped: number; units: RouteUnit[] } | null {
   const byKey = new Map(pool.map((c) => [c.key, c]));
+  const keysOf = (u: RouteUnit) => [...u.point.keys, ...u.embodied.keys];
   let kept = units.slice();
   while (kept.length > 0) {
-    const required = kept.flatMap((u) => [...u.point.keys, ...u.embodied.keys]).map((k) => byKey.get(k)!);
-    const laid = routeSheet(pool, required, side);
+    const laid = routeSheet(pool, kept.flatMap(keysOf).map((k) => byKey.get(k)!), side);
     if (laid.failed.length === 0) return { sheet: laid.sheet, dropped: laid.dropped, units: kept };
     const failed = new Set(laid.failed);
-    const needs = (u: RouteUnit) => [...u.point.keys, ...u.embodied.keys].some((k) => failed.has(k));
+    const needs = (u: RouteUnit) => keysOf(u).some((k) => failed.has(k));
     const last = kept.map(needs).lastIndexOf(true);
     kept = kept.filter((_, i) => i !== last);
   }

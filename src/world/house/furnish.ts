@@ -175,6 +175,11 @@ interface Step {
   unlessTag?: string;
   /** Only in rooms of at least this floor area, m2. */
   minArea?: number;
+  /**
+   * Dense furnishing's count (default count[1]): rooms as full as real ones, where several pieces of
+   * one kind share a view (plants, lamps, chairs, armchairs, shelves).
+   */
+  denseCount?: number;
   /** For "on": one try per parent (each parent gets at most count[1]). */
   perParent?: boolean;
   /** Wall pieces: prefer positions with this much usable wall on both sides (a bed's nightstands). */
@@ -189,8 +194,8 @@ export const RECIPES: Record<RoomType, Step[]> = {
     { pools: ["nightstand"], count: [1, 2], chance: 0.85, place: { kind: "beside", anchor: "bed" }, tags: ["nightstand"], sameModel: true },
     { pools: ["wardrobe", "dresser"], count: [1, 1], place: { kind: "wall", prefer: "corner" }, tags: ["storage"], clearance: 0.6 },
     { pools: ["dresser"], count: [1, 1], chance: 0.35, place: { kind: "wall" }, tags: ["storage"], clearance: 0.5 },
-    { pools: ["floorPlant"], count: [1, 1], chance: 0.5, place: { kind: "wall", prefer: "corner" } },
-    { pools: ["armchair"], count: [1, 1], chance: 0.3, place: { kind: "wall", prefer: "corner" } },
+    { pools: ["floorPlant"], count: [1, 1], chance: 0.5, place: { kind: "wall", prefer: "corner" }, denseCount: 2 },
+    { pools: ["armchair"], count: [1, 1], chance: 0.3, place: { kind: "wall", prefer: "corner" }, denseCount: 2 },
     { pools: ["desk"], count: [1, 1], chance: 0.25, minArea: 12, place: { kind: "wall" }, tags: ["desk"], clearance: 0.8 },
     { pools: ["deskChair"], count: [1, 1], place: { kind: "front", anchor: "desk", gap: [0.02, 0.12], facing: "toward" } },
     { pools: ["bedroomRug"], count: [1, 1], chance: 0.35, place: { kind: "centre" } },
@@ -203,14 +208,14 @@ export const RECIPES: Record<RoomType, Step[]> = {
     { pools: ["sofa"], count: [1, 1], place: { kind: "wall", prefer: "centre" }, tags: ["sofa"] },
     { pools: ["coffeeTable"], count: [1, 1], chance: 0.9, place: { kind: "front", anchor: "sofa", gap: [0.35, 0.5], facing: "same" }, tags: ["coffee"] },
     { pools: ["livingRug"], count: [1, 1], chance: 0.55, place: { kind: "under", anchor: "coffee" } },
-    { pools: ["armchair"], count: [1, 2], chance: 0.8, place: { kind: "flank", anchor: "coffee" }, fallback: { kind: "wall", prefer: "corner" }, tags: ["armchair"] },
+    { pools: ["armchair"], count: [1, 2], chance: 0.8, place: { kind: "flank", anchor: "coffee" }, fallback: { kind: "wall", prefer: "corner" }, tags: ["armchair"], denseCount: 3 },
     { pools: ["tvStand"], count: [1, 1], chance: 0.85, place: { kind: "opposite", anchor: "sofa" }, tags: ["tvstand"] },
     { pools: ["tv"], count: [1, 1], place: { kind: "on", parents: ["tvstand"] } },
-    { pools: ["shelf"], count: [1, 1], chance: 0.7, place: { kind: "wall" }, tags: ["shelf"], clearance: 0.4 },
+    { pools: ["shelf"], count: [1, 1], chance: 0.7, place: { kind: "wall" }, tags: ["shelf"], clearance: 0.4, denseCount: 2 },
     { pools: ["diningTable", "kitchenTable"], count: [1, 1], chance: 0.6, minArea: 20, place: { kind: "centre" }, tags: ["table"] },
     { pools: ["diningChair"], count: [2, 4], place: { kind: "around", anchor: "table" }, sameModel: true },
     { pools: ["floorPlant"], count: [1, 3], place: { kind: "wall", prefer: "corner" }, sameModel: false },
-    { pools: ["floorLamp"], count: [1, 1], chance: 0.5, place: { kind: "wall", prefer: "corner" } },
+    { pools: ["floorLamp"], count: [1, 1], chance: 0.5, place: { kind: "wall", prefer: "corner" }, denseCount: 2 },
     { pools: ["livingCabinet", "dresser"], count: [1, 1], chance: 0.35, place: { kind: "wall" }, tags: ["cabinet"], clearance: 0.4 },
     { pools: SMALL_ON_TABLE, count: [1, 3], place: { kind: "on", parents: ["coffee"] } },
     { pools: ["book", "vase", "smallPlant", "picture", "clock"], count: [0, 2], place: { kind: "on", parents: ["shelf", "cabinet"] } },
@@ -229,14 +234,14 @@ export const RECIPES: Record<RoomType, Step[]> = {
     { pools: ["kettle", "coffeeMachine", "toaster", "microwave", "bowl", "bottle"], count: [2, 4], place: { kind: "on", parents: ["counter"] } },
     { pools: ["bowl", "vase", "cup", "bottle"], count: [0, 2], place: { kind: "on", parents: ["table"] } },
     { pools: ["trashCan"], count: [1, 1], chance: 0.4, place: { kind: "wall", prefer: "corner" } },
-    { pools: ["floorPlant"], count: [1, 1], chance: 0.25, place: { kind: "wall", prefer: "corner" } },
+    { pools: ["floorPlant"], count: [1, 1], chance: 0.25, place: { kind: "wall", prefer: "corner" }, denseCount: 2 },
   ],
   "dining room": [
     { pools: ["diningTable"], count: [1, 1], place: { kind: "centre" }, tags: ["table"] },
     { pools: ["diningChair"], count: [4, 6], place: { kind: "around", anchor: "table" }, sameModel: true },
     { pools: ["livingCabinet", "dresser"], count: [1, 1], chance: 0.8, place: { kind: "wall" }, tags: ["sideboard"], clearance: 0.5 },
     { pools: ["shelf"], count: [1, 1], chance: 0.35, place: { kind: "wall" }, tags: ["shelf"], clearance: 0.4 },
-    { pools: ["floorPlant"], count: [1, 2], place: { kind: "wall", prefer: "corner" }, sameModel: false },
+    { pools: ["floorPlant"], count: [1, 2], place: { kind: "wall", prefer: "corner" }, sameModel: false, denseCount: 3 },
     { pools: ["livingRug"], count: [1, 1], chance: 0.3, place: { kind: "under", anchor: "table" } },
     { pools: ["plate", "bowl", "vase", "bottle", "glass", "smallPlant"], count: [1, 3], place: { kind: "on", parents: ["table"] } },
     { pools: ["vase", "tableLamp", "clock", "book", "smallPlant"], count: [0, 2], place: { kind: "on", parents: ["sideboard", "shelf"] } },
@@ -256,8 +261,8 @@ export const RECIPES: Record<RoomType, Step[]> = {
     { pools: ["deskChair"], count: [1, 1], place: { kind: "front", anchor: "desk", gap: [0.02, 0.12], facing: "toward" } },
     { pools: ["shelf"], count: [1, 1], chance: 0.9, place: { kind: "wall" }, tags: ["shelf"], clearance: 0.4 },
     { pools: ["officeCabinet"], count: [1, 1], chance: 0.5, place: { kind: "wall", prefer: "corner" }, tags: ["cabinet"], clearance: 0.4 },
-    { pools: ["floorPlant"], count: [1, 1], chance: 0.6, place: { kind: "wall", prefer: "corner" } },
-    { pools: ["armchair"], count: [1, 1], chance: 0.3, place: { kind: "wall", prefer: "corner" } },
+    { pools: ["floorPlant"], count: [1, 1], chance: 0.6, place: { kind: "wall", prefer: "corner" }, denseCount: 2 },
+    { pools: ["armchair"], count: [1, 1], chance: 0.3, place: { kind: "wall", prefer: "corner" }, denseCount: 2 },
     { pools: ["laptop", "monitor"], count: [1, 1], place: { kind: "on", parents: ["desk"] } },
     { pools: ["tableLamp"], count: [1, 1], chance: 0.7, place: { kind: "on", parents: ["desk"] } },
     { pools: ["book", "cup", "phone"], count: [0, 2], place: { kind: "on", parents: ["desk"] } },
@@ -267,7 +272,7 @@ export const RECIPES: Record<RoomType, Step[]> = {
   hallway: [
     { pools: ["bench"], count: [1, 1], chance: 0.5, place: { kind: "wall" } },
     { pools: ["hallCabinet"], count: [1, 1], chance: 0.35, place: { kind: "wall" }, tags: ["cabinet"] },
-    { pools: ["floorPlant"], count: [1, 1], chance: 0.5, place: { kind: "wall", prefer: "corner" } },
+    { pools: ["floorPlant"], count: [1, 1], chance: 0.5, place: { kind: "wall", prefer: "corner" }, denseCount: 2 },
     { pools: ["vase", "tableLamp", "smallPlant"], count: [0, 1], place: { kind: "on", parents: ["cabinet"] } },
   ],
 };
@@ -339,7 +344,7 @@ export interface RoomContext {
   catalogue: Catalogue;
   /** Every object of the house so far (windows and doors included); the room's pieces are appended. */
   placed: Placed[];
-  /** Dense furnishing: every step that has a chance is tried, and every count takes its upper bound. */
+  /** Dense furnishing: every step that has a chance is tried, and every count takes its dense count (default its upper bound). */
   dense?: boolean;
 }
 
@@ -421,7 +426,7 @@ class RoomPlacer {
     if (step.unlessTag && this.tagged(step.unlessTag).length > 0) return;
     const dense = this.ctx.dense ?? false;
     if (step.chance !== undefined && !dense && !rng.chance(step.chance)) return;
-    const count = (): number => (dense ? step.count[1] : rng.int(step.count[0], step.count[1]));
+    const count = (): number => (dense ? step.denseCount ?? step.count[1] : rng.int(step.count[0], step.count[1]));
     if (step.place.kind === "on" && step.perParent) {
       for (const parent of step.place.parents.flatMap((t) => this.tagged(t))) {
         const n = count();

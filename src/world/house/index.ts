@@ -40,8 +40,9 @@ export interface GenerateHouseOptions {
   /** Number of rooms (default: 4-7, drawn from the seed). */
   rooms?: number;
   /**
-   * "dense": every optional piece of a room's recipe is tried and every count is at its upper
-   * bound (more chairs around tables, plants, armchairs); default "standard" (the recipes' odds).
+   * "dense": every optional piece of a room's recipe is tried and every count is at its dense count
+   * (its upper bound, or more for pieces that come several to a room: plants, lamps, armchairs,
+   * shelves); default "standard" (the recipes' odds).
    */
   furnishing?: "standard" | "dense";
 }

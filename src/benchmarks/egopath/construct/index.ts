@@ -23,6 +23,7 @@ import { EGOPATH_PARAMS as P } from "./params.js";
 import { gtRow, imagePath, sidecarJson, sidecarPath, splitRoot, viewJson, viewRows, waypointsJson, waypointsPath, type QuestionRow, type Split } from "./rows.js";
 import { shownObjects } from "./targets.js";
 import { buildView, type BuiltView } from "./view.js";
+import type { Numbering } from "./sheets.js";
 import { DEFAULT_SELECTION, NO_SELECTION, selectChallenge, type SelectionReport } from "./selection.js";
 import { PAPER_STATS, setStats, statsChecks, statsMarkdown, type SetStats } from "./set-stats.js";
 import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
@@ -43,6 +44,8 @@ export interface GenerateEgoPathOptions {
   splits?: { train: number; val: number; benchmark: number };
   /** House furnishing (world/house generateHouse): "dense" (default) fills every room's recipe; "standard" as the other benchmarks. */
   furnishing?: "standard" | "dense";
+  /** How markers are numbered (sheets.ts): "shuffled" (default; a number tells nothing of depth) or "depth" (nearest first, as the release). */
+  numbering?: Numbering;
   /** The benchmark split's challenge-set selection (paper §3): "paper" (default) or "off" (every question, e.g. for a small demo set). */
   selection?: "paper" | "off";
   /** Folder of .sh3f furniture libraries. */
@@ -69,9 +72,11 @@ export interface Labelling {
   unitsDropped: number;
 }
 
-/** `--set` options of `generate egopath`: size, views, routes, splits=TRAIN,VAL,BENCHMARK, furnishing=dense|standard, selection=paper|off. */
-export function generateOptions(extra: Record<string, string>): Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits" | "furnishing" | "selection"> {
-  const out: Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits" | "furnishing" | "selection"> = {};
+type SetOptions = Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits" | "furnishing" | "numbering" | "selection">;
+
+/** `--set` options of `generate egopath`: size, views, routes, splits=TRAIN,VAL,BENCHMARK, furnishing=dense|standard, numbering=shuffled|depth, selection=paper|off. */
+export function generateOptions(extra: Record<string, string>): SetOptions {
+  const out: SetOptions = {};
   const whole = (key: string, lo: number, hi: number): number => wholeSetting(key, extra[key], lo, hi);
   for (const key of Object.keys(extra)) {
     if (key === "size") out.imageSide = whole(key, 128, 2048);
@@ -87,11 +92,15 @@ export function generateOptions(extra: Record<string, string>): Pick<GenerateEgo
       const v = extra[key];
       if (v !== "dense" && v !== "standard") throw new UsageError(`--set furnishing is dense or standard, got "${v}"`);
       out.furnishing = v;
+    } else if (key === "numbering") {
+      const v = extra[key];
+      if (v !== "shuffled" && v !== "depth") throw new UsageError(`--set numbering is shuffled or depth, got "${v}"`);
+      out.numbering = v;
     } else if (key === "selection") {
       const v = extra[key];
       if (v !== "paper" && v !== "off") throw new UsageError(`--set selection is paper or off, got "${v}"`);
       out.selection = v;
-    } else throw new UsageError(`egopath generate has no --set option "${key}" (size, views, routes, splits, furnishing, selection)`);
+    } else throw new UsageError(`egopath generate has no --set option "${key}" (size, views, routes, splits, furnishing, numbering, selection)`);
   }
   return out;
 }
@@ -165,6 +174,12 @@ export function splitWarning(n: number, ratios: SplitRatios): string | null {
   return `warning: ${n} house${n === 1 ? " is" : "s are"} too few for the split ratios ${ratioText} (train/val/benchmark): ${shares}${enough > 0 ? `; at least ${enough} houses are needed` : ""}`;
 }
 
+/** The README's sentence on the numbering (sheets.ts Numbering). */
+const numberingText = (n: Numbering): string =>
+  n === "shuffled"
+    ? "markers are numbered in a drawn order (the start is 1), not nearest first, so no number gives away depth."
+    : "markers are numbered nearest first, as the release (--set numbering=depth).";
+
 const jsonl = (rows: readonly object[]): string => rows.map((r) => JSON.stringify(r) + "\n").join("");
 
 function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, side: number, warning: string | null): string {
@@ -178,7 +193,8 @@ function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, sid
     "on a 0.4 m floor grid, point and 0.6 m embodied feasibility on a 0.05 m occupancy grid, direct pairs by",
     "grid line of sight, goal rings 0.10 m beyond the closest approach. It is not EgoPathBench data. Our",
     "differences (issue 27): a1/b1 markers are floor points in matched triples (occupied, point only, both",
-    "agents) that look alike around the marker, and every number is drawn where it can be read.",
+    "agents) that look alike around the marker, every number is drawn where it can be read, and",
+    numberingText(opts.numbering ?? "shuffled"),
     "",
     `- seed: ${opts.seed}; houses: ${opts.scenes}; image: ${side} x ${side}; views kept: ${result.views}; camera poses rejected: ${countsText(result.rejected)}`,
     `- numbers drawn where they can be read: ${labellingText(result.labelling)}`,
@@ -307,7 +323,7 @@ export async function generateEgoPathHouse(opts: GenerateEgoPathOptions, s: numb
     const buffers = { ...lit, albedo: renderView(meshes, camera, { shading: "unlit", antialias: false }).rgb };
     const inputs: ViewInputs = { scene, camera, buffers, grids, clearances, objectsById };
     const amodal = renderInstanceCoverage(meshes, camera, shownIds);
-    const built = buildView(inputs, amodal, rng, maxRoutes);
+    const built = buildView(inputs, amodal, rng, maxRoutes, opts.numbering ?? "shuffled");
     if (typeof built === "string") { reject(built); continue; }
     accepted.push(candidate);
     labelling.markersDropped += built.labelling.markersDropped;

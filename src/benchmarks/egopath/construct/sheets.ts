@@ -1,9 +1,10 @@
 /**
  * The displayed waypoint sheets of a view (build_task_outputs.py `main`): one shared sheet for
- * a1/b1 (its points chosen in matched-floor.ts), one for the route tasks, each numbered 1..N by
- * increasing depth with every number legible.
+ * a1/b1 (its points chosen in matched-floor.ts), one for the route tasks, each numbered 1..N with
+ * every number legible: by increasing depth as the release, or in a drawn order (`Numbering`).
  */
-import { layoutLabels, originInBox, type Point } from "./label-layout.js";
+import type { Rng } from "../../../stats/rng.js";
+import { layoutLabels, originInBox, type Box, type Point } from "./label-layout.js";
 import { markerSpacing, markerStyle } from "./markers.js";
 import { EGOPATH_PARAMS as P } from "./params.js";
 import type { Candidate } from "./types.js";
@@ -17,7 +18,10 @@ export interface Sheet {
 
 /** What laying out the numbers cost a sheet: optional markers left out because their number had no free place. */
 export interface LabelledSheet {
+  /** Numbered nearest first. */
   sheet: Sheet;
+  /** The room reserved for each marker's number (sheet order): a renumbering re-centres its digits in it. */
+  boxes: Box[];
   dropped: number;
   /** Keys of required candidates whose number found no free place (the sheet then leaves them out too). */
   failed: number[];
@@ -40,6 +44,7 @@ export function labelSheet(required: readonly Candidate[], optional: readonly Ca
   kept.sort((a, b) => byDepth(a.c, b.c));
   return {
     sheet: { candidates: kept.map((k) => k.c), labels: kept.map((k, i) => originInBox(k.box, at(k.c), digitsOf(i + 1), style)) },
+    boxes: kept.map((k) => k.box),
     dropped: layout.dropped.length,
     failed: layout.failed.map((i) => all[i]!.key),
   };
@@ -75,6 +80,31 @@ export function routeSheet(candidates: readonly Candidate[], required: readonly 
   const floor = candidates.filter((c) => isGround(c) && !needed.includes(c)).sort(byDepth);
   const kept = spaceOut(floor, markerSpacing(P.routeMinPixelDistPx, imageSide), P.maxVisible, needed);
   return labelSheet(needed, kept.slice(needed.length), imageSide);
+}
+
+/**
+ * How markers are numbered. The release numbers them nearest first, so a number's rank among the
+ * numbers is the marker's depth rank and a reply can be guessed from the text alone (issue 27: one
+ * hop to the typical goal rank reached Point Path SR 25 without the picture). "shuffled" numbers
+ * them in a drawn order; a route sheet's start keeps number 1 (the prompt names it either way).
+ */
+export type Numbering = "shuffled" | "depth";
+
+/**
+ * The sheet numbered as `numbering` says: unchanged for "depth"; for "shuffled" the markers in an
+ * order drawn from `rng`, `first` (when on the sheet) numbered 1, each number re-centred for its
+ * digits in the room its marker reserved.
+ */
+export function numberSheet(laid: LabelledSheet, numbering: Numbering, rng: Rng, imageSide: number, first?: Candidate): Sheet {
+  if (numbering === "depth") return laid.sheet;
+  const style = markerStyle(imageSide);
+  const positions = laid.sheet.candidates.map((_, k) => k);
+  const head = first === undefined ? -1 : laid.sheet.candidates.indexOf(first);
+  const order = [...(head >= 0 ? [head] : []), ...rng.shuffle(positions.filter((k) => k !== head))];
+  return {
+    candidates: order.map((k) => laid.sheet.candidates[k]!),
+    labels: order.map((k, i) => originInBox(laid.boxes[k]!, at(laid.sheet.candidates[k]!), digitsOf(i + 1), style)),
+  };
 }
 
 /** Display id of each candidate key on a sheet. */

@@ -12,7 +12,7 @@ import { markerSpacing } from "./markers.js";
 import { balanceKinds, matchTriples, surroundings, visibleFloorLattice } from "./matched-floor.js";
 import { explicitIdentity, intentIdentity, type Identity, type IntentIdentity } from "./identity.js";
 import { footprintDistance, goalRing, objectFootprint, planAgentRoute, denseGoalCells, type AgentRoute, type RoutePool } from "./routes.js";
-import { byDepth, displayIds, labelSheet, routeSheet, type LabelledSheet, type Sheet } from "./sheets.js";
+import { byDepth, displayIds, labelSheet, numberSheet, routeSheet, type LabelledSheet, type Numbering, type Sheet } from "./sheets.js";
 import { EGOPATH_PARAMS as P, round4 } from "./params.js";
 import { routeFacts, viewFacts, type RouteFacts, type ViewFacts } from "./selection.js";
 import { routingTargets, shownObjects, viewTargets } from "./targets.js";
@@ -117,9 +117,10 @@ function routeQuestion(unit: RouteUnit, agent: Agent, sheet: Sheet, ids: Map<num
 
 /**
  * Builds a view, or returns the reason it is rejected (no start, no target that the view names
- * and both agents reach). `maxRoutes` caps the route units kept (paper: at most 10 per view).
+ * and both agents reach). `maxRoutes` caps the route units kept (paper: at most 10 per view);
+ * `numbering` orders the markers' numbers (sheets.ts).
  */
-export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rng: Rng, maxRoutes: number): BuiltView | string {
+export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rng: Rng, maxRoutes: number, numbering: Numbering = "depth"): BuiltView | string {
   const start = bottomCenterStart(v, 0);
   if (!start) return "no_start";
   const pool: RoutePool = { candidates: [start, ...floorGridCandidates(v, 1)], nextKey: 0 };
@@ -153,7 +154,8 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
   const traversability = matchedTraversabilitySheet(v, pool.nextKey, rng, side);
   const routed = legibleRouteSheet(pool.candidates, units, side);
   if (!routed) return "no_legible_route";
-  const route = routed.sheet;
+  const travSheet = numberSheet(traversability, numbering, rng, side);
+  const route = numberSheet(routed.laid, numbering, rng, side, start);
   const ids = displayIds(route);
   const pairs = { point: directPairs(v, route, "point"), embodied: directPairs(v, route, "embodied") };
   const questions: BuiltView["questions"] = { a2: [], b2: [], c: [] };
@@ -168,7 +170,7 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
   }
   if (questions.a2.length === 0) return "no_displayed_route";
   const labelling = { markersDropped: traversability.dropped + routed.dropped, unitsDropped: units.length - routed.units.length };
-  return { camera: v.camera, shown: all, traversability: traversability.sheet, viewFacts: viewFacts(traversability.sheet.candidates, side), route, units: routed.units, pairs, questions, labelling };
+  return { camera: v.camera, shown: all, traversability: travSheet, viewFacts: viewFacts(travSheet.candidates, side), route, units: routed.units, pairs, questions, labelling };
 }
 
 /** Matched triples fewer than this leave the view without a1/b1 questions (fewer than 9 markers). */
@@ -180,7 +182,7 @@ function matchedTraversabilitySheet(v: ViewInputs, firstKey: number, rng: Rng, s
   const b = v.buffers;
   const cues = new Map(floor.map((c) => [c.key, surroundings(b.rgb, b.width, b.height, c.image[0], c.image[1])]));
   const matched = matchTriples(floor, cues, rng, markerSpacing(P.minPixelDistPx, side));
-  const none: LabelledSheet = { sheet: { candidates: [], labels: [] }, dropped: 0, failed: [] };
+  const none: LabelledSheet = { sheet: { candidates: [], labels: [] }, boxes: [], dropped: 0, failed: [] };
   if (matched.triples < MIN_TRIPLES) return none;
   const laid = labelSheet([], matched.candidates.slice().sort(byDepth), side);
   const balanced = balanceKinds(laid.sheet.candidates);
@@ -194,13 +196,13 @@ function matchedTraversabilitySheet(v: ViewInputs, firstKey: number, rng: Rng, s
  * where it can be read, the units needing it are dropped (latest first) and the sheet laid out
  * again; null when no unit is left.
  */
-function legibleRouteSheet(pool: readonly Candidate[], units: readonly RouteUnit[], side: number): { sheet: Sheet; dropped: number; units: RouteUnit[] } | null {
+function legibleRouteSheet(pool: readonly Candidate[], units: readonly RouteUnit[], side: number): { laid: LabelledSheet; dropped: number; units: RouteUnit[] } | null {
   const byKey = new Map(pool.map((c) => [c.key, c]));
   const keysOf = (u: RouteUnit) => [...u.point.keys, ...u.embodied.keys];
   let kept = units.slice();
   while (kept.length > 0) {
     const laid = routeSheet(pool, kept.flatMap(keysOf).map((k) => byKey.get(k)!), side);
-    if (laid.failed.length === 0) return { sheet: laid.sheet, dropped: laid.dropped, units: kept };
+    if (laid.failed.length === 0) return { laid, dropped: laid.dropped, units: kept };
     const failed = new Set(laid.failed);
     const needs = (u: RouteUnit) => keysOf(u).some((k) => failed.has(k));
     const last = kept.map(needs).lastIndexOf(true);

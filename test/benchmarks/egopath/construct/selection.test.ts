@@ -138,11 +138,14 @@ test("reference, geometry and embodiment levels at their thresholds", () => {
   assert.equal(embodimentLevel({ ...ROUTE, embodiedMinMarginM: 0.04, overlap: 0.49 }), "high");
 });
 
-test("a route bundle needs a target not named by category alone, reference and geometry at least medium", () => {
-  assert.deepEqual(routeRejections(ROUTE, { reference: "medium", geometry: "low", embodiment: "low" }), ["geometry_low"]);
+test("a route bundle needs a competing target (reference high) named by more than its category, and geometry at least medium", () => {
+  assert.deepEqual(routeRejections(ROUTE, { reference: "high", geometry: "low", embodiment: "low" }), ["geometry_low"]);
+  assert.deepEqual(routeRejections(ROUTE, { reference: "medium", geometry: "medium", embodiment: "low" }), ["reference_not_high"]);
   const cat = { ...ROUTE, resolution: "category_only" as const, cohort: 1, familyCohort: 1, runnerUpGapM: null };
   assert.deepEqual(routeChallenge({ ...cat, turns: 2, decisions: 1 }).rejections, ["reference_category_only"]);
-  assert.deepEqual(routeChallenge({ ...ROUTE, turns: 2, decisions: 1 }).rejections, []);
+  assert.deepEqual(routeChallenge({ ...ROUTE, turns: 2, decisions: 1 }).rejections, ["reference_not_high"]);
+  assert.deepEqual(routeChallenge({ ...ROUTE, cohort: 3, turns: 2, decisions: 1 }).rejections, []);
+  assert.deepEqual(routeChallenge({ ...ROUTE, runnerUpGapM: 0.39, turns: 2, decisions: 1 }).rejections, []);
 });
 
 type Row = SelectableRow;
@@ -158,7 +161,8 @@ function splitRows(): Record<TaskCode, Row[]> {
   view(0, { ...cluttered, nearPointBoundary: 0.3, disagreement: 0.4 }); // both high: first
   view(1, { ...cluttered, disagreement: 0.4 }); // gap high: eligible, second
   view(2, { ...VIEW, disagreement: 0.4 }); // clutter medium
-  const high = { ...ROUTE, turns: 2, decisions: 1 }, medium = { ...ROUTE, pointLengthM: 4 };
+  // Competing targets (three of the category in view): the reference is high.
+  const high = { ...ROUTE, cohort: 3, turns: 2, decisions: 1 }, medium = { ...ROUTE, cohort: 3, pointLengthM: 4 };
   route(0, 0, { ...high, pointLengthM: 5 }, ["a2", "b2", "c"]);
   route(0, 1, medium, ["a2", "b2", "c"]); // third eligible of view 0: over the cap of 2
   route(0, 2, { ...high, resolution: "category_only", cohort: 1, runnerUpGapM: null }, ["a2", "b2"]);
@@ -166,7 +170,7 @@ function splitRows(): Record<TaskCode, Row[]> {
   route(1, 4, medium, ["a2", "b2", "c"]);
   route(1, 5, high, ["a2"]); // no b2: incomplete
   route(2, 6, high, ["b2", "c"]); // no a2: incomplete
-  route(2, 7, ROUTE, ["a2", "b2"]); // geometry low
+  route(2, 7, ROUTE, ["a2", "b2"]); // geometry low, reference medium
   return rows;
 }
 
@@ -183,7 +187,7 @@ test("the kept set: hardest route bundles (two a view), views up to 146/309 of t
     bundles: { view: 3, route: 8 },
     removed: {
       view: { clutter_not_high: 1, past_quota: 1 },
-      route: { reference_category_only: 1, geometry_low: 1, view_route_cap: 1 },
+      route: { reference_category_only: 1, reference_not_high: 1, geometry_low: 1, view_route_cap: 1 },
     },
     kept: { view: 1, route: 3 },
     incomplete: 2,

@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import { generateEgoPathRelease, generateOptions } from "../../../../src/benchmarks/egopath/construct/index.js";
 
 type Json = Record<string, any>;
-const OPTIONS = { seed: 6, scenes: 2, imageSide: 512, viewsPerScene: 8, splits: { train: 0, val: 0, benchmark: 1 } };
+const OPTIONS = { seed: 10, scenes: 2, imageSide: 512, viewsPerScene: 8, splits: { train: 0, val: 0, benchmark: 1 } };
 let work: string;
 let root: string;
 const rows: Record<string, Json[]> = {};
@@ -44,6 +44,7 @@ test("every kept bundle passed its rules; at most two route bundles a view", () 
   for (const r of rows.a2!) {
     assert.notEqual(r.ground_truth.challenge.facts.resolution, "category_only");
     assert.notEqual(r.ground_truth.challenge.axes.geometry, "low");
+    assert.equal(r.ground_truth.challenge.axes.reference, "high");
     assert.notEqual(r.ground_truth.cue_type, "none");
   }
   const perView = new Map<string, number>();

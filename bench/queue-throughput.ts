@@ -4,7 +4,7 @@
  * CAP requests at once, each after a fixed LATENCY (an exact C-server queue: a request waits for a
  * free slot, then takes LATENCY), so one worker cannot go faster than CAP / LATENCY however many
  * requests it sends; more workers are the only way up. The runs are RUNS copies of the bundled
- * EgoPathBench example under distinct model names (41 items each, distinct store keys), enqueued
+ * EgoPathBench example under distinct model names (53 items each, distinct store keys), enqueued
  * after the workers are up; throughput is items over the time from the first claim to the last
  * item done, by the server's clock (worker start-up, tsx compiling, is not in it). Each setting
  * uses a fresh schema, so no reply is reused. Prints items/s and the speed-up over 1 worker.

@@ -41,6 +41,25 @@ export function errorReason(error: unknown): string {
   return e?.code ?? String(error);
 }
 
+/**
+ * SQLSTATEs after which PostgreSQL expects the client to try again (deadlock_detected,
+ * serialization_failure, too_many_connections, admin_shutdown, connection failures).
+ */
+const TRANSIENT_SQLSTATES = new Set(["40P01", "40001", "53300", "57P01", "08000", "08003", "08006"]);
+/** What pg and Node say when a connection is lost, refused or cannot be made in time. */
+const TRANSIENT_MESSAGE = /connection terminated|connection timeout|timeout exceeded when trying to connect|ECONNRESET|ECONNREFUSED|EPIPE/i;
+
+/**
+ * True for a queue server failure that a retry can outlive: a deadlock between two workers'
+ * statements, a lost or slow connection (a worker that renders for seconds misses its connect
+ * timeout). Anything else (a broken statement, a missing table) is not.
+ */
+export function isTransientQueueError(error: unknown): boolean {
+  const e = error as { code?: unknown } | null;
+  if (e && typeof e.code === "string" && TRANSIENT_SQLSTATES.has(e.code)) return true;
+  return TRANSIENT_MESSAGE.test(errorReason(error));
+}
+
 export interface QueueConnection {
   pool: pg.Pool;
   url: string;

@@ -4,7 +4,7 @@ import { setMaxListeners } from "node:events";
 import { DataError, formatProblem, UsageError } from "../core/problems.js";
 import { runItems } from "../core/run.js";
 import { PostgresStore } from "../store/postgres.js";
-import { connectQueue } from "./connect.js";
+import { connectQueue, errorReason, isTransientQueueError } from "./connect.js";
 import { claimItems, completeItem, heldItems, openItems, registerWorker, releaseItems, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
 import { rebuildGenerate, runQueuedJob, type GenerateContext } from "./generate.js";
 import { rebuildNavigation, runQueuedEpisode, type NavigationContext } from "./navigation.js";
@@ -48,6 +48,11 @@ export interface WorkerSummary {
  * release finds the workers still there; after a --max-cost stop the workers leave this much later.
  */
 const HELD_IDLE_MS = 4000;
+
+/** First pause after a transient queue server failure; later ones double. */
+export const TRANSIENT_PAUSE_MS = 1_000;
+/** Transient failures in a row (about 4 minutes of pauses) after which the worker stops with the last one. */
+export const TRANSIENT_FAILURES_IN_A_ROW = 10;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -170,17 +175,35 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       idleSince ??= Date.now();
       return Date.now() - idleSince >= HELD_IDLE_MS;
     };
+    // A transient server failure (deadlock, lost connection) costs a pause, not the worker: what
+    // it interrupted is redone (a claim not made is made again; a claimed item returns to the queue
+    // when its lease runs out, and its stored replies are reused). Pauses double up to 30 s.
+    let pauseMs = 0;
+    let failuresInARow = 0;
+    const outlive = async (error: unknown, doing: string): Promise<void> => {
+      if (!isTransientQueueError(error) || options.signal.aborted || ++failuresInARow > TRANSIENT_FAILURES_IN_A_ROW) throw error;
+      pauseMs = Math.min(30_000, Math.max(TRANSIENT_PAUSE_MS, pauseMs * 2));
+      log(`worker ${workerId}: ${doing}: ${errorReason(error)}; trying again in ${pauseMs / 1000} s`);
+      await sleep(pauseMs, options.signal);
+    };
     const slot = async () => {
       while (!options.signal.aborted && !idle && failure === undefined) {
         const filter = { ...(options.onlyRun ? { onlyRun: options.onlyRun } : {}), excluded: [...refused] };
-        const [claim] = await claimItems(pool, workerId, options.leaseSeconds, 1, filter);
-        if (!claim) {
-          if (options.exitWhenIdle && (await openItems(pool, filter)) === 0 && (await idleLongEnough(filter))) idle = true;
-          else await sleep(pollMs, options.signal);
-          continue;
+        let claim: ClaimedItem | undefined;
+        try {
+          [claim] = await claimItems(pool, workerId, options.leaseSeconds, 1, filter);
+          if (!claim) {
+            if (options.exitWhenIdle && (await openItems(pool, filter)) === 0 && (await idleLongEnough(filter))) idle = true;
+            else await sleep(pollMs, options.signal);
+            continue;
+          }
+          idleSince = undefined;
+          await answer(claim);
+          pauseMs = 0;
+          failuresInARow = 0;
+        } catch (error) {
+          await outlive(error, claim ? `item ${claim.itemId} of run ${claim.runId}` : "claiming work");
         }
-        idleSince = undefined;
-        await answer(claim);
       }
     };
     await Promise.all(

@@ -19,10 +19,10 @@ const EXAMPLE = path.join(ROOT, "examples/egopath-mini");
 const TASKS = ["a1", "b1", "a2", "b2", "c"] as const;
 
 /**
- * examples/egopath-mini holds 61 questions (a1 6, b1 6, a2 17, b2 17, c 15), fewer than the sweep
+ * examples/egopath-mini holds 53 questions (a1 7, b1 7, a2 14, b2 14, c 11), fewer than the sweep
  * needs. This copy adds, after each task's rows, a second copy of each row (vqa and gt) under the id
  * `<id>_again` whose user_prompt ends with " Answer again.", so every copy is a request of its own
- * (another body hash): a1 12, b1 12, a2 34, b2 34, c 30.
+ * (another body hash): a1 14, b1 14, a2 28, b2 28, c 22.
  */
 function widenedExample(): string {
   const root = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-leak-data-"));

@@ -17,7 +17,7 @@ const DATA = path.join(ROOT, "examples/egopath-mini");
 const A1 = path.join(DATA, "benchmark_evalfix/benchmark/vqa/vqa_next_a1.jsonl");
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "spatialprobe-restrict-"));
 
-/** The first two a1 questions answered with their own ground truth (a1 has 6 questions). */
+/** The first two a1 questions answered with their own ground truth (a1 has 7 questions). */
 function twoPerfectPredictions(dir: string): string {
   const rows = readFileSync(A1, "utf8").trim().split("\n").slice(0, 2).map((line) => JSON.parse(line));
   const file = path.join(dir, "a1.jsonl");
@@ -27,29 +27,29 @@ function twoPerfectPredictions(dir: string): string {
 
 const common = (out: string) => ({ benchmark: "egopath", data: DATA, tasks: ["a1"], out, bootstrapResamples: 0, bootstrapSeed: 1, quiet: true });
 
-test("restricted: 2 of 6 questions scored, complete, the restriction recorded and shown in the Runs notes", async () => {
+test("restricted: 2 of 7 questions scored, complete, the restriction recorded and shown in the Runs notes", async () => {
   const dir = tmp();
   const predictions = twoPerfectPredictions(dir);
   const { scores } = await executeScore({ ...common(path.join(dir, "out")), predictions: [predictions], restrictToPredictions: true });
   assert.equal(scores.n_total, 2);
   assert.equal(scores.n_scored, 2);
   assert.equal(scores.complete, true);
-  assert.deepEqual(scores["restricted_to_predictions"], { n_scored_items: 2, n_in_data: 6 });
+  assert.deepEqual(scores["restricted_to_predictions"], { n_scored_items: 2, n_in_data: 7 });
   const task = scores.tasks["point_traversability"] as { n: number; F1: number };
   assert.equal(task.n, 2);
   assert.equal(task.F1, 1);
   const report = readFileSync(path.join(dir, "out", "report.md"), "utf8");
-  assert.match(report, /restricted to the 2 of 6 questions the predictions answer \(--restrict-to-predictions\)/);
+  assert.match(report, /restricted to the 2 of 7 questions the predictions answer \(--restrict-to-predictions\)/);
 });
 
-test("not restricted: the same file leaves 4 of 6 questions missing and the run incomplete", async () => {
+test("not restricted: the same file leaves 5 of 7 questions missing and the run incomplete", async () => {
   const dir = tmp();
   const predictions = twoPerfectPredictions(dir);
   const { scores } = await executeScore({ ...common(path.join(dir, "out")), predictions: [predictions] });
-  assert.equal(scores.n_total, 6);
+  assert.equal(scores.n_total, 7);
   assert.equal(scores.n_scored, 2);
   assert.equal(scores.complete, false);
-  assert.equal(scores.counts.missing, 4);
+  assert.equal(scores.counts.missing, 5);
   assert.equal(scores["restricted_to_predictions"], undefined);
 });
 

@@ -49,18 +49,18 @@ function passFor(spec: string, store: ResponseStore): { run: RunOptions<BenchIte
   return { run, client: createBatchClient(spec, flags, env) };
 }
 
-test("61 requests (examples/egopath-mini) with at most 10 per batch: 7 batches, each request in one, every reply stored", async () => {
+test("53 requests (examples/egopath-mini) with at most 10 per batch: 6 batches, each request in one, every reply stored", async () => {
   const store = new ResponseStore(path.join(tmp(), "r.sqlite"));
   const { run, client } = passFor("anthropic:claude-sonnet-4-5", store);
   const created0 = server.batchStats.created.length;
   const summary = await runBatchPass(run, { client, pollMs: 1, limits: { maxRequests: 10 } });
-  assert.deepEqual(summary, { resumed: 0, submitted: 7, requests: 61 });
+  assert.deepEqual(summary, { resumed: 0, submitted: 6, requests: 53 });
   const created = server.batchStats.created.slice(created0);
-  assert.deepEqual(created.map((b) => b.customIds.length), [10, 10, 10, 10, 10, 10, 1]);
-  assert.equal(new Set(created.flatMap((b) => b.customIds)).size, 61);
-  assert.equal(store.count(), 61);
+  assert.deepEqual(created.map((b) => b.customIds.length), [10, 10, 10, 10, 10, 3]);
+  assert.equal(new Set(created.flatMap((b) => b.customIds)).size, 53);
+  assert.equal(store.count(), 53);
   assert.equal(store.batches("anthropic:claude-sonnet-4-5").length, 0);
-  assert.equal(store.batches("anthropic:claude-sonnet-4-5", true).length, 7);
+  assert.equal(store.batches("anthropic:claude-sonnet-4-5", true).length, 6);
   // A second pass finds everything stored: nothing is submitted.
   assert.deepEqual(await runBatchPass(run, { client, pollMs: 1 }), { resumed: 0, submitted: 0, requests: 0 });
   store.close();
@@ -73,7 +73,7 @@ test("a request too big for one batch is an error reply naming the limit, and is
   const summary = await runBatchPass(run, { client, pollMs: 1, limits: { maxBytes: 1000 } });
   assert.deepEqual(summary, { resumed: 0, submitted: 0, requests: 0 });
   assert.equal(server.batchStats.created.length, created0);
-  assert.equal(store.count(), 61);
+  assert.equal(store.count(), 53);
   const db = store as unknown as { db: { prepare(sql: string): { all(): Array<{ body: string }> } } };
   const bodies = db.db.prepare("SELECT body FROM responses").all().map((r) => JSON.parse(r.body));
   assert.ok(bodies.every((b) => b.outcome === "error" && /^request of \d+ bytes is over the 1000 bytes limit of one gemini batch \(inline requests; larger input needs the File API, which --batch does not use\): run it without --batch$/.test(b.error.message)));
@@ -92,7 +92,7 @@ test("a batch the provider refuses: its requests are error replies saying so", a
   }
   const db = store as unknown as { db: { prepare(sql: string): { all(): Array<{ body: string }> } } };
   const bodies = db.db.prepare("SELECT body FROM responses").all().map((r) => JSON.parse(r.body));
-  assert.equal(bodies.length, 61);
+  assert.equal(bodies.length, 53);
   for (const b of bodies) {
     assert.equal(b.outcome, "error");
     assert.equal(b.error.status, 400);
@@ -116,13 +116,13 @@ test("--max-cost under --batch: a first batch of --concurrency requests, then th
   const created = server.batchStats.created.slice(created0);
   assert.deepEqual(created.map((b) => b.customIds.length), [2]);
   // The first batch is the first two items (batches follow item order). The mock bills a reply ceil(chars / 4)
-  // output tokens; the projection is their output plus 59 more at their mean, at 0.5 USD a token (input is free).
+  // output tokens; the projection is their output plus 51 more at their mean, at 0.5 USD a token (input is free).
   const [o0, o1] = items.slice(0, 2).map((item) => Math.ceil(table.get(itemSignature(item))!.length / 4)) as [number, number];
-  assert.equal(stopped.projectedUsd, 0.5 * (o0 + o1 + (59 * (o0 + o1)) / 2));
+  assert.equal(stopped.projectedUsd, 0.5 * (o0 + o1 + (51 * (o0 + o1)) / 2));
 
   const done = await executeRun(options(1e9));
   assert.equal(done.scores.counts.errors, 0);
-  assert.deepEqual(server.batchStats.created.slice(created0 + 1).map((b) => b.customIds.length), [2, 59]);
+  assert.deepEqual(server.batchStats.created.slice(created0 + 1).map((b) => b.customIds.length), [2, 51]);
 });
 
 test("polls that keep failing stop the pass with a message; the batch stays open and the next pass resumes it", async () => {
@@ -140,6 +140,6 @@ test("polls that keep failing stop the pass with a message; the batch stays open
   assert.equal(store.count(), 0);
   assert.deepEqual(await runBatchPass(run, { client, pollMs: 1 }), { resumed: 1, submitted: 0, requests: 0 });
   assert.equal(server.batchStats.created.length, created0 + 1);
-  assert.equal(store.count(), 61);
+  assert.equal(store.count(), 53);
   store.close();
 });

@@ -69,7 +69,7 @@ test("failure stages: one row per model and route task, segment widths proportio
       row++;
     }
   }
-  assert.match(svg, /<title>oracle · Point Path \(a2\) · Success: 17 of 17 \(100\.0%\)<\/title>/);
+  assert.match(svg, /<title>oracle · Point Path \(a2\) · Success: 14 of 14 \(100\.0%\)<\/title>/);
 });
 
 test("deterministic; untrusted model names escaped; runs lacking tasks do not break the charts", () => {

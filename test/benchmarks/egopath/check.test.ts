@@ -59,9 +59,11 @@ test("mismatched-overlay needs, for each question, another one with as many cand
 
 test("the example release is clean for every prompt source and control, but for questions without a partner under mismatched-overlay", () => {
   // A question has an image to swap in when a question of another view shows as many markers
-  // (its visible-waypoints file). The a1/b1 sheets show 12 markers on four views, 9 on house_001
-  // view 2 and 21 on house_004 view 0; the route sheets 49, 23, 35, 20, 21, 29, 22, 24, 31 and 36:
-  // only house_002 view 1's routes (21) meet another view's count (house_004 view 0's a1/b1).
+  // (its visible-waypoints file). The a1/b1 sheets show 18 (house_001 view 0, house_004 view 0),
+  // 8 (house_001 view 1, house_003 views 1 and 2), 15 (house_002 view 0) and 7 (house_003 view 0)
+  // markers; the route sheets 38 (house_001 view 0, house_003 view 1), 20 (house_002 view 0,
+  // house_003 view 2), and 36, 27, 32 and 37 alone (house_001 views 1 and 2, house_003 view 0,
+  // house_004 view 0).
   const rowsOf = (task: string) => readFileSync(path.join(EXAMPLE, VQA(task)), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
   const markers = (row: Record<string, unknown>) => (JSON.parse(readFileSync(path.join(EXAMPLE, String(row["visible_waypoints_path"])), "utf8")).visible_waypoints as unknown[]).length;
   const view = (row: Record<string, unknown>) => `${row["scene_id"]}/${row["view_id"]}`;
@@ -72,14 +74,15 @@ test("the example release is clean for every prompt source and control, but for 
       .map((q) => ({ file: VQA(q.task), line: q.line, field: "image_path", message: "no other question has as many candidates and another view, so the mismatched-overlay control has no image to show instead" }));
   };
   const expected = unpaired(["a1", "b1", "a2", "b2", "c"]);
-  // a1 and b1 of house_001 view 2, and every route question but house_002 view 1's three.
-  assert.equal(expected.length, 2 + (17 + 17 + 15 - 3));
+  // a1 and b1 of house_002 view 0 and house_003 view 0, and the route questions of the four
+  // route sheets alone (a2 7, b2 7, c 4).
+  assert.equal(expected.length, 4 + (7 + 7 + 4));
   for (const source of ["release", "templates"]) {
     for (const control of ["none", "text-only", "mismatched-overlay"]) {
       assert.deepEqual(loadRelease(EXAMPLE, { requests: { source, control } }).problems, control === "mismatched-overlay" ? expected : [], `${source} ${control}`);
     }
   }
-  // The set questions alone: house_004 view 0's 21-marker sheet has no partner either.
+  // The set questions alone: the same four.
   const sets = unpaired(["a1", "b1"]);
   assert.equal(sets.length, 4);
   assert.deepEqual(loadRelease(EXAMPLE, { tasks: ["a1", "b1"], requests: { source: "release", control: "mismatched-overlay" } }).problems, sets);

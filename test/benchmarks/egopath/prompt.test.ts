@@ -61,36 +61,37 @@ test("mismatched-overlay: another view's image with the same number of candidate
     assert.notEqual(`${partner.sceneId}/${partner.viewId}`, `${item.sceneId}/${item.viewId}`);
   }
   // Which questions can pair, from the visible-waypoints files alone: a question pairs when a
-  // question of another view shows as many markers. In the example set the a1/b1 sheets show 12
-  // markers on four views, 9 on one and 21 on one; the route sheets show 49, 23, 35, 20, 21, 29,
-  // 22, 24, 31 and 36: only house_002 view 1's routes (21) meet a set sheet (house_004 view 0).
+  // question of another view shows as many markers. In the example set the a1/b1 sheets show 18
+  // markers on two views, 8 on three, 15 and 7 on one each; the route sheets show 38 and 20 on two
+  // views each, and 36, 27, 32 and 37 on one each.
   const markers = (i: (typeof items)[number]) => i.waypoints.length;
   const view = (i: (typeof items)[number]) => `${i.sceneId}/${i.viewId}`;
   const pairs = (i: (typeof items)[number]) => items.some((o) => view(o) !== view(i) && markers(o) === markers(i));
-  assert.deepEqual([...new Set(items.filter((i) => i.kind === "set").map(markers))].sort((x, y) => x - y), [9, 12, 21]);
+  assert.deepEqual([...new Set(items.filter((i) => i.kind === "set").map(markers))].sort((x, y) => x - y), [7, 8, 15, 18]);
   const expectedPaired = items.filter(pairs).map((i) => i.id).sort();
-  // The 8 set questions of the 12-marker views, the 2 of the 21-marker view, house_002 view 1's a2, b2 and c.
-  assert.equal(expectedPaired.length, 8 + 2 + 3);
+  // The 4 set questions of the 18-marker views and the 6 of the 8-marker views; the route
+  // questions of the 38-marker views (a2 2 + 2, b2 2 + 2, c 2 + 2) and the 20-marker views (a2 2 + 1, b2 2 + 1, c 2 + 1).
+  assert.equal(expectedPaired.length, 4 + 6 + 12 + 9);
   assert.deepEqual([...a.swap.keys()].sort(), expectedPaired);
   assert.deepEqual([...a.unpaired].sort(), items.filter((i) => !pairs(i)).map((i) => i.id).sort());
   const { build } = egopath.preparePrompts(items, { source: "release", control: "mismatched-overlay", seed: 5 });
   for (const id of a.unpaired) assert.ok("error" in build(items.find((i) => i.id === id)!));
 
-  // Route pairing: show house_004 view 1 with 31 waypoints, as many as house_004 view 0. Its a2
-  // questions then have exactly one same-task partner image (view 0's a2 overlay), and view 0's
+  // Route pairing: show house_001 view 1 with 27 waypoints, as many as house_001 view 2. Its a2
+  // questions then have exactly one same-task partner image (view 2's a2 overlay), and view 2's
   // two a2 questions have view 1's.
   const paired = structuredClone(items).map((i) =>
-    i.kind === "route" && i.sceneId === "house_004" && i.viewId === "1" ? { ...i, displayed: i.displayed.slice(0, 31) } : i,
+    i.kind === "route" && i.sceneId === "house_001" && i.viewId === "1" ? { ...i, displayed: i.displayed.slice(0, 27) } : i,
   );
-  const overlay = (v: number) => path.join(ROOT, `assets/house_004/view_${v}/rgb_overlay_a2.png`);
+  const overlay = (v: number) => path.join(ROOT, `assets/house_001/view_${v}/rgb_overlay_a2.png`);
   const swapped = planImageSwap(paired, 5);
-  for (const id of ["house_004_v1_a2_00", "house_004_v1_a2_01"]) assert.equal(swapped.swap.get(id), overlay(0), id);
-  for (const id of ["house_004_v0_a2_00", "house_004_v0_a2_01"]) assert.equal(swapped.swap.get(id), overlay(1), id);
-  // Paired now besides those above: house_004's eleven route questions (a2 2 + 2, b2 2 + 2, c 1 + 2).
+  for (const id of ["house_001_v1_a2_00", "house_001_v1_a2_01"]) assert.equal(swapped.swap.get(id), overlay(2), id);
+  for (const id of ["house_001_v2_a2_00", "house_001_v2_a2_01"]) assert.equal(swapped.swap.get(id), overlay(1), id);
+  // Paired now besides those above: the eleven route questions of the two views (a2 2 + 2, b2 2 + 2, c 2 + 1).
   assert.equal(swapped.swap.size, expectedPaired.length + 11);
   const pairedBuild = egopath.preparePrompts(paired, { source: "release", control: "mismatched-overlay", seed: 5 }).build;
-  const built = await pairedBuild(paired.find((i) => i.id === "house_004_v1_a2_00")!);
-  assert.ok(!("error" in built) && built.info["image"] === overlay(0));
+  const built = await pairedBuild(paired.find((i) => i.id === "house_001_v1_a2_00")!);
+  assert.ok(!("error" in built) && built.info["image"] === overlay(2));
 });
 
 test("identical input gives identical request bytes", () => {

@@ -5,6 +5,8 @@
  * beside the paper's (stats.json), each against its limit:
  *
  *   node --import tsx bench/egopath-validity.ts [--keep DIR]
+ *   node --import tsx bench/egopath-validity.ts --data SET   (a set made already, e.g. by
+ *       `generate egopath --queue URL` with workers; only the audit and the checks run)
  *
  * Environment (optional): EGOPATH_VALIDITY_QUESTIONS, EGOPATH_VALIDITY_SEED (default 42),
  * EGOPATH_VALIDITY_HOUSES (skip the sizing and use this many houses).
@@ -22,14 +24,17 @@ import { egopath } from "../src/benchmarks/egopath/index.js";
 const wanted = Number(process.env["EGOPATH_VALIDITY_QUESTIONS"] ?? 1000);
 const seed = Number(process.env["EGOPATH_VALIDITY_SEED"] ?? 42);
 const keepAt = process.argv.indexOf("--keep");
+const dataAt = process.argv.indexOf("--data");
+const given = dataAt > 0 ? path.resolve(process.argv[dataAt + 1]!) : null;
 const root = keepAt > 0 ? path.resolve(process.argv[keepAt + 1]!) : mkdtempSync(path.join(os.tmpdir(), "egopath-validity-"));
-const data = path.join(root, "set");
+const data = given ?? path.join(root, "set");
 try {
   let houses = Number(process.env["EGOPATH_VALIDITY_HOUSES"] ?? 0) || 12;
   const sized = Boolean(process.env["EGOPATH_VALIDITY_HOUSES"]);
   let total = 0;
   let seconds = 0;
   for (;;) {
+    if (given) break;
     const t0 = process.hrtime.bigint();
     const result = await generateEgoPathRelease({ outDir: data, seed, scenes: houses, splits: { train: 0, val: 0, benchmark: 1 }, command: `bench/egopath-validity.ts (seed ${seed}, ${houses} houses)` });
     seconds = Number(process.hrtime.bigint() - t0) / 1e9;

@@ -47,7 +47,7 @@ export function errorReason(error: unknown): string {
  */
 const TRANSIENT_SQLSTATES = new Set(["40P01", "40001", "53300", "57P01", "08000", "08003", "08006"]);
 /** What pg and Node say when a connection is lost, refused or cannot be made in time. */
-const TRANSIENT_MESSAGE = /connection terminated|connection timeout|timeout exceeded when trying to connect|ECONNRESET|ECONNREFUSED|EPIPE/i;
+const TRANSIENT_MESSAGE = /connection terminated|connection timeout|timeout exceeded when trying to connect|connection error and is not queryable|ECONNRESET|ECONNREFUSED|EPIPE/i;
 
 /**
  * True for a queue server failure that a retry can outlive: a deadlock between two workers'

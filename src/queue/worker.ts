@@ -176,8 +176,8 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       return Date.now() - idleSince >= HELD_IDLE_MS;
     };
     // A transient server failure (deadlock, lost connection) costs a pause, not the worker: what
-    // it interrupted is redone (a claim not made is made again; a claimed item returns to the queue
-    // when its lease runs out, and its stored replies are reused). Pauses double up to 30 s.
+    // it interrupted is redone (a claim not made is made again; an item it interrupted is handed
+    // back to the queue, its stored replies reused by whoever takes it). Pauses double up to 30 s.
     let pauseMs = 0;
     let failuresInARow = 0;
     const outlive = async (error: unknown, doing: string): Promise<void> => {
@@ -203,6 +203,15 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
           failuresInARow = 0;
         } catch (error) {
           await outlive(error, claim ? `item ${claim.itemId} of run ${claim.runId}` : "claiming work");
+          // The heartbeat would keep renewing the interrupted claim: hand it back now.
+          for (let released = !claim; !released; ) {
+            try {
+              await releaseItems(pool, workerId, [claim!]);
+              released = true;
+            } catch (again) {
+              await outlive(again, `handing back item ${claim!.itemId} of run ${claim!.runId}`);
+            }
+          }
         }
       }
     };

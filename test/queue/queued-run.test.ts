@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -169,6 +170,71 @@ test("kill -9 of random workers at random moments, then new workers: every item 
     assert.ok(total <= items.length + allowed, `${total} requests for ${items.length} items, ${allowed} in flight at the kills`);
     assert.deepEqual(comparableScores(out), comparableScores(local));
   } finally {
+    await db.drop();
+  }
+});
+
+/** A TCP relay to the queue server whose open connections the test can cut at once. */
+async function cuttableRelay(target: URL): Promise<{ port: number; cut(): number; close(): Promise<void> }> {
+  const open = new Set<net.Socket>();
+  const relay = net.createServer((client) => {
+    const server = net.connect(Number(target.port || 5432), target.hostname);
+    for (const [a, b] of [[client, server], [server, client]] as const) {
+      open.add(a);
+      a.on("error", () => b.destroy());
+      a.on("close", () => { open.delete(a); b.destroy(); });
+      a.pipe(b);
+    }
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (relay.address() as net.AddressInfo).port,
+    cut: () => {
+      const n = open.size;
+      for (const socket of open) socket.destroy();
+      return n;
+    },
+    close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
+  };
+}
+
+test("a worker whose connections to the queue server are cut mid-run pauses, hands back what it held and finishes the run", async () => {
+  const local = await localReference();
+  const db = await freshSchema();
+  const relay = await cuttableRelay(new URL(db.url));
+  let coordinatorChild: ReturnType<typeof cli> | undefined;
+  try {
+    const out = path.join(tmp, "cut");
+    const before = server.stats.requests;
+    coordinatorChild = cli([...runArgs(out), "--queue", db.url, "--no-work"], ENV);
+    const coordinator = exited(coordinatorChild);
+    await waitForRun(db.pool);
+    const through = new URL(db.url);
+    through.port = String(relay.port);
+    const child = exited(worker(through.toString(), ["--exit-when-idle"]));
+    let stored = 0;
+    for (let i = 0; i < 2400 && stored === 0; i++) {
+      stored = await storedReplies(db.pool);
+      if (stored === 0) await sleep(25);
+    }
+    assert.ok(stored > 0 && stored < items.length, `the cuts come mid-run (${stored} replies stored)`);
+    assert.ok(relay.cut() > 0, "the worker's connections were open");
+    await sleep(300);
+    relay.cut();
+    // The worker first: one that stops on the cut leaves the coordinator waiting for ever.
+    const end = await child;
+    assert.equal(end.code, 0, end.stderr);
+    assert.match(end.stderr, /(Connection terminated|ECONNRESET)[^\n]*; trying again in 1 s/);
+    const run = await coordinator;
+    assert.equal(run.code, 0, run.stderr);
+    const { rows: states } = await db.pool.query<{ state: string; n: string }>("SELECT state, COUNT(*) AS n FROM work_items GROUP BY state");
+    assert.deepEqual(states.map((r) => [r.state, Number(r.n)]), [["done", items.length]]);
+    // A request interrupted by a cut may be asked again (its reply was not stored); no more than that.
+    assert.ok(server.stats.requests - before <= items.length + 4, `${server.stats.requests - before} requests for ${items.length} items`);
+    assert.deepEqual(comparableScores(out), comparableScores(local));
+  } finally {
+    coordinatorChild?.kill("SIGKILL");
+    await relay.close();
     await db.drop();
   }
 });

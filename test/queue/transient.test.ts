@@ -13,6 +13,8 @@ test("a deadlock, a serialization failure, too many connections and lost connect
   assert.equal(isTransientQueueError(dbError("57P01", "terminating connection due to administrator command")), true);
   assert.equal(isTransientQueueError(new Error("Connection terminated due to connection timeout")), true);
   assert.equal(isTransientQueueError(new Error("timeout exceeded when trying to connect")), true);
+  assert.equal(isTransientQueueError(new Error("read ECONNRESET")), true);
+  assert.equal(isTransientQueueError(new Error("Client has encountered a connection error and is not queryable")), true);
   assert.equal(isTransientQueueError(Object.assign(new AggregateError([new Error("connect ECONNREFUSED 127.0.0.1:5432")]), { code: "ECONNREFUSED" })), true);
 });
 

@@ -23,7 +23,7 @@ import { EGOPATH_PARAMS as P } from "./params.js";
 import { gtRow, imagePath, sidecarJson, sidecarPath, splitRoot, viewJson, viewRows, waypointsJson, waypointsPath, type QuestionRow, type Split } from "./rows.js";
 import { shownObjects } from "./targets.js";
 import { buildView, type BuiltView } from "./view.js";
-import type { Numbering } from "./sheets.js";
+import { DEFAULT_NUMBERING, type Numbering } from "./sheets.js";
 import { DEFAULT_SELECTION, NO_SELECTION, selectChallenge, type SelectionReport } from "./selection.js";
 import { PAPER_STATS, setStats, statsChecks, statsMarkdown, type SetStats } from "./set-stats.js";
 import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
@@ -194,7 +194,7 @@ function readme(opts: GenerateEgoPathOptions, result: GenerateEgoPathResult, sid
     "grid line of sight, goal rings 0.10 m beyond the closest approach. It is not EgoPathBench data. Our",
     "differences (issue 27): a1/b1 markers are floor points in matched triples (occupied, point only, both",
     "agents) that look alike around the marker, every number is drawn where it can be read, and",
-    numberingText(opts.numbering ?? "shuffled"),
+    numberingText(opts.numbering ?? DEFAULT_NUMBERING),
     "",
     `- seed: ${opts.seed}; houses: ${opts.scenes}; image: ${side} x ${side}; views kept: ${result.views}; camera poses rejected: ${countsText(result.rejected)}`,
     `- numbers drawn where they can be read: ${labellingText(result.labelling)}`,
@@ -324,7 +324,7 @@ export async function generateEgoPathHouse(opts: GenerateEgoPathOptions, s: numb
     const buffers = { ...lit, albedo: renderView(meshes, camera, { shading: "unlit", antialias: false }).rgb };
     const inputs: ViewInputs = { scene, camera, buffers, grids, clearances, objectsById };
     const amodal = renderInstanceCoverage(meshes, camera, shownIds);
-    const built = buildView(inputs, amodal, rng, maxRoutes, opts.numbering ?? "shuffled");
+    const built = buildView(inputs, amodal, rng, maxRoutes, opts.numbering ?? DEFAULT_NUMBERING);
     if (typeof built === "string") { reject(built); continue; }
     accepted.push(candidate);
     labelling.markersDropped += built.labelling.markersDropped;

@@ -90,6 +90,9 @@ export function routeSheet(candidates: readonly Candidate[], required: readonly 
  */
 export type Numbering = "shuffled" | "depth";
 
+/** What `generate egopath` uses unless `--set numbering=` says otherwise. */
+export const DEFAULT_NUMBERING: Numbering = "shuffled";
+
 /**
  * The sheet numbered as `numbering` says: unchanged for "depth"; for "shuffled" the markers in an
  * order drawn from `rng`, `first` (when on the sheet) numbered 1, each number re-centred for its

@@ -120,7 +120,7 @@ function routeQuestion(unit: RouteUnit, agent: Agent, sheet: Sheet, ids: Map<num
  * and both agents reach). `maxRoutes` caps the route units kept (paper: at most 10 per view);
  * `numbering` orders the markers' numbers (sheets.ts).
  */
-export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rng: Rng, maxRoutes: number, numbering: Numbering = "depth"): BuiltView | string {
+export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rng: Rng, maxRoutes: number, numbering: Numbering): BuiltView | string {
   const start = bottomCenterStart(v, 0);
   if (!start) return "no_start";
   const pool: RoutePool = { candidates: [start, ...floorGridCandidates(v, 1)], nextKey: 0 };

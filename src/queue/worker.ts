@@ -186,6 +186,16 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       log(`worker ${workerId}: ${doing}: ${errorReason(error)}; trying again in ${pauseMs / 1000} s`);
       await sleep(pauseMs, options.signal);
     };
+    // The heartbeat would keep renewing an interrupted claim: it goes back to the queue at once.
+    const handBack = async (claim: ClaimedItem): Promise<void> => {
+      for (;;) {
+        try {
+          return await releaseItems(pool, workerId, [claim]);
+        } catch (error) {
+          await outlive(error, `handing back item ${claim.itemId} of run ${claim.runId}`);
+        }
+      }
+    };
     const slot = async () => {
       while (!options.signal.aborted && !idle && failure === undefined) {
         const filter = { ...(options.onlyRun ? { onlyRun: options.onlyRun } : {}), excluded: [...refused] };
@@ -203,15 +213,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
           failuresInARow = 0;
         } catch (error) {
           await outlive(error, claim ? `item ${claim.itemId} of run ${claim.runId}` : "claiming work");
-          // The heartbeat would keep renewing the interrupted claim: hand it back now.
-          for (let released = !claim; !released; ) {
-            try {
-              await releaseItems(pool, workerId, [claim!]);
-              released = true;
-            } catch (again) {
-              await outlive(again, `handing back item ${claim!.itemId} of run ${claim!.runId}`);
-            }
-          }
+          if (claim) await handBack(claim);
         }
       }
     };

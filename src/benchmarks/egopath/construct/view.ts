@@ -169,7 +169,7 @@ export function buildView(v: ViewInputs, amodal: ReadonlyMap<number, number>, rn
     if (unit.intent) questions.c.push(b2);
   }
   if (questions.a2.length === 0) return "no_displayed_route";
-  const labelling = { markersDropped: traversability.dropped + routed.dropped, unitsDropped: units.length - routed.units.length };
+  const labelling = { markersDropped: traversability.dropped + routed.laid.dropped, unitsDropped: units.length - routed.units.length };
   return { camera: v.camera, shown: all, traversability: travSheet, viewFacts: viewFacts(travSheet.candidates, side), route, units: routed.units, pairs, questions, labelling };
 }
 
@@ -196,13 +196,13 @@ function matchedTraversabilitySheet(v: ViewInputs, firstKey: number, rng: Rng, s
  * where it can be read, the units needing it are dropped (latest first) and the sheet laid out
  * again; null when no unit is left.
  */
-function legibleRouteSheet(pool: readonly Candidate[], units: readonly RouteUnit[], side: number): { laid: LabelledSheet; dropped: number; units: RouteUnit[] } | null {
+function legibleRouteSheet(pool: readonly Candidate[], units: readonly RouteUnit[], side: number): { laid: LabelledSheet; units: RouteUnit[] } | null {
   const byKey = new Map(pool.map((c) => [c.key, c]));
   const keysOf = (u: RouteUnit) => [...u.point.keys, ...u.embodied.keys];
   let kept = units.slice();
   while (kept.length > 0) {
     const laid = routeSheet(pool, kept.flatMap(keysOf).map((k) => byKey.get(k)!), side);
-    if (laid.failed.length === 0) return { laid, dropped: laid.dropped, units: kept };
+    if (laid.failed.length === 0) return { laid, units: kept };
     const failed = new Set(laid.failed);
     const needs = (u: RouteUnit) => keysOf(u).some((k) => failed.has(k));
     const last = kept.map(needs).lastIndexOf(true);

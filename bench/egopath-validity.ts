@@ -21,6 +21,8 @@ import { generateEgoPathRelease } from "../src/benchmarks/egopath/construct/inde
 import { egopathGates, gatesMarkdown } from "../src/benchmarks/egopath/gates.js";
 import { egopath } from "../src/benchmarks/egopath/index.js";
 
+const pct = (v: number | null | undefined) => (typeof v === "number" ? (100 * v).toFixed(1) : "—");
+
 const wanted = Number(process.env["EGOPATH_VALIDITY_QUESTIONS"] ?? 1000);
 const seed = Number(process.env["EGOPATH_VALIDITY_SEED"] ?? 42);
 const keepAt = process.argv.indexOf("--keep");
@@ -48,6 +50,8 @@ try {
   console.log(`audit: ${(Number(process.hrtime.bigint() - t1) / 1e9).toFixed(0)} s\n`);
   const gates = egopathGates(audit.document);
   console.log(gatesMarkdown(gates));
+  const overall = audit.document.overall;
+  console.log(`\nEgoPath Score without a model: ${pct(overall.blind_selected?.score)} with each task's rule chosen on the other folds (the gate); ${pct(overall.blind_best?.score)} with the best rule picked on these very questions; chance ${pct(overall.chance)}.`);
   const stats = JSON.parse(readFileSync(path.join(data, "stats.json"), "utf8")) as { checks?: Array<{ signal: string; ours: number | null; paper: number; rule: string; pass: boolean }> };
   if (stats.checks) {
     console.log("\nTable S10 statistics of the benchmark split (stats.json):");

@@ -45,7 +45,13 @@ export interface TaskAudit {
   /** Share of the items whose right answer is of each class (letter, position, count, frame position). */
   answers: Record<string, number>;
   blind: ScoredAnswerer[];
+  /** The blind rule that scores highest on these very items: an optimistic figure, since the rule is picked with the answers in view. */
   blind_best: { name: string; score: number } | null;
+  /**
+   * A blind answerer that picks its rule without the answers: per fold, the rule with the highest
+   * mean credit on the other folds (fitted there), scored on the held-out fold.
+   */
+  blind_selected: { score: number | null; ci: [number, number] | null; chosen: string[] } | null;
   tst: ForestScore | null;
   cues: { rules: ScoredAnswerer[]; best: { name: string; score: number } | null; forest: ForestScore | null } | null;
   legibility?: Legibility;
@@ -60,7 +66,7 @@ export interface AuditDocument {
   seed: number;
   tasks: Record<string, TaskAudit>;
   /** The benchmark's overall score (summarize's `score`): its chance, the best blind rule of each task put together, and TsT. */
-  overall: { metric: string; chance: number | null; blind_best: { name: string; score: number } | null; tst: number | null };
+  overall: { metric: string; chance: number | null; blind_best: { name: string; score: number } | null; blind_selected?: { score: number } | null; tst: number | null };
 }
 
 export interface ItemAudit {
@@ -92,6 +98,32 @@ function ruleReplies(rule: BlindRule, units: readonly AuditUnit[], fold: readonl
     });
   }
   return replies;
+}
+
+/**
+ * Nested selection: for each fold, every rule is fitted on the other folds and scored there by
+ * mean credit; the best (the earlier on ties) answers the held-out fold. The held-out items
+ * neither fit nor pick the rule, so the score is what a blind answerer can expect on new items,
+ * where the best rule over the same items (blind_best) also counts its luck.
+ */
+function selectedRuleReplies(rules: readonly BlindRule[], units: readonly AuditUnit[], fold: readonly number[], folds: number, credit: (unit: AuditUnit, reply: string) => number): { replies: Replies; chosen: string[] } {
+  const replies: Replies = new Map();
+  const chosen: string[] = [];
+  for (let f = 0; f < folds; f++) {
+    const train = units.filter((_, i) => fold[i] !== f);
+    let pick: { name: string; answer: (u: AuditUnit) => string; mean: number } | null = null;
+    for (const rule of rules) {
+      const answer = rule.fit(train);
+      const mean = train.reduce((s, u) => s + credit(u, answer(u)), 0) / Math.max(1, train.length);
+      if (pick === null || mean > pick.mean) pick = { name: rule.name, answer, mean };
+    }
+    if (!pick) break;
+    chosen.push(pick.name);
+    units.forEach((u, i) => {
+      if (fold[i] === f) replies.set(u.id, pick!.answer(u));
+    });
+  }
+  return { replies, chosen };
 }
 
 /** Score replies with the benchmark's own reader, scorer and summary; an item without a reply gets "" (unreadable). */
@@ -150,6 +182,13 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
 
   // Held-out replies of every answerer, task by task; an answerer absent from a task leaves its items unanswered.
   const answerers = new Map<string, { describe: string; cue: boolean; replies: Replies; tasks: Set<string> }>();
+  const itemById = new Map(items.map((i) => [i.id, i]));
+  const creditOf = (unit: AuditUnit, reply: string): number => {
+    const item = itemById.get(unit.id)!;
+    return audit.credit(item, benchmark.scoreItem(item, benchmark.readReply(item, reply, unit.prompt), unit.prompt));
+  };
+  const selected: Replies = new Map();
+  const chosenRules = new Map<string, string[]>();
   const forests = new Map<string, { tst: ForestVerdict; cues: ForestVerdict | null }>();
   for (const [task, taskUnits] of byTask) {
     const fold = assignFolds(taskUnits.map((u) => u.id), Math.max(2, Math.min(options.folds, taskUnits.length)), options.seed);
@@ -163,6 +202,9 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
       entry.tasks.add(task);
       answerers.set(rule.name, entry);
     }
+    const pick = selectedRuleReplies(rules.filter((r) => !r.cue), taskUnits, fold, folds, creditOf);
+    for (const [id, reply] of pick.replies) selected.set(id, reply);
+    chosenRules.set(task, pick.chosen);
     const forestOptions = { ...options.forest, seed: options.seed };
     const tst = crossValidatedForest(taskUnits, fold, "text", forestOptions);
     const cues = withCues ? crossValidatedForest(taskUnits, fold, "cues", forestOptions) : null;
@@ -177,6 +219,7 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
   const scored = new Map<string, ReturnType<typeof scoreReplies<I>>>();
   for (const [name, a] of answerers) scored.set(name, scoreReplies(benchmark, audit, items, unitById, a.replies, tasks, options));
   const tstScored = scoreReplies(benchmark, audit, items, unitById, joined((v) => v.tst), tasks, options);
+  const selectedScored = scoreReplies(benchmark, audit, items, unitById, selected, tasks, options);
   const anyCues = [...forests.values()].some((v) => v.cues);
   const cueScored = anyCues ? scoreReplies(benchmark, audit, items, unitById, joined((v) => v.cues), tasks, options) : null;
 
@@ -195,6 +238,8 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
     };
     const blind = list(false);
     const cueRules = list(true);
+    const chosen = chosenRules.get(task) ?? [];
+    const picked = selectedScored.headline(task);
     const forest = forests.get(task);
     const cueForest = forestScore(cueScored, forest?.cues);
     taskDocs[task] = {
@@ -204,6 +249,7 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
       answers: answerShares(taskUnits),
       blind,
       blind_best: best(blind),
+      blind_selected: chosen.length > 0 ? { score: picked.score, ci: picked.ci, chosen } : null,
       tst: forestScore(tstScored, forest?.tst),
       cues: cueRules.length > 0 || cueForest ? { rules: cueRules, best: best(cueRules), forest: cueForest } : null,
       ...(legibility?.[task] ? { legibility: legibility[task] } : {}),
@@ -219,6 +265,7 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
   }
   const perTaskScore = overallOf(scoreReplies(benchmark, audit, items, unitById, perTask, tasks, { ...options, bootstrap: 0 }));
   const overallBlind = perTaskScore === null ? null : { name: "best rule per task", score: perTaskScore };
+  const selectedScore = overallOf(selectedScored);
   const scoreName = tstScored.summary["score_name"];
   const document: AuditDocument = {
     benchmark: benchmark.id,
@@ -226,7 +273,7 @@ export function auditUnits<I extends BenchItem>(benchmark: Benchmark<I>, items: 
     folds: options.folds,
     seed: options.seed,
     tasks: taskDocs,
-    overall: { metric: typeof scoreName === "string" ? scoreName : (audit.overallMetric ?? "score"), chance: audit.overallChance?.(items as I[]) ?? null, blind_best: overallBlind, tst: overallOf(tstScored) },
+    overall: { metric: typeof scoreName === "string" ? scoreName : (audit.overallMetric ?? "score"), chance: audit.overallChance?.(items as I[]) ?? null, blind_best: overallBlind, blind_selected: selectedScore === null ? null : { score: selectedScore }, tst: overallOf(tstScored) },
   };
 
   const itemDocs: ItemAudit[] = items.map((item) => {

@@ -46,6 +46,7 @@ function taskSection(task: string, t: TaskAudit): string[] {
   const lines = [`### ${task}`, "", `${t.metric}, n = ${t.n}, chance ${t.chance === null ? "— (no exact chance level)" : pct(t.chance)}.`, ""];
   const shares = Object.entries(t.answers).map(([k, v]) => `${cell(k)} ${pct(v, 0)}%`);
   lines.push(`Right answers: ${shares.join(", ")}.`, "", "Blind rules (no picture):", ...ruleLines(t.blind, t.chance), "");
+  if (t.blind_selected) lines.push(`Blind rule chosen on the other folds (held out; chosen: ${cell([...new Set(t.blind_selected.chosen)].join(", "))}): ${withGap(t.blind_selected.score, t.chance)}${interval(t.blind_selected.ci)}`, "");
   if (t.tst) {
     lines.push(`TsT (forest on the prompt text and options, ${t.tst.folds}-fold): ${withGap(t.tst.score, t.chance)}${interval(t.tst.ci)}`);
     for (const f of t.tst.top_features) lines.push(`- ${cell(f.feature)}: −${pct(f.drop)} points when shuffled`);
@@ -75,7 +76,7 @@ export function auditMarkdown(doc: AuditDocument): string {
     "",
     summaryTable(doc),
     "",
-    `Overall (${overall.metric}): chance ${pct(overall.chance)}, best blind rule ${overall.blind_best ? `${pct(overall.blind_best.score)} (${overall.blind_best.name})` : "—"}, TsT ${pct(overall.tst)}.`,
+    `Overall (${overall.metric}): chance ${pct(overall.chance)}, best blind rule ${overall.blind_best ? `${pct(overall.blind_best.score)} (${overall.blind_best.name}, picked on these items)` : "—"}, blind rules chosen on the other folds ${pct(overall.blind_selected?.score)}, TsT ${pct(overall.tst)}.`,
     "",
     ...Object.entries(doc.tasks).flatMap(([task, t]) => taskSection(task, t)),
   ].join("\n");

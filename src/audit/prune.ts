@@ -15,6 +15,12 @@ export interface PruneOptions extends AuditOptions {
   budget: number;
   /** Share of a task's items removed per step. */
   step: number;
+  /**
+   * Items that stand or fall together (a benchmark's bundles: one view's or one route's questions
+   * across tasks): an item goes with its whole group, and only when every task the group touches
+   * has the budget for it.
+   */
+  group?: (id: string) => string;
 }
 
 export interface TaskPruning {
@@ -36,6 +42,9 @@ export interface PruneResult {
   steps: number;
 }
 
+/** `audit --prune`'s budget and step (and generation's): at most half a task, 5% of it a step. */
+export const DEFAULT_PRUNE = { budget: 0.5, step: 0.05 };
+
 /** How far a task's best blind answer (rule or TsT) is above chance; null without chance. */
 export function blindGap(task: TaskAudit): number | null {
   if (task.chance === null) return null;
@@ -49,12 +58,17 @@ export function pruneIteratively<I extends BenchItem>(benchmark: Benchmark<I>, i
   const kept = new Set(items.map((i) => i.id));
   const removed: PruneResult["removed"] = [];
   const spent = new Map<string, number>();
+  const stuck = new Set<string>();
   let current = before;
   let steps = 0;
+  const taskOf = new Map(before.items.map((i) => [i.id, i.task]));
+  const groups = new Map<string, string[]>();
+  if (options.group) for (const item of items) (groups.get(options.group(item.id)) ?? groups.set(options.group(item.id), []).get(options.group(item.id))!).push(item.id);
+  let sByItem = new Map(before.items.map((i) => [i.id, i.s]));
   for (;;) {
     const over = Object.entries(current.document.tasks).filter(([task, t]) => {
       const gap = blindGap(t);
-      return gap !== null && gap > options.target && (spent.get(task) ?? 0) < Math.floor(options.budget * sizes.get(task)!);
+      return gap !== null && gap > options.target && !stuck.has(task) && (spent.get(task) ?? 0) < Math.floor(options.budget * sizes.get(task)!);
     });
     if (over.length === 0) break;
     steps++;
@@ -64,14 +78,26 @@ export function pruneIteratively<I extends BenchItem>(benchmark: Benchmark<I>, i
       const count = Math.min(allowed, Math.max(1, Math.ceil(options.step * n)));
       // Highest s first; ties by id so the order is the same on every machine.
       const ranked = current.items.filter((i) => i.task === task && kept.has(i.id)).sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1));
-      for (const item of ranked.slice(0, count)) {
-        kept.delete(item.id);
-        removed.push({ id: item.id, task, step: steps, s: item.s });
+      let taken = 0;
+      for (const item of ranked) {
+        if (taken >= count) break;
+        const members = options.group ? (groups.get(options.group(item.id)) ?? [item.id]).filter((id) => kept.has(id)) : [item.id];
+        const cost = new Map<string, number>();
+        for (const id of members) cost.set(taskOf.get(id)!, (cost.get(taskOf.get(id)!) ?? 0) + 1);
+        if ([...cost].some(([t, c]) => (spent.get(t) ?? 0) + c > Math.floor(options.budget * sizes.get(t)!))) continue;
+        for (const id of members) {
+          kept.delete(id);
+          removed.push({ id, task: taskOf.get(id)!, step: steps, s: sByItem.get(id) ?? 0 });
+        }
+        for (const [t, c] of cost) spent.set(t, (spent.get(t) ?? 0) + c);
+        taken++;
       }
-      spent.set(task, (spent.get(task) ?? 0) + Math.min(count, ranked.length));
+      // A task none of whose groups fits the budgets any more is left as it is.
+      if (taken === 0) stuck.add(task);
     }
     // The steps need the scores only; the intervals are drawn once, for the kept set.
     current = auditUnits(benchmark, items.filter((i) => kept.has(i.id)), units, { ...options, bootstrap: 0 });
+    sByItem = new Map(current.items.map((i) => [i.id, i.s]));
   }
   if (steps > 0 && options.bootstrap > 0) current = auditUnits(benchmark, items.filter((i) => kept.has(i.id)), units, options);
   const tasks: Record<string, TaskPruning> = {};

@@ -5,7 +5,7 @@ import { DEFAULT_AUDIT_OPTIONS } from "../audit/audit.js";
 import { auditMarkdown, pruneMarkdown, summaryTable } from "../audit/markdown.js";
 import { writeAudit } from "../audit/outputs.js";
 import { auditFolder, loadForAudit } from "../audit/run-audit.js";
-import { pruneIteratively } from "../audit/prune.js";
+import { DEFAULT_PRUNE, pruneIteratively } from "../audit/prune.js";
 import { toJson, writeFileAtomic } from "../core/outputs.js";
 import { UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
@@ -27,8 +27,8 @@ export function registerAudit(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for the intervals", wholeIn(0, 10_000), DEFAULT_AUDIT_OPTIONS.bootstrap)
     .option("--no-cues", "skip the features read off pictures and videos (faster)")
     .option("--prune <target>", "iterative bias pruning: remove the most biased items until each task's best blind score is within TARGET (a fraction, e.g. 0.05) of chance; writes the kept set to <out>/data", numberIn(0, 1))
-    .option("--budget <share>", "with --prune: the largest share of a task's items removed", numberIn(0, 1), 0.5)
-    .option("--step <share>", "with --prune: the share of a task's items removed per step", numberIn(0, 1, { above: true }), 0.05)
+    .option("--budget <share>", "with --prune: the largest share of a task's items removed", numberIn(0, 1), DEFAULT_PRUNE.budget)
+    .option("--step <share>", "with --prune: the share of a task's items removed per step", numberIn(0, 1, { above: true }), DEFAULT_PRUNE.step)
     .option("--allow-outside-root", "let the dataset name files outside its root (media kept elsewhere on purpose)")
     .option("--split <name>", "which split of the release to audit (egopath: test (default) | val | train)")
     .action(async (benchmarkId: string, opts) => {

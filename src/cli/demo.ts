@@ -133,7 +133,7 @@ async function demo(outDir: string): Promise<void> {
     if (!benchmark.audit) continue;
     const result = await auditFolder(benchmark, data, path.join(audits, id), { ...DEFAULT_AUDIT_OPTIONS, cues: true });
     const o = result.document.overall;
-    console.log(`\n== audit ${id} (${path.basename(data)}): ${o.metric} chance ${pct(o.chance)}, best blind rule ${o.blind_best ? `${pct(o.blind_best.score)} (${o.blind_best.name})` : "—"}, TsT ${pct(o.tst)}`);
+    console.log(`\n== audit ${id} (${path.basename(data)}): ${o.metric} chance ${pct(o.chance)}, best blind rule ${o.blind_best ? `${pct(o.blind_best.score)} (${o.blind_best.name}, picked on these items)` : "—"}, chosen on the other folds ${pct(o.blind_selected?.score)}, TsT ${pct(o.tst)}`);
   }
   const references = await blindReferences(runs, findAudits([audits]));
   const report = path.join(outDir, "report.md");

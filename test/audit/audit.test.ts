@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { auditUnits } from "../../src/audit/audit.js";
 import { pruneIteratively } from "../../src/audit/prune.js";
+import { assignFolds } from "../../src/audit/tst.js";
 import { createRng } from "../../src/stats/rng.js";
 import { toyBenchmark, type ToyItem } from "./toy-benchmark.js";
 
@@ -47,6 +48,26 @@ test("the right option always first: 'option 1' and TsT score 100%, by the optio
   assert.ok(perItem.every((i) => i.s > 0.9), "s(x) near 1 for every item");
 });
 
+test("the rule chosen on the other folds: all 'option 1' when the planted answer is first, and 100%", async () => {
+  const { document } = await audit(choiceItems(160, 1, () => 0));
+  assert.deepEqual(document.tasks["mc"]!.blind_selected, { score: 1, ci: null, chosen: ["option 1", "option 1", "option 1", "option 1", "option 1"] });
+  assert.deepEqual(document.overall.blind_selected, { score: 1 });
+});
+
+test("the rule chosen on the other folds never sees its fold: right position = fold number scores 0 held out", async () => {
+  // Four folds, the right answer in fold f is option f + 1, and every option reads the same (no length cue).
+  // Each fold's training folds never have its position right, so any rule they choose fails it; the
+  // best rule over all the items still finds a quarter of them.
+  const n = 120;
+  const ids = Array.from({ length: n }, (_, i) => `q${i}`);
+  const fold = assignFolds(ids, 4, OPTIONS.seed);
+  const items: ToyItem[] = ids.map((id, i) => ({ id, task: "mc", cluster: `s${i % 10}`, question: "Which one?", options: ["same", "same", "same", "same"], truth: fold[i]! }));
+  const { document } = auditUnits(toyBenchmark, items, await toyBenchmark.audit!.units(items, { root: "", cues: false }), { ...OPTIONS, folds: 4 });
+  const mc = document.tasks["mc"]!;
+  assert.equal(mc.blind_selected!.score, 0);
+  assert.equal(mc.blind_best!.score, 0.25);
+});
+
 test("answers redrawn at random: every rule and TsT within three binomial deviations of chance", async () => {
   const items = choiceItems(400, 2, (_, rng) => rng.below(4));
   const { document } = await audit(items);
@@ -84,4 +105,18 @@ test("pruning removes the planted items first and ends within the target of chan
   assert.ok(result.tasks["mc"]!.gap_after! <= 0.05);
   assert.equal(result.kept.size, 300 - result.removed.length);
   assert.ok(result.tasks["mc"]!.gap_before! > 0.05);
+});
+
+test("pruning with groups: an item goes with its whole group, never a part of one", async () => {
+  // The planted set of the test above, each item paired with a random item of another task in one group.
+  const planted = choiceItems(300, 5, (i, rng) => (i % 5 === 0 ? 0 : rng.below(4))).map((item, i) => (i % 5 === 0 ? { ...item, question: item.question.replace("?", " quickly?") } : item));
+  const partners = choiceItems(300, 6, (_, rng) => rng.below(4)).map((item, i) => ({ ...item, id: `p${i}`, task: "pair" }));
+  const items = [...planted, ...partners];
+  const units = await toyBenchmark.audit!.units(items, { root: "", cues: false });
+  const result = pruneIteratively(toyBenchmark, items, units, { ...OPTIONS, target: 0.05, budget: 0.5, step: 0.05, group: (id) => id.slice(1) });
+  assert.ok(result.removed.length > 0);
+  for (let i = 0; i < 300; i++) assert.equal(result.kept.has(`q${i}`), result.kept.has(`p${i}`), `group ${i}`);
+  const byTask = (task: string) => result.removed.filter((r) => r.task === task).length;
+  assert.equal(byTask("mc"), byTask("pair"));
+  assert.equal(result.tasks["mc"]!.outcome, "reached");
 });

@@ -196,7 +196,7 @@ test("the chance row of every EgoPath table: report.md, the terminal, the chance
   const audited: AuditDocument = {
     benchmark: "egopath", n: items.length, folds: 5, seed: 1,
     tasks: Object.fromEntries(["a1", "b1", "a2", "b2", "c"].map((code) => [code, {
-      metric: code.endsWith("1") ? "BA" : "SR", n: 1, chance: code.endsWith("1") ? 0.5 : 0.25, answers: {}, blind: [], blind_best: null, tst: null, cues: null,
+      metric: code.endsWith("1") ? "BA" : "SR", n: 1, chance: code.endsWith("1") ? 0.5 : 0.25, answers: {}, blind: [], blind_best: null, blind_selected: null, tst: null, cues: null,
     }])) as unknown as AuditDocument["tasks"],
     overall: { metric: "EgoPath Score", chance: 0.125, blind_best: null, tst: null },
   };

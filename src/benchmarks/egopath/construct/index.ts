@@ -24,7 +24,8 @@ import { gtRow, imagePath, sidecarJson, sidecarPath, splitRoot, viewJson, viewRo
 import { shownObjects } from "./targets.js";
 import { buildView, type BuiltView } from "./view.js";
 import { DEFAULT_NUMBERING, type Numbering } from "./sheets.js";
-import { DEFAULT_SELECTION, NO_SELECTION, selectChallenge, type SelectionReport } from "./selection.js";
+import { bundleKey, DEFAULT_SELECTION, NO_SELECTION, selectChallenge, type SelectionReport } from "./selection.js";
+import { GENERATION_PRUNE_TARGET, pruneWrittenBenchmark, pruningReadme, type GenerationPruning } from "./bias-pruning.js";
 import { PAPER_STATS, setStats, statsChecks, statsMarkdown, type SetStats } from "./set-stats.js";
 import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
@@ -48,6 +49,8 @@ export interface GenerateEgoPathOptions {
   numbering?: Numbering;
   /** The benchmark split's challenge-set selection (paper §3): "paper" (default) or "off" (every question, e.g. for a small demo set). */
   selection?: "paper" | "off";
+  /** Bias pruning of the selected benchmark split (bias-pruning.ts): the largest gap over chance a task's best blind answer may keep (default 0.05), or "off". */
+  prune?: number | "off";
   /** Folder of .sh3f furniture libraries. */
   assetsDir?: string;
   /** The command recorded in the README. */
@@ -59,7 +62,7 @@ export interface GenerateEgoPathResult {
   /** Questions written per split (the benchmark's after the challenge selection). */
   questions: Record<Split, Record<TaskCode, number>>;
   /** The benchmark split's challenge selection and its statistics before (pool) and after; null without a benchmark split. */
-  challenge: { report: SelectionReport; pool: SetStats; benchmark: SetStats } | null;
+  challenge: { report: SelectionReport; pool: SetStats; benchmark: SetStats; pruning: GenerationPruning | null } | null;
   scenes: Record<Split, string[]>;
   views: number;
   rejected: Record<string, number>;
@@ -72,9 +75,9 @@ export interface Labelling {
   unitsDropped: number;
 }
 
-type SetOptions = Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits" | "furnishing" | "numbering" | "selection">;
+type SetOptions = Pick<GenerateEgoPathOptions, "imageSide" | "viewsPerScene" | "routesPerView" | "splits" | "furnishing" | "numbering" | "selection" | "prune">;
 
-/** `--set` options of `generate egopath`: size, views, routes, splits=TRAIN,VAL,BENCHMARK, furnishing=dense|standard, numbering=shuffled|depth, selection=paper|off. */
+/** `--set` options of `generate egopath`: size, views, routes, splits=TRAIN,VAL,BENCHMARK, furnishing=dense|standard, numbering=shuffled|depth, selection=paper|off, prune=GAP|off. */
 export function generateOptions(extra: Record<string, string>): SetOptions {
   const out: SetOptions = {};
   const whole = (key: string, lo: number, hi: number): number => wholeSetting(key, extra[key], lo, hi);
@@ -100,7 +103,12 @@ export function generateOptions(extra: Record<string, string>): SetOptions {
       const v = extra[key];
       if (v !== "paper" && v !== "off") throw new UsageError(`--set selection is paper or off, got "${v}"`);
       out.selection = v;
-    } else throw new UsageError(`egopath generate has no --set option "${key}" (size, views, routes, splits, furnishing, numbering, selection)`);
+    } else if (key === "prune") {
+      const v = extra[key]!;
+      const gap = Number(v);
+      if (v !== "off" && !(v.trim() !== "" && gap >= 0 && gap <= 1)) throw new UsageError(`--set prune is a gap over chance between 0 and 1 (e.g. 0.05) or off, got "${v}"`);
+      out.prune = v === "off" ? "off" : gap;
+    } else throw new UsageError(`egopath generate has no --set option "${key}" (size, views, routes, splits, furnishing, numbering, selection, prune)`);
   }
   return out;
 }
@@ -227,12 +235,14 @@ function challengeReadme(c: GenerateEgoPathResult["challenge"]): string[] {
     "are challenging: views with high clutter and a high traversability boundary or point-embodied gap;",
     "routes whose target is not named by category alone and competes with others (three or more of its",
     "category in view, or one at nearly its distance), with geometry at least medium, ranked geometry",
-    "first (construct/selection.ts). Train and val keep every question.",
+    "first, with one-edge references held at the paper's shares (a2 80.9%, b2 43.7%; Table S12)",
+    "(construct/selection.ts). Train and val keep every question.",
     "",
     `- route bundles: ${r.bundles.route}, kept ${r.kept.route}; removed by rule: ${countsText(r.removed.route)}`,
     `- view bundles: ${r.bundles.view}, kept ${r.kept.view}; removed by rule: ${countsText(r.removed.view)}`,
     `- incomplete bundles dropped: ${r.incomplete}`,
     "",
+    ...(c.pruning ? pruningReadme(c.pruning) : []),
     ...statsMarkdown(c.benchmark),
     "",
     "`stats.json` holds these figures, the paper's, and the same statistics of the benchmark split before selection (`pool`).",
@@ -376,21 +386,12 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
     const pool = setStats(rows.benchmark);
     const chosen = selectChallenge(rows.benchmark, opts.selection === "off" ? NO_SELECTION : DEFAULT_SELECTION);
     rows.benchmark = chosen.rows;
-    challenge = { report: chosen.report, pool, benchmark: setStats(rows.benchmark) };
+    challenge = { report: chosen.report, pool, benchmark: setStats(rows.benchmark), pruning: null };
     dropUnaskedViews(files, houses.filter((h) => h.split === "benchmark").map((h) => h.sceneId), rows.benchmark);
     log(`challenge selection: route bundles ${chosen.report.kept.route} of ${chosen.report.bundles.route}, view bundles ${chosen.report.kept.view} of ${chosen.report.bundles.view}`);
   }
-  const questions = Object.fromEntries((["train", "val", "benchmark"] as const).map((s) => [s, Object.fromEntries(TASK_CODES.map((t) => [t, rows[s][t].length]))])) as GenerateEgoPathResult["questions"];
-  for (const split of ["train", "val", "benchmark"] as const) {
-    if (!sceneIds.some((id) => splitOf.get(id) === split)) continue;
-    for (const t of TASK_CODES) {
-      files.set(`${splitRoot(split)}/vqa/vqa_next_${t}.jsonl`, jsonl(rows[split][t]));
-      files.set(`${splitRoot(split)}/gt/gt_next_${t}.jsonl`, jsonl(rows[split][t].map(gtRow)));
-    }
-  }
   const scenes = { train: [] as string[], val: [] as string[], benchmark: [] as string[] };
   for (const id of sceneIds) scenes[splitOf.get(id)!].push(id);
-  const result: GenerateEgoPathResult = { questions, challenge, scenes, views, rejected, labelling };
   const rejectedText = countsText(rejected);
   if (views === 0) {
     throw new UsageError(`no view of the ${opts.scenes} house(s) passed the construction checks (rejected: ${rejectedText}); nothing was written. Try more houses (--count) or views (--set views=N).`);
@@ -399,11 +400,41 @@ export async function assembleEgoPathRelease(opts: GenerateEgoPathOptions, house
   const warning = splitWarning(opts.scenes, opts.splits ?? P.splitRatios);
   if (warning) log(warning);
   files.set("ATTRIBUTION", attributionText([...used.values()]));
-  files.set("README.md", readme(opts, result, side, warning));
-  files.set("stats.json", JSON.stringify(challenge ? { split: "benchmark", selection: challenge.report, benchmark: challenge.benchmark, paper: PAPER_STATS, checks: statsChecks(challenge.benchmark), pool: challenge.pool } : { split: "benchmark", benchmark: null }, null, 1) + "\n");
-  await prepareGeneratedOutDir(opts.outDir, README_MARK);
-  await writeFileSet(opts.outDir, files);
-  return result;
+  /** Writes the set as it stands (only the files named, when given). */
+  const write = async (only?: readonly string[]): Promise<GenerateEgoPathResult> => {
+    const questions = Object.fromEntries((["train", "val", "benchmark"] as const).map((s) => [s, Object.fromEntries(TASK_CODES.map((t) => [t, rows[s][t].length]))])) as GenerateEgoPathResult["questions"];
+    for (const split of ["train", "val", "benchmark"] as const) {
+      if (!sceneIds.some((id) => splitOf.get(id) === split)) continue;
+      for (const t of TASK_CODES) {
+        files.set(`${splitRoot(split)}/vqa/vqa_next_${t}.jsonl`, jsonl(rows[split][t]));
+        files.set(`${splitRoot(split)}/gt/gt_next_${t}.jsonl`, jsonl(rows[split][t].map(gtRow)));
+      }
+    }
+    const result: GenerateEgoPathResult = { questions, challenge, scenes, views, rejected, labelling };
+    files.set("README.md", readme(opts, result, side, warning));
+    files.set("stats.json", JSON.stringify(challenge ? { split: "benchmark", selection: challenge.report, pruning: challenge.pruning, benchmark: challenge.benchmark, paper: PAPER_STATS, checks: statsChecks(challenge.benchmark), pool: challenge.pool } : { split: "benchmark", benchmark: null }, null, 1) + "\n");
+    if (only) {
+      await writeFileSet(opts.outDir, new Map(only.map((rel) => [rel, files.get(rel)!])));
+      return result;
+    }
+    await prepareGeneratedOutDir(opts.outDir, README_MARK);
+    await writeFileSet(opts.outDir, files);
+    return result;
+  };
+  const first = await write();
+  const target = opts.prune ?? GENERATION_PRUNE_TARGET;
+  const asked = Object.values(first.questions.benchmark).reduce((a, b) => a + b, 0);
+  if (!challenge || opts.selection === "off" || target === "off" || asked === 0) return first;
+  // Bias pruning reads the written set; what it removes leaves the set, and its account joins README and stats.json.
+  const pruning = await pruneWrittenBenchmark(opts.outDir, target, new Map(TASK_CODES.flatMap((t) => rows.benchmark[t].map((r) => [r.question_id, bundleKey(r)] as const))));
+  challenge.pruning = pruning;
+  log(`bias pruning: ${pruning.removed.length} of ${asked} benchmark questions removed (${Object.entries(pruning.tasks).map(([t, p]) => `${t} ${p.outcome}`).join(", ")})`);
+  if (pruning.removed.length === 0) return write(["README.md", "stats.json"]);
+  const gone = new Set(pruning.removed);
+  for (const t of TASK_CODES) rows.benchmark[t] = rows.benchmark[t].filter((r) => !gone.has(r.question_id));
+  challenge.benchmark = setStats(rows.benchmark);
+  dropUnaskedViews(files, houses.filter((h) => h.split === "benchmark").map((h) => h.sceneId), rows.benchmark);
+  return write();
 }
 
 

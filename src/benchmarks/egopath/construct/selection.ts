@@ -3,7 +3,8 @@
  * the release's benchmark and tier policies for the definitions): every view bundle (a1 + b1 of
  * one view) and route bundle (a2 + b2 of one route unit, c riding with its b2) is described by
  * facts, each axis of difficulty gets a level low / medium / high, eligible bundles are ranked by
- * hardness (geometry first for routes) and the hardest kept. Train and val keep everything.
+ * hardness (geometry first for routes) and the hardest kept, with one-edge references held at the
+ * paper's shares. Train and val keep everything.
  */
 import { quantile } from "../../../stats/bootstrap.js";
 import { worldToCell, type OccupancyGrid } from "../../../world/space/index.js";
@@ -371,51 +372,93 @@ export interface SelectionReport {
 export interface SelectionOptions {
   /** False: every complete bundle is kept (the facts and the report are still made). */
   select: boolean;
+  /** Largest share of kept route bundles whose a2 (or b2) reference is a single edge. */
+  oneEdgeCap: { a2: number; b2: number };
   /** Route bundles kept per view at most (spreads the benchmark over views; the paper has 309 routes on 365 views). */
   routesPerView: number;
   /** View bundles kept per kept route bundle at most. */
   viewPerRoute: number;
 }
 
-export const DEFAULT_SELECTION: SelectionOptions = { select: true, routesPerView: 2, viewPerRoute: PAPER_VIEW_PER_ROUTE_BUNDLE };
-export const NO_SELECTION: SelectionOptions = { select: false, routesPerView: Infinity, viewPerRoute: Infinity };
+/**
+ * The paper's one-edge shares of the reference routes (Table S12: a2 250/309, b2 135/309). Our
+ * rooms are more open than scanned ones: before selection 95% of a2 references are one edge, and
+ * ranking by geometry alone left 87%, so the selection holds the shares at the paper's.
+ */
+export const PAPER_ONE_EDGE_SHARE = { a2: 250 / 309, b2: 135 / 309 };
+
+export const DEFAULT_SELECTION: SelectionOptions = { select: true, oneEdgeCap: PAPER_ONE_EDGE_SHARE, routesPerView: 2, viewPerRoute: PAPER_VIEW_PER_ROUTE_BUNDLE };
+export const NO_SELECTION: SelectionOptions = { select: false, oneEdgeCap: { a2: 1, b2: 1 }, routesPerView: Infinity, viewPerRoute: Infinity };
+
+interface RankedRoute { key: string; hardness: number[]; view: string; oneEdge: { a2: boolean; b2: boolean } }
+
+/**
+ * The kept route bundles (hardest first) without the least hard ones whose reference is one edge,
+ * until one-edge references are at most `cap` of each task: with m multi-edge bundles, at most
+ * floor(m x cap / (1 - cap)) one-edge ones stay. A bundle dropped for b2 may be multi-edge in
+ * a2, so the two caps are applied until both hold.
+ */
+export function capOneEdge(kept: readonly RankedRoute[], cap: { a2: number; b2: number }): { kept: RankedRoute[]; dropped: number } {
+  let out = kept.slice();
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const task of ["a2", "b2"] as const) {
+      if (cap[task] >= 1) continue;
+      const multi = out.filter((b) => !b.oneEdge[task]).length;
+      const allowed = Math.floor((multi * cap[task]) / (1 - cap[task]) + 1e-9);
+      let excess = out.length - multi - allowed;
+      if (excess <= 0) continue;
+      const drop = new Set<string>();
+      for (let k = out.length - 1; k >= 0 && excess > 0; k--) {
+        if (out[k]!.oneEdge[task]) { drop.add(out[k]!.key); excess--; }
+      }
+      out = out.filter((b) => !drop.has(b.key));
+      changed = true;
+    }
+  }
+  return { kept: out, dropped: kept.length - out.length };
+}
 
 /**
  * The challenge subset of one split's rows, whole bundles only: eligible route bundles by
- * hardness (at most `routesPerView` of a view), then eligible view bundles by hardness up to
+ * hardness (at most `routesPerView` of a view, one-edge references at most `oneEdgeCap`), then eligible view bundles by hardness up to
  * `viewPerRoute` x the route bundles kept. Rows keep their order.
  */
 export function selectChallenge<R extends SelectableRow>(rows: Record<TaskCode, R[]>, opts: SelectionOptions = DEFAULT_SELECTION): { rows: Record<TaskCode, R[]>; report: SelectionReport } {
-  const groups = new Map<string, { key: string; kind: "view" | "route"; tasks: Set<TaskCode>; block: ChallengeBlock; view: string }>();
+  const groups = new Map<string, { key: string; kind: "view" | "route"; tasks: Set<TaskCode>; block: ChallengeBlock; view: string; oneEdge: { a2: boolean; b2: boolean } }>();
   for (const task of ["a1", "b1", "a2", "b2", "c"] as const) {
     for (const r of rows[task]) {
       const key = bundleKey(r);
       const block = r.ground_truth["challenge"] as ChallengeBlock | undefined;
       if (!block) throw new Error(`selectChallenge: ${r.question_id} has no challenge facts`);
-      const g = groups.get(key) ?? { key, kind: block.bundle, tasks: new Set<TaskCode>(), block, view: `${r.scene_id}::v${r.view_id}` };
+      const g = groups.get(key) ?? { key, kind: block.bundle, tasks: new Set<TaskCode>(), block, view: `${r.scene_id}::v${r.view_id}`, oneEdge: { a2: false, b2: false } };
       g.tasks.add(task);
+      if (task === "a2" || task === "b2") g.oneEdge[task] = (r.ground_truth["answer"] as unknown[]).length === 2;
       groups.set(key, g);
     }
   }
   const report: SelectionReport = { bundles: { view: 0, route: 0 }, removed: { view: {}, route: {} }, kept: { view: 0, route: 0 }, incomplete: 0 };
   const count = (kind: "view" | "route", why: string) => (report.removed[kind][why] = (report.removed[kind][why] ?? 0) + 1);
-  const eligible = { view: [] as Array<{ key: string; hardness: number[]; view: string }>, route: [] as Array<{ key: string; hardness: number[]; view: string }> };
+  const eligible = { view: [] as Array<{ key: string; hardness: number[]; view: string }>, route: [] as RankedRoute[] };
   for (const g of groups.values()) {
     report.bundles[g.kind]++;
     const complete = g.kind === "view" ? g.tasks.has("a1") && g.tasks.has("b1") : g.tasks.has("a2") && g.tasks.has("b2");
     if (!complete) { report.incomplete++; continue; }
     const rejections = opts.select ? g.block.rejections : [];
     for (const why of rejections) count(g.kind, why);
-    if (rejections.length === 0) eligible[g.kind].push({ key: g.key, hardness: g.block.hardness, view: g.view });
+    if (rejections.length === 0) eligible[g.kind].push({ key: g.key, hardness: g.block.hardness, view: g.view, oneEdge: g.oneEdge });
   }
-  const kept = new Set<string>();
   const perView = new Map<string, number>();
+  const ranked: RankedRoute[] = [];
   for (const b of eligible.route.sort(byHardness)) {
     const n = perView.get(b.view) ?? 0;
     if (n >= opts.routesPerView) { count("route", "view_route_cap"); continue; }
     perView.set(b.view, n + 1);
-    kept.add(b.key);
+    ranked.push(b);
   }
+  const capped = capOneEdge(ranked, opts.oneEdgeCap);
+  for (let k = 0; k < capped.dropped; k++) count("route", "one_edge_share");
+  const kept = new Set(capped.kept.map((b) => b.key));
   report.kept.route = kept.size;
   const viewQuota = opts.select ? Math.max(1, Math.round(report.kept.route * opts.viewPerRoute)) : Infinity;
   for (const b of eligible.view.sort(byHardness)) {

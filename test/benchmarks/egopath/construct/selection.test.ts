@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  boundaryLevel, clearanceFacts, clutterLevel, embodimentGapLevel, embodimentLevel, geometryLevel, pathOverlap, polylineSamples,
+  boundaryLevel, capOneEdge, clearanceFacts, clutterLevel, embodimentGapLevel, embodimentLevel, geometryLevel, pathOverlap, polylineSamples,
   referenceLevel, routeChallenge, routeFacts, routeRejections, selectChallenge, turnsOf, viewChallenge, viewFacts, viewRejections,
   type RouteFacts, type SelectableRow, type ViewFacts,
 } from "../../../../src/benchmarks/egopath/construct/selection.js";
@@ -155,7 +155,8 @@ function splitRows(): Record<TaskCode, Row[]> {
     for (const task of ["a1", "b1"] as const) rows[task].push({ question_id: `s_v${v}_${task}`, task, scene_id: "s", view_id: v, ground_truth: { challenge: viewChallenge(f) } });
   };
   const route = (v: number, r: number, f: RouteFacts, tasks: readonly ("a2" | "b2" | "c")[]) => {
-    for (const task of tasks) rows[task].push({ question_id: `s_v${v}_${task}_${r}`, task, scene_id: "s", view_id: v, routing_id: `r${r}`, ground_truth: { challenge: routeChallenge(f) } });
+    // Two-edge references: the one-edge caps have nothing to hold here (their own test is below).
+    for (const task of tasks) rows[task].push({ question_id: `s_v${v}_${task}_${r}`, task, scene_id: "s", view_id: v, routing_id: `r${r}`, ground_truth: { answer: [1, 2, 3], challenge: routeChallenge(f) } });
   };
   const cluttered = { ...VIEW, candidates: 70 };
   view(0, { ...cluttered, nearPointBoundary: 0.3, disagreement: 0.4 }); // both high: first
@@ -192,4 +193,37 @@ test("the kept set: hardest route bundles (two a view), views up to 146/309 of t
     kept: { view: 1, route: 3 },
     incomplete: 2,
   });
+});
+
+const ranked = (pattern: ReadonlyArray<[boolean, boolean]>) =>
+  pattern.map(([a2, b2], k) => ({ key: `k${k}`, hardness: [pattern.length - k], view: `v${k}`, oneEdge: { a2, b2 } }));
+
+test("one-edge caps at the paper's shares: one multi-edge a2 route lets floor(250/59) = 4 one-edge ones stay, the least hard go", () => {
+  const list = ranked(Array.from({ length: 10 }, (_, k) => [k !== 0, false] as [boolean, boolean]));
+  const out = capOneEdge(list, { a2: 250 / 309, b2: 135 / 309 });
+  assert.deepEqual(out.kept.map((b) => b.key), ["k0", "k1", "k2", "k3", "k4"]);
+  assert.equal(out.dropped, 5);
+});
+
+test("one-edge caps: a bundle dropped for b2 that was multi-edge in a2 makes a2 drop one more", () => {
+  // (a2 one edge, b2 one edge): a2 holds at 2 of 4 (cap 1/2); b2 has 3 one-edge on 1 multi-edge,
+  // two allowed (cap 2/3), so k3 goes; a2 is then 2 one-edge on 1 multi-edge and k2 goes.
+  const list = ranked([[false, false], [true, true], [true, true], [false, true]]);
+  const out = capOneEdge(list, { a2: 0.5, b2: 2 / 3 });
+  assert.deepEqual(out.kept.map((b) => b.key), ["k0", "k1"]);
+  assert.equal(out.dropped, 2);
+});
+
+test("the kept set's one-edge cap is counted in the report", () => {
+  const rows: Record<TaskCode, Row[]> = { a1: [], b1: [], a2: [], b2: [], c: [] };
+  const f = { ...ROUTE, cohort: 3, turns: 2, decisions: 1 };
+  // Six eligible route bundles on six views, a2 one edge in all but the first: floor(250/59) = 4 stay one-edge.
+  for (let v = 0; v < 6; v++) {
+    rows.a2.push({ question_id: `a2_${v}`, task: "a2", scene_id: "s", view_id: v, routing_id: "r0", ground_truth: { answer: v === 0 ? [1, 4, 2] : [1, 2], challenge: routeChallenge({ ...f, pointLengthM: 6 - v }) } });
+    rows.b2.push({ question_id: `b2_${v}`, task: "b2", scene_id: "s", view_id: v, routing_id: "r0", ground_truth: { answer: [1, 4, 2], challenge: routeChallenge({ ...f, pointLengthM: 6 - v }) } });
+  }
+  const { rows: kept, report } = selectChallenge(rows);
+  assert.deepEqual(kept.a2.map((r) => r.question_id), ["a2_0", "a2_1", "a2_2", "a2_3", "a2_4"]);
+  assert.deepEqual(report.removed.route, { one_edge_share: 1 });
+  assert.equal(report.kept.route, 5);
 });

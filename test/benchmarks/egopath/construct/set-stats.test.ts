@@ -1,27 +1,44 @@
 /**
- * The challenge selection on a small generated set (2 houses, 512 px, every house in the benchmark
+ * The challenge selection on a small generated set (3 houses, 512 px, every house in the benchmark
  * split): the benchmark keeps whole bundles only, every kept bundle passed its eligibility rules,
- * and stats.json's Table S10 figures are recomputed here from the written rows.
+ * and stats.json's Table S10 figures are recomputed here from the written rows. The same houses
+ * are put together three times: bias pruning at its default, off, and at 0 (so that it removes).
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { generateEgoPathRelease, generateOptions } from "../../../../src/benchmarks/egopath/construct/index.js";
+import { assembleEgoPathRelease, egoPathShared, generateEgoPathHouse, generateOptions, type EgoPathHouse } from "../../../../src/benchmarks/egopath/construct/index.js";
 
 type Json = Record<string, any>;
-const OPTIONS = { seed: 10, scenes: 2, imageSide: 512, viewsPerScene: 8, splits: { train: 0, val: 0, benchmark: 1 } };
+// Seed 11: its three houses keep four route bundles, one of them multi-edge in a2.
+const OPTIONS = { seed: 11, scenes: 3, imageSide: 512, viewsPerScene: 8, splits: { train: 0, val: 0, benchmark: 1 } };
+const TASKS = ["a1", "b1", "a2", "b2", "c"];
 let work: string;
 let root: string;
-const rows: Record<string, Json[]> = {};
+let rows: Record<string, Json[]> = {};
+const variants: Record<"off" | "zero", { root: string; rows: Record<string, Json[]> }> = {} as never;
+
+const readRows = async (dir: string): Promise<Record<string, Json[]>> =>
+  Object.fromEntries(await Promise.all(TASKS.map(async (t) => [t, (await readFile(path.join(dir, `benchmark_evalfix/benchmark/vqa/vqa_next_${t}.jsonl`), "utf8")).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l))])));
 
 before(async () => {
   work = await mkdtemp(path.join(tmpdir(), "egopath-select-"));
+  const shared = egoPathShared();
+  const houses: EgoPathHouse[] = [];
+  try {
+    for (let s = 0; s < OPTIONS.scenes; s++) houses.push(await generateEgoPathHouse({ outDir: "", ...OPTIONS }, s, shared));
+  } finally {
+    shared.library.close();
+  }
   root = path.join(work, "set");
-  await generateEgoPathRelease({ outDir: root, ...OPTIONS });
-  for (const t of ["a1", "b1", "a2", "b2", "c"]) {
-    rows[t] = (await readFile(path.join(root, `benchmark_evalfix/benchmark/vqa/vqa_next_${t}.jsonl`), "utf8")).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  await assembleEgoPathRelease({ outDir: root, ...OPTIONS }, houses, shared.catalogue);
+  rows = await readRows(root);
+  for (const [name, prune] of [["off", "off"], ["zero", 0]] as const) {
+    const dir = path.join(work, name);
+    await assembleEgoPathRelease({ outDir: dir, ...OPTIONS, prune }, houses, shared.catalogue);
+    variants[name] = { root: dir, rows: await readRows(dir) };
   }
 });
 after(async () => rm(work, { recursive: true, force: true }));
@@ -100,16 +117,19 @@ test("stats.json: scale and route structure recomputed from the written rows, th
   assert.deepEqual(stats.benchmark, expected);
   assert.equal(stats.paper.segments.a2.oneEdge, 0.8091);
   assert.equal(stats.paper.ambiguity.median, 4);
+  // The selection (the set before pruning) holds one-edge references at the paper's shares (Table S12).
+  const oneEdge = (t: string) => variants.off.rows[t]!.filter((r) => r.ground_truth.answer.length === 2).length / variants.off.rows[t]!.length;
+  assert.ok(oneEdge("a2") <= 250 / 309 && oneEdge("b2") <= 135 / 309, `${oneEdge("a2")} ${oneEdge("b2")}`);
   assert.deepEqual(stats.checks.map((c: Json) => [c.signal, c.ours, c.rule, c.pass]), [
     ["one-edge share a2", expected.segments.a2.oneEdge, "<= 0.81", expected.segments.a2.oneEdge <= 0.81],
     ["one-edge share b2", expected.segments.b2.oneEdge, "<= 0.44", expected.segments.b2.oneEdge <= 0.44],
     ["median reference length (m)", expected.referenceLengthM.median, ">= 3", expected.referenceLengthM.median >= 3],
     ["median same-type ambiguity (same category)", expected.ambiguity.median, ">= 3", expected.ambiguity.median >= 3],
   ]);
-  // The pool (before selection) holds at least what was kept, and the selection's counts add up.
+  // The pool (before selection) holds at least what was kept, and the selection's counts are those of the set before pruning.
   assert.ok(stats.pool.scale.questions >= all.length);
-  assert.equal(stats.selection.kept.route, expected.scale.routes);
-  assert.equal(stats.selection.kept.view, rows.a1!.length);
+  assert.equal(stats.selection.kept.route, new Set(variants.off.rows.a2!.map(routeKey)).size);
+  assert.equal(stats.selection.kept.view, variants.off.rows.a1!.length);
 });
 
 test("the README shows the statistics beside the paper's", async () => {
@@ -119,8 +139,36 @@ test("the README shows the statistics beside the paper's", async () => {
   assert.match(readme, /\| one-edge share a2 \| [\d.]+ \| 0\.8091 \| <= 0\.81 \| (met|NOT met) \|/);
 });
 
-test("--set furnishing and selection", () => {
+const ids = (r: Record<string, Json[]>, t: string) => r[t]!.map((q) => q.question_id as string);
+
+test("bias pruning: the removed questions leave the set with their bundles and nothing else does (at the default and at 0)", async () => {
+  const off = JSON.parse(await readFile(path.join(variants.off.root, "stats.json"), "utf8"));
+  assert.equal(off.pruning, null);
+  const bundleOf = (r: Json) => (r.task === "a1" || r.task === "b1" ? viewKey(r) : routeKey(r));
+  for (const [dir, kept] of [[root, rows], [variants.zero.root, variants.zero.rows]] as const) {
+    const stats = JSON.parse(await readFile(path.join(dir, "stats.json"), "utf8"));
+    const removed = new Set<string>(stats.pruning.removed);
+    const removedBundles = new Set(TASKS.flatMap((t) => variants.off.rows[t]!.filter((r) => removed.has(r.question_id)).map(bundleOf)));
+    for (const t of TASKS) {
+      assert.deepEqual(ids(kept, t), ids(variants.off.rows, t).filter((id) => !removed.has(id)), t);
+      // Whole bundles: a question of a removed bundle is removed too.
+      assert.deepEqual(kept[t]!.filter((r) => removedBundles.has(bundleOf(r))).map((r) => r.question_id), [], t);
+      const gone = ids(variants.off.rows, t).filter((id) => removed.has(id)).length;
+      assert.equal(stats.pruning.tasks[t].n_before - stats.pruning.tasks[t].n_after, gone, t);
+      assert.ok(gone <= Math.floor(0.5 * stats.pruning.tasks[t].n_before), `${t}: at most half`);
+    }
+    assert.equal(stats.benchmark.scale.questions, TASKS.reduce((n, t) => n + kept[t]!.length, 0));
+    assert.match(await readFile(path.join(dir, "README.md"), "utf8"), /Bias pruning \(the last step\)/);
+  }
+  assert.ok(JSON.parse(await readFile(path.join(variants.zero.root, "stats.json"), "utf8")).pruning.removed.length > 0, "prune=0 removes something");
+});
+
+test("--set furnishing, selection and prune", () => {
   assert.deepEqual(generateOptions({ furnishing: "standard", selection: "off" }), { furnishing: "standard", selection: "off" });
+  assert.deepEqual(generateOptions({ prune: "0.1" }), { prune: 0.1 });
+  assert.deepEqual(generateOptions({ prune: "off" }), { prune: "off" });
+  assert.throws(() => generateOptions({ prune: "2" }), /prune is a gap over chance between 0 and 1/);
+  assert.throws(() => generateOptions({ prune: "" }), /prune is a gap over chance/);
   assert.throws(() => generateOptions({ furnishing: "sparse" }), /furnishing is dense or standard/);
   assert.throws(() => generateOptions({ selection: "all" }), /selection is paper or off/);
 });

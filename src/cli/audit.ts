@@ -29,6 +29,7 @@ export function registerAudit(program: Command): void {
     .option("--prune <target>", "iterative bias pruning: remove the most biased items until each task's best blind score is within TARGET (a fraction, e.g. 0.05) of chance; writes the kept set to <out>/data", numberIn(0, 1))
     .option("--budget <share>", "with --prune: the largest share of a task's items removed", numberIn(0, 1), DEFAULT_PRUNE.budget)
     .option("--step <share>", "with --prune: the share of a task's items removed per step", numberIn(0, 1, { above: true }), DEFAULT_PRUNE.step)
+    .option("--prune-cues <tasks>", "with --prune: comma-separated tasks held to their picture cues too (best cue rule and cue forest within TARGET; egopath generation holds a1,b1)", list)
     .option("--allow-outside-root", "let the dataset name files outside its root (media kept elsewhere on purpose)")
     .option("--split <name>", "which split of the release to audit (egopath: test (default) | val | train)")
     .action(async (benchmarkId: string, opts) => {
@@ -45,10 +46,11 @@ export function registerAudit(program: Command): void {
         console.log(`\nwrote ${path.join(out, "audit.md")} (and audit.json, items.jsonl)`);
         return;
       }
+      if (opts.pruneCues && !options.cues) throw new UsageError("--prune-cues needs the picture cues: drop --no-cues");
       const loaded = await loadForAudit(benchmark, opts.data, options);
       const dataOut = path.join(out, "data");
       if (existsSync(dataOut) && readdirSync(dataOut).length > 0) throw new UsageError(`${dataOut} exists and is not empty; choose another --out`);
-      const result = pruneIteratively(benchmark, loaded.items, loaded.units, { ...options, target: opts.prune, budget: opts.budget, step: opts.step });
+      const result = pruneIteratively(benchmark, loaded.items, loaded.units, { ...options, target: opts.prune, budget: opts.budget, step: opts.step, ...(opts.pruneCues ? { cueTasks: opts.pruneCues as string[] } : {}) });
       await benchmark.audit.writeSubset(opts.data, loaded.items, result.kept, dataOut);
       // The kept set must read back as exactly the kept items.
       const reread = benchmark.load(dataOut, tasks, {});
@@ -60,7 +62,7 @@ export function registerAudit(program: Command): void {
       writeAudit(path.join(out, "before"), result.before, path.resolve(opts.data));
       writeAudit(path.join(out, "after"), result.after, path.resolve(dataOut));
       writeFileAtomic(path.join(out, "removed.jsonl"), result.removed.map((r) => `${toJson(r)}\n`));
-      writeFileAtomic(path.join(out, "pruning.json"), `${toJson({ target: opts.prune, budget: opts.budget, step: opts.step, steps: result.steps, removed: result.removed.length, kept: result.kept.size, tasks: result.tasks }, 2)}\n`);
+      writeFileAtomic(path.join(out, "pruning.json"), `${toJson({ target: opts.prune, budget: opts.budget, step: opts.step, cue_tasks: opts.pruneCues ?? [], steps: result.steps, removed: result.removed.length, kept: result.kept.size, tasks: result.tasks }, 2)}\n`);
       writeFileAtomic(path.join(out, "audit.md"), `${pruneMarkdown(result, opts.prune)}\n## Details after pruning\n\n${auditMarkdown(result.after.document)}\n`);
       console.log(pruneMarkdown(result, opts.prune));
       console.log(`wrote the kept set to ${dataOut} (${result.kept.size} of ${loaded.items.length} items) and the audits before and after to ${out}`);

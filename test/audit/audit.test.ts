@@ -120,3 +120,21 @@ test("pruning with groups: an item goes with its whole group, never a part of on
   assert.equal(byTask("mc"), byTask("pair"));
   assert.equal(result.tasks["mc"]!.outcome, "reached");
 });
+
+test("pruning held to picture cues: a task whose cue forest reads a planted glow loses the glowing items first", async () => {
+  // 60 of 300 items have a right option that glows (a cue only the picture shows); the text says nothing.
+  const items = choiceItems(300, 7, (_, rng) => rng.below(4));
+  const glowing = new Set(items.filter((_, i) => i % 5 === 0).map((i) => i.id));
+  const units = (await toyBenchmark.audit!.units(items, { root: "", cues: false })).map((u) => {
+    if (u.answer.kind !== "choice") return u;
+    const candidates = u.answer.candidates.map((c) => ({ ...c, cues: { glow: glowing.has(u.id) && c.label === 1 ? 1 : 0 } }));
+    return { ...u, answer: { ...u.answer, candidates } };
+  });
+  const result = pruneIteratively(toyBenchmark, items, units, { ...OPTIONS, target: 0.05, budget: 0.5, step: 0.05, cueTasks: ["mc"] });
+  const mc = result.tasks["mc"]!;
+  assert.equal(mc.cues, true);
+  assert.ok(mc.gap_before! > 0.05, `cue gap before ${mc.gap_before}`);
+  assert.equal(mc.outcome, "reached");
+  const first = result.removed.slice(0, 45).filter((r) => glowing.has(r.id)).length;
+  assert.ok(first >= 40, `${first} of the first 45 removed glowed`);
+});

@@ -17,6 +17,9 @@ export interface Gate {
   pass: boolean;
 }
 
+/** The tasks whose picture cues are gated (marker spacing, place and colour must not tell the answer). */
+export const CUE_GATED_TASKS = ["a1", "b1"] as const;
+
 /** Largest gap over chance a blind or cue answer may have on a1/b1. */
 export const TRAVERSABILITY_GAP = 0.05;
 /** Largest EgoPath Score (a fraction) the best blind rules may reach together. */
@@ -30,7 +33,7 @@ export function egopathGates(doc: AuditDocument): Gate[] {
   for (const [task, t] of Object.entries(doc.tasks)) {
     if (t.legibility) out.push(gate(`${task} questions with an unreadable answer`, t.legibility.questions_unreadable, 0));
   }
-  for (const task of ["a1", "b1"]) {
+  for (const task of CUE_GATED_TASKS) {
     const t = doc.tasks[task];
     if (!t) {
       out.push(gate(`${task} asked`, null, 0));

@@ -1,13 +1,15 @@
 /**
  * Iterative bias pruning as the last step of generation (issue 27; Brown et al. 2025 §4, what
  * `audit --prune` does to a set made already): the written benchmark split is audited without a
- * model or the pictures, and while a task's best blind answer (rule or TsT forest) is more than
- * `target` above its chance level, the items the blind forest is surest of are removed, a share
- * per step, at most the budget of the task.
+ * model, and while a task's best blind answer (rule or TsT forest) is more than `target` above
+ * its chance level, the items the blind forest is surest of are removed, a share per step, at
+ * most the budget of the task. a1 and b1 are held to their picture cues as well (gates.ts): there
+ * the cue forest's surest items go while a cue rule or the cue forest is the further above chance.
  */
 import { DEFAULT_AUDIT_OPTIONS } from "../../../audit/audit.js";
 import { DEFAULT_PRUNE, pruneIteratively, type TaskPruning } from "../../../audit/prune.js";
 import { loadForAudit } from "../../../audit/run-audit.js";
+import { CUE_GATED_TASKS } from "../gates.js";
 import { egopath } from "../index.js";
 
 /** Issue 27's limit: every task's best blind answer within 5 points of chance. */
@@ -29,8 +31,8 @@ export interface GenerationPruning {
  * with its whole bundle, so the split keeps whole bundles as the selection left them.
  */
 export async function pruneWrittenBenchmark(root: string, target: number, bundleOf: ReadonlyMap<string, string>): Promise<GenerationPruning> {
-  const loaded = await loadForAudit(egopath, root, { cues: false });
-  const options = { ...DEFAULT_AUDIT_OPTIONS, bootstrap: 0, ...DEFAULT_PRUNE, target, group: (id: string) => bundleOf.get(id) ?? id };
+  const loaded = await loadForAudit(egopath, root, { cues: true });
+  const options = { ...DEFAULT_AUDIT_OPTIONS, bootstrap: 0, ...DEFAULT_PRUNE, target, group: (id: string) => bundleOf.get(id) ?? id, cueTasks: CUE_GATED_TASKS };
   const result = pruneIteratively(egopath, loaded.items, loaded.units, options);
   return { target, budget: options.budget, step: options.step, removed: result.removed.map((r) => r.id), tasks: result.tasks };
 }
@@ -39,11 +41,11 @@ export async function pruneWrittenBenchmark(root: string, target: number, bundle
 export function pruningReadme(p: GenerationPruning): string[] {
   const pct = (v: number | null) => (v === null ? "-" : (100 * v).toFixed(1));
   return [
-    `Bias pruning (the last step): while a task's best blind answer (a rule or the TsT forest, no picture) is more than ${pct(p.target)} points above chance, the questions the blind forest is surest of go, ${pct(p.step)}% of the task a step, at most ${pct(p.budget)}% (\`audit --prune\`).`,
+    `Bias pruning (the last step): while a task's best blind answer (a rule or the TsT forest, no picture; for a1 and b1 also a cue rule or the cue forest, which read marker spacing, place and colour) is more than ${pct(p.target)} points above chance, the questions the forest is surest of go with their bundles, ${pct(p.step)}% of the task a step, at most ${pct(p.budget)}% (\`audit --prune\`).`,
     "",
-    "| Task | before | after | removed | gap over chance before | after | |",
-    "|---|---|---|---|---|---|---|",
-    ...Object.entries(p.tasks).map(([task, t]) => `| ${task} | ${t.n_before} | ${t.n_after} | ${pct(t.n_before > 0 ? (t.n_before - t.n_after) / t.n_before : 0)}% | ${pct(t.gap_before)} | ${pct(t.gap_after)} | ${t.outcome} |`),
+    "| Task | before | after | removed | gap over chance before | after | gap of | |",
+    "|---|---|---|---|---|---|---|---|",
+    ...Object.entries(p.tasks).map(([task, t]) => `| ${task} | ${t.n_before} | ${t.n_after} | ${pct(t.n_before > 0 ? (t.n_before - t.n_after) / t.n_before : 0)}% | ${pct(t.gap_before)} | ${pct(t.gap_after)} | ${t.cues ? "blind and cues" : "blind"} | ${t.outcome} |`),
     "",
   ];
 }

@@ -102,6 +102,18 @@ export async function releaseItems(pool: pg.Pool, workerId: string, items?: Read
   await pool.query("UPDATE work_items SET state = 'pending', claimed_by = NULL, lease_until = NULL WHERE state = 'claimed' AND claimed_by = $1", [workerId]);
 }
 
+/**
+ * Give back this worker's claims other than `held`: a claim the server made but whose answer a
+ * lost connection never brought back would otherwise be renewed by the heartbeat for ever.
+ */
+export async function releaseStrayClaims(pool: pg.Pool, workerId: string, held: ReadonlyArray<Pick<ClaimedItem, "runId" | "index">>): Promise<number> {
+  const { rowCount } = await pool.query(
+    "UPDATE work_items SET state = 'pending', claimed_by = NULL, lease_until = NULL WHERE state = 'claimed' AND claimed_by = $1 AND NOT ((run_id || '#' || idx) = ANY($2::text[]))",
+    [workerId, held.map((c) => `${c.runId}#${c.index}`)],
+  );
+  return rowCount ?? 0;
+}
+
 /** Heartbeat: extend the leases of this worker's claimed items and mark it seen. */
 export async function renewLeases(pool: pg.Pool, workerId: string, leaseSeconds: number): Promise<void> {
   await pool.query("UPDATE work_items SET lease_until = now() + make_interval(secs => $2) WHERE state = 'claimed' AND claimed_by = $1", [workerId, leaseSeconds]);

@@ -5,7 +5,7 @@ import { DataError, formatProblem, UsageError } from "../core/problems.js";
 import { runItems } from "../core/run.js";
 import { PostgresStore } from "../store/postgres.js";
 import { connectQueue, errorReason, isTransientQueueError } from "./connect.js";
-import { claimItems, completeItem, heldItems, openItems, registerWorker, releaseItems, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
+import { claimItems, completeItem, heldItems, openItems, registerWorker, releaseItems, releaseStrayClaims, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
 import { rebuildGenerate, runQueuedJob, type GenerateContext } from "./generate.js";
 import { rebuildNavigation, runQueuedEpisode, type NavigationContext } from "./navigation.js";
 import { rebuildRun, type RunContext } from "./rebuild.js";
@@ -196,12 +196,26 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
         }
       }
     };
+    // A claim whose answer a cut lost is still this worker's on the server: it goes back too.
+    const held = new Set<ClaimedItem>();
+    const handBackStray = async (): Promise<void> => {
+      for (;;) {
+        try {
+          const n = await releaseStrayClaims(pool, workerId, [...held]);
+          if (n > 0) log(`worker ${workerId}: handed back ${n} claim(s) whose answer the lost connection took`);
+          return;
+        } catch (error) {
+          await outlive(error, "handing back claims");
+        }
+      }
+    };
     const slot = async () => {
       while (!options.signal.aborted && !idle && failure === undefined) {
         const filter = { ...(options.onlyRun ? { onlyRun: options.onlyRun } : {}), excluded: [...refused] };
         let claim: ClaimedItem | undefined;
         try {
           [claim] = await claimItems(pool, workerId, options.leaseSeconds, 1, filter);
+          if (claim) held.add(claim);
           if (!claim) {
             if (options.exitWhenIdle && (await openItems(pool, filter)) === 0 && (await idleLongEnough(filter))) idle = true;
             else await sleep(pollMs, options.signal);
@@ -214,6 +228,9 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
         } catch (error) {
           await outlive(error, claim ? `item ${claim.itemId} of run ${claim.runId}` : "claiming work");
           if (claim) await handBack(claim);
+          else await handBackStray();
+        } finally {
+          if (claim) held.delete(claim);
         }
       }
     };

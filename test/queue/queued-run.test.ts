@@ -174,16 +174,29 @@ test("kill -9 of random workers at random moments, then new workers: every item 
   }
 });
 
-/** A TCP relay to the queue server whose open connections the test can cut at once. */
-async function cuttableRelay(target: URL): Promise<{ port: number; cut(): number; close(): Promise<void> }> {
+/**
+ * A TCP relay to the queue server whose open connections the test can cut at once. With
+ * `loseReplyTo`, the first statement containing that text reaches the server, but its reply never
+ * comes back: the connection is cut once the server has had time to carry it out.
+ */
+async function cuttableRelay(target: URL, loseReplyTo?: string): Promise<{ port: number; cut(): number; lost(): boolean; close(): Promise<void> }> {
   const open = new Set<net.Socket>();
+  let lost = false;
   const relay = net.createServer((client) => {
     const server = net.connect(Number(target.port || 5432), target.hostname);
+    let swallowReplies = false;
     for (const [a, b] of [[client, server], [server, client]] as const) {
       open.add(a);
       a.on("error", () => b.destroy());
       a.on("close", () => { open.delete(a); b.destroy(); });
-      a.pipe(b);
+      a.on("data", (chunk: Buffer) => {
+        if (a === server && swallowReplies) return;
+        if (a === client && loseReplyTo && !lost && chunk.includes(loseReplyTo)) {
+          lost = swallowReplies = true;
+          setTimeout(() => { server.destroy(); client.destroy(); }, 300);
+        }
+        b.write(chunk);
+      });
     }
   });
   await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
@@ -194,6 +207,7 @@ async function cuttableRelay(target: URL): Promise<{ port: number; cut(): number
       for (const socket of open) socket.destroy();
       return n;
     },
+    lost: () => lost,
     close: () => new Promise<void>((resolve) => relay.close(() => resolve())),
   };
 }
@@ -238,6 +252,35 @@ test("a worker whose connections to the queue server are cut mid-run pauses, han
     assert.deepEqual(states.map((r) => [r.state, Number(r.n)]), [["done", items.length]]);
     // A request a cut interrupted may be asked again (its reply was not stored): at most the two in flight per cut.
     assert.ok(server.stats.requests - before <= items.length + 2 * cuts, `${server.stats.requests - before} requests for ${items.length} items, ${cuts} cuts`);
+    assert.deepEqual(comparableScores(out), comparableScores(local));
+  } finally {
+    coordinatorChild?.kill("SIGKILL");
+    await relay.close();
+    await db.drop();
+  }
+});
+
+test("a claim the server made whose reply a cut lost goes back to the queue, and the run finishes", { timeout: 180_000 }, async () => {
+  const local = await localReference();
+  const db = await freshSchema();
+  const relay = await cuttableRelay(new URL(db.url), "FOR UPDATE SKIP LOCKED");
+  let coordinatorChild: ReturnType<typeof cli> | undefined;
+  try {
+    const out = path.join(tmp, "lost-claim");
+    coordinatorChild = cli([...runArgs(out), "--queue", db.url, "--no-work"], ENV);
+    const coordinator = exited(coordinatorChild);
+    await waitForRun(db.pool);
+    const through = new URL(db.url);
+    through.port = String(relay.port);
+    // One slot: the lost claim is the only one, and nothing else holds it.
+    const workerChild = cli(["worker", "--queue", through.toString(), "--concurrency", "1", "--lease", "60", "--exit-when-idle"], ENV);
+    const end = await exited(workerChild);
+    assert.equal(relay.lost(), true, "the first claim's reply was lost");
+    assert.equal(end.code, 0, end.stderr);
+    assert.match(end.stderr, /claiming work: [^\n]*; trying again in 1 s/);
+    assert.match(end.stderr, /handed back 1 claim\(s\) whose answer the lost connection took/);
+    const run = await coordinator;
+    assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(comparableScores(out), comparableScores(local));
   } finally {
     coordinatorChild?.kill("SIGKILL");

@@ -9,11 +9,11 @@
 import { DEFAULT_AUDIT_OPTIONS } from "../../../audit/audit.js";
 import { DEFAULT_PRUNE, pruneIteratively, type TaskPruning } from "../../../audit/prune.js";
 import { loadForAudit } from "../../../audit/run-audit.js";
-import { CUE_GATED_TASKS } from "../gates.js";
+import { CUE_GATED_TASKS, TRAVERSABILITY_GAP } from "../gates.js";
 import { egopath } from "../index.js";
 
-/** Issue 27's limit: every task's best blind answer within 5 points of chance. */
-export const GENERATION_PRUNE_TARGET = 0.05;
+/** Issue 27's limit: every task's best blind answer (and a1/b1's cues) within 5 points of chance. */
+export const GENERATION_PRUNE_TARGET = TRAVERSABILITY_GAP;
 
 export interface GenerationPruning {
   /** Largest gap over chance a task's best blind answer may keep (a fraction). */

@@ -421,8 +421,9 @@ export function capOneEdge(kept: readonly RankedRoute[], cap: { a2: number; b2: 
 
 /**
  * The challenge subset of one split's rows, whole bundles only: eligible route bundles by
- * hardness (at most `routesPerView` of a view, one-edge references at most `oneEdgeCap`), then eligible view bundles by hardness up to
- * `viewPerRoute` x the route bundles kept. Rows keep their order.
+ * hardness (at most `routesPerView` of a view, one-edge references at most `oneEdgeCap`), then
+ * eligible view bundles by hardness up to `viewPerRoute` x the route bundles kept. Rows keep
+ * their order.
  */
 export function selectChallenge<R extends SelectableRow>(rows: Record<TaskCode, R[]>, opts: SelectionOptions = DEFAULT_SELECTION): { rows: Record<TaskCode, R[]>; report: SelectionReport } {
   const groups = new Map<string, { key: string; kind: "view" | "route"; tasks: Set<TaskCode>; block: ChallengeBlock; view: string; oneEdge: { a2: boolean; b2: boolean } }>();

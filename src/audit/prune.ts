@@ -87,7 +87,14 @@ export function pruneIteratively<I extends BenchItem>(benchmark: Benchmark<I>, i
   let steps = 0;
   const taskOf = new Map(before.items.map((i) => [i.id, i.task]));
   const groups = new Map<string, string[]>();
-  if (options.group) for (const item of items) (groups.get(options.group(item.id)) ?? groups.set(options.group(item.id), []).get(options.group(item.id))!).push(item.id);
+  const groupOf = options.group;
+  if (groupOf) {
+    for (const item of items) {
+      const members = groups.get(groupOf(item.id));
+      if (members) members.push(item.id);
+      else groups.set(groupOf(item.id), [item.id]);
+    }
+  }
   let byId = new Map(before.items.map((i) => [i.id, i]));
   const cueTasks = options.cueTasks ?? [];
   for (;;) {
@@ -104,17 +111,16 @@ export function pruneIteratively<I extends BenchItem>(benchmark: Benchmark<I>, i
       const count = Math.min(allowed, Math.max(1, Math.ceil(options.step * n)));
       // Highest s first; ties by id so the order is the same on every machine.
       const ranked = current.items.filter((i) => i.task === task && kept.has(i.id)).sort((a, b) => confidence(b) - confidence(a) || (a.id < b.id ? -1 : 1));
-      const confidenceOf = new Map([...byId].map(([id, i]) => [id, confidence(i)]));
       let taken = 0;
       for (const item of ranked) {
         if (taken >= count) break;
-        const members = options.group ? (groups.get(options.group(item.id)) ?? [item.id]).filter((id) => kept.has(id)) : [item.id];
+        const members = groupOf ? (groups.get(groupOf(item.id)) ?? [item.id]).filter((id) => kept.has(id)) : [item.id];
         const cost = new Map<string, number>();
         for (const id of members) cost.set(taskOf.get(id)!, (cost.get(taskOf.get(id)!) ?? 0) + 1);
         if ([...cost].some(([t, c]) => (spent.get(t) ?? 0) + c > Math.floor(options.budget * sizes.get(t)!))) continue;
         for (const id of members) {
           kept.delete(id);
-          removed.push({ id, task: taskOf.get(id)!, step: steps, s: confidenceOf.get(id) ?? 0 });
+          removed.push({ id, task: taskOf.get(id)!, step: steps, s: confidence(byId.get(id)!) });
         }
         for (const [t, c] of cost) spent.set(t, (spent.get(t) ?? 0) + c);
         taken++;

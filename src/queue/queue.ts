@@ -99,14 +99,15 @@ export async function releaseItems(pool: pg.Pool, workerId: string, items?: Read
     }
     return;
   }
-  await pool.query("UPDATE work_items SET state = 'pending', claimed_by = NULL, lease_until = NULL WHERE state = 'claimed' AND claimed_by = $1", [workerId]);
+  await releaseClaimsExcept(pool, workerId, []);
 }
 
 /**
- * Give back this worker's claims other than `held`: a claim the server made but whose answer a
- * lost connection never brought back would otherwise be renewed by the heartbeat for ever.
+ * Give back this worker's claims other than `held` (all of them when it is empty): a claim the
+ * server made but whose answer a lost connection never brought back would otherwise be renewed
+ * by the heartbeat for ever.
  */
-export async function releaseStrayClaims(pool: pg.Pool, workerId: string, held: ReadonlyArray<Pick<ClaimedItem, "runId" | "index">>): Promise<number> {
+export async function releaseClaimsExcept(pool: pg.Pool, workerId: string, held: ReadonlyArray<Pick<ClaimedItem, "runId" | "index">>): Promise<number> {
   const { rowCount } = await pool.query(
     "UPDATE work_items SET state = 'pending', claimed_by = NULL, lease_until = NULL WHERE state = 'claimed' AND claimed_by = $1 AND NOT ((run_id || '#' || idx) = ANY($2::text[]))",
     [workerId, held.map((c) => `${c.runId}#${c.index}`)],

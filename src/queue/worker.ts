@@ -5,7 +5,7 @@ import { DataError, formatProblem, UsageError } from "../core/problems.js";
 import { runItems } from "../core/run.js";
 import { PostgresStore } from "../store/postgres.js";
 import { connectQueue, errorReason, isTransientQueueError } from "./connect.js";
-import { claimItems, completeItem, heldItems, openItems, registerWorker, releaseItems, releaseStrayClaims, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
+import { claimItems, completeItem, heldItems, openItems, registerWorker, releaseClaimsExcept, releaseItems, renewLeases, runSpec, unregisterWorker, type ClaimedItem } from "./queue.js";
 import { rebuildGenerate, runQueuedJob, type GenerateContext } from "./generate.js";
 import { rebuildNavigation, runQueuedEpisode, type NavigationContext } from "./navigation.js";
 import { rebuildRun, type RunContext } from "./rebuild.js";
@@ -186,28 +186,23 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       log(`worker ${workerId}: ${doing}: ${errorReason(error)}; trying again in ${pauseMs / 1000} s`);
       await sleep(pauseMs, options.signal);
     };
-    // The heartbeat would keep renewing an interrupted claim: it goes back to the queue at once.
-    const handBack = async (claim: ClaimedItem): Promise<void> => {
+    /** `op` until it succeeds, each transient failure costing a pause (outlive). */
+    const retried = async <T>(doing: string, op: () => Promise<T>): Promise<T> => {
       for (;;) {
         try {
-          return await releaseItems(pool, workerId, [claim]);
+          return await op();
         } catch (error) {
-          await outlive(error, `handing back item ${claim.itemId} of run ${claim.runId}`);
+          await outlive(error, doing);
         }
       }
     };
+    // The heartbeat would keep renewing an interrupted claim: it goes back to the queue at once.
+    const handBack = (claim: ClaimedItem) => retried(`handing back item ${claim.itemId} of run ${claim.runId}`, () => releaseItems(pool, workerId, [claim]));
     // A claim whose answer a cut lost is still this worker's on the server: it goes back too.
     const held = new Set<ClaimedItem>();
     const handBackStray = async (): Promise<void> => {
-      for (;;) {
-        try {
-          const n = await releaseStrayClaims(pool, workerId, [...held]);
-          if (n > 0) log(`worker ${workerId}: handed back ${n} claim(s) whose answer the lost connection took`);
-          return;
-        } catch (error) {
-          await outlive(error, "handing back claims");
-        }
-      }
+      const n = await retried("handing back claims", () => releaseClaimsExcept(pool, workerId, [...held]));
+      if (n > 0) log(`worker ${workerId}: handed back ${n} claim(s) whose answer the lost connection took`);
     };
     const slot = async () => {
       while (!options.signal.aborted && !idle && failure === undefined) {

@@ -7,7 +7,7 @@ import { startBridgeServer } from "../sim/bridge/server.js";
 import { createWorldSimulator } from "../sim/world-sim.js";
 import { TASK_CODES, type TaskCode } from "../benchmarks/vcn/schema.js";
 import { BUILTIN_AGENTS } from "../benchmarks/vcn/navigate/agents.js";
-import { INTERVENTIONS, NAV_MODES } from "../benchmarks/vcn/navigate/prompt.js";
+import { INTERVENTIONS, NAV_MODES, OBSERVATIONS } from "../benchmarks/vcn/navigate/prompt.js";
 import { executeNavigation, type NavigationRunOptions } from "../benchmarks/vcn/navigate/session.js";
 import { navigationOnQueue } from "../queue/navigation.js";
 import { MAX_CONCURRENCY, MAX_EPISODE_ACTIONS, MAX_FRAMES_PER_SPEC, MAX_PORT } from "../core/limits.js";
@@ -50,7 +50,8 @@ export function registerNavigate(program: Command): void {
     .option("--concurrency <n>", "episodes at a time (default 1 for built-in agents, 4 for models; with --bridge: one per bridge)", wholeIn(1, MAX_CONCURRENCY))
     .option("--bridge <url...>", "run in an external simulator behind the bridge protocol (docs/bridge-protocol.md), one episode at a time per URL")
     .option("--assets <dir>", "built-in simulator: Sweet Home 3D furniture libraries (default /usr/share/sweethome3d/furniture)")
-    .option("--depth", "give the agent depth views too (waypoint mode uses them to place a pixel)")
+    .option("--observation <kind>", `model agents: ${OBSERVATIONS.join(" | ")} (§3.1: depth pictures and the pose beside the views; rgb: the views alone)`, oneOf(OBSERVATIONS))
+    .option("--depth", "render depth views (waypoint mode places a pixel with them; on whenever the prompt shows depth)")
     .option("--save-views", "save every step's four views (model agents always save the views they were shown)")
     .option("--max-actions <n>", "action limit per episode (default 1000, §3.1)", wholeIn(1, MAX_EPISODE_ACTIONS), 1000)
     .option("--metric <variant>", "paper (default: STOP within 1 m Euclidean of a view point, §5.1) | released (the released evaluation code: final geodesic distance, STOP not needed)", oneOf(["paper", "released"] as const), "paper")
@@ -89,6 +90,7 @@ export function registerNavigate(program: Command): void {
         ...(opts.bridge ? { bridges: opts.bridge } : {}),
         ...(opts.assets ? { assetsDir: opts.assets } : {}),
         depth: Boolean(opts.depth),
+        ...(opts.observation ? { observation: opts.observation } : {}),
         saveViews: Boolean(opts.saveViews),
         maxActions: opts.maxActions,
         metricVariant: opts.metric,

@@ -15,7 +15,7 @@ import { withFolderLock } from "../core/lock.js";
 import { toJson, writeFileAtomic } from "../core/outputs.js";
 import { UsageError } from "../core/problems.js";
 import { runEpisode } from "../benchmarks/vcn/navigate/loop.js";
-import type { Intervention, NavMode } from "../benchmarks/vcn/navigate/prompt.js";
+import { OBSERVATIONS, type Intervention, type NavMode, type ObservationKind } from "../benchmarks/vcn/navigate/prompt.js";
 import { checkHeader, EPISODES_FILE, safeName, viewSheet } from "../benchmarks/vcn/navigate/runner.js";
 import { finishNavigation, prepareNavigation, type NavigationRunOptions, type NavigationRunSummary, type PreparedNavigation } from "../benchmarks/vcn/navigate/session.js";
 import type { NavTask } from "../benchmarks/vcn/navigate/tasks.js";
@@ -31,7 +31,7 @@ import type { NavigationSpec } from "./spec.js";
 /** The spec of a prepared run: what a worker needs to prepare the same one (paths absolute, settings merged). */
 export function navigationSpecOf(o: NavigationRunOptions, prepared: PreparedNavigation): NavigationSpec {
   const { identity } = prepared;
-  const s = identity.settings as { seed: number; max_actions: number; depth: boolean; history?: number; prior_frames?: number };
+  const s = identity.settings as { seed: number; max_actions: number; depth: boolean; history?: number; prior_frames?: number; observation?: string };
   const config = o.configFile ? readConfigFile(o.configFile) : undefined;
   return {
     version: 1,
@@ -48,6 +48,7 @@ export function navigationSpecOf(o: NavigationRunOptions, prepared: PreparedNavi
     ...(o.limit ? { limit: o.limit } : {}),
     ...(o.assetsDir ? { assetsDir: path.resolve(o.assetsDir) } : {}),
     depth: s.depth,
+    ...(s.observation ? { observation: s.observation } : {}),
     saveViews: Boolean(o.saveViews),
     maxActions: s.max_actions,
     ...(o.templateFile ? { templateFile: path.resolve(o.templateFile) } : {}),
@@ -72,6 +73,7 @@ export interface NavigationContext {
  */
 export async function rebuildNavigation(spec: NavigationSpec, episodeIds: readonly string[], concurrency: number, store: ReplyStore, env: NodeJS.ProcessEnv): Promise<NavigationContext> {
   if (spec.version !== 1) throw new UsageError(`queued navigation spec version ${String(spec.version)} is not one this spatialprobe reads (1)`);
+  if (spec.observation !== undefined && !(OBSERVATIONS as readonly string[]).includes(spec.observation)) throw new UsageError(`queued navigation spec: unknown observation "${spec.observation}" (${OBSERVATIONS.join(", ")})`);
   const o: NavigationRunOptions = {
     data: spec.data,
     out: "",
@@ -86,6 +88,7 @@ export async function rebuildNavigation(spec: NavigationSpec, episodeIds: readon
     concurrency,
     ...(spec.assetsDir ? { assetsDir: spec.assetsDir } : {}),
     depth: spec.depth,
+    ...(spec.observation ? { observation: spec.observation as ObservationKind } : {}),
     saveViews: spec.saveViews,
     maxActions: spec.maxActions,
     ...(spec.templateFile ? { templateFile: spec.templateFile } : {}),

@@ -56,6 +56,8 @@ export interface NavigationSpec {
   limit?: number;
   assetsDir?: string;
   depth: boolean;
+  /** Model agents: the prompt's observation (vcn/navigate/prompt.ts OBSERVATIONS). */
+  observation?: string;
   saveViews: boolean;
   maxActions: number;
   templateFile?: string;

@@ -151,3 +151,14 @@ export function wrapAngle(a: number): number {
 export function forwardOf(heading: number): [number, number] {
   return [-Math.sin(heading), -Math.cos(heading)];
 }
+
+/**
+ * Where `now` is seen from `start`: metres forward along the start's heading and to its left, and
+ * the turn since (radians, counter-clockwise = left, in (-pi, pi]). Floor plane only.
+ */
+export function poseFromStart(start: Pose, now: Pose): { forwardM: number; leftM: number; turn: number } {
+  const dx = now.position[0] - start.position[0], dz = now.position[2] - start.position[2];
+  const [fx, fz] = forwardOf(start.heading);
+  const [lx, lz] = forwardOf(start.heading + Math.PI / 2);
+  return { forwardM: dx * fx + dz * fz, leftM: dx * lx + dz * lz, turn: wrapAngle(now.heading - start.heading) };
+}

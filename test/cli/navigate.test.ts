@@ -52,20 +52,21 @@ const scoresOf = (out: string) => {
  * resume test compares the killed and resumed run with it. The requests it made and what the mock
  * saw of them are taken when it ends.
  */
-let uninterrupted: Promise<{ out: string; run: Awaited<ReturnType<typeof finished>>; asked: number; imageCounts: number[] }> | undefined;
+let uninterrupted: Promise<{ out: string; run: Awaited<ReturnType<typeof finished>>; asked: number; imageCounts: number[]; texts: string[] }> | undefined;
 function uninterruptedRun() {
   uninterrupted ??= (async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-"));
     const before = server.stats.requests;
     const run = await finished(navigate(out));
     const asked = server.stats.requests - before;
-    return { out, run, asked, imageCounts: server.stats.seen.slice(-asked).map((r) => r.imageCount) };
+    const seen = server.stats.seen.slice(-asked);
+    return { out, run, asked, imageCounts: seen.map((r) => r.imageCount), texts: seen.map((r) => r.texts.join("\n")) };
   })();
   return uninterrupted;
 }
 
 test("a model behind the mock OpenAI server (strict rules) completes episodes: every decision asked once, read, and logged", async () => {
-  const { out, run, asked, imageCounts } = await uninterruptedRun();
+  const { out, run, asked, imageCounts, texts } = await uninterruptedRun();
   assert.equal(run.code, 0, run.stderr);
   assert.equal(server.stats.rejected.length, 0, JSON.stringify(server.stats.rejected[0]));
   const list = records(out);
@@ -86,10 +87,17 @@ test("a model behind the mock OpenAI server (strict rules) completes episodes: e
     assert.equal(r.steps[r.steps.length - 1].views, undefined);
   }
   assert.equal(asked, 15);
-  // Images per request: 10 prior frames + 4 initial + 4 current views + the history window's front views (at most 2).
+  // Images per request: 10 prior frames + 4 initial + 4 current views + their 4 depth pictures (the
+  // default observation, §3.1) + the history window's front views (at most 2).
   const ours = imageCounts.sort((a, b) => a - b);
-  assert.deepEqual(ours, [18, 18, 18, 19, 19, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20]);
+  assert.deepEqual(ours, [22, 22, 22, 23, 23, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24]);
+  // Every request states the pose as seen from the start; each episode's first decision is at the start itself.
+  assert.equal(texts.filter((t) => t.includes("Your position: 0.00 m ahead of and 0.00 m to the left of where you started")).length, 3);
+  assert.ok(texts.every((t) => /Your position: -?\d+\.\d\d m ahead of and -?\d+\.\d\d m to the left .* turned -?\d+ degrees/.test(t)));
+  assert.ok(texts.every((t) => t.includes("Depth of the four views now") && t.includes("Right depth:")));
   const scores = scoresOf(out);
+  assert.equal(scores.settings.observation, "rgbd-pose");
+  assert.equal(scores.settings.depth, true);
   assert.equal(scores.complete, true);
   assert.deepEqual(scores.counts, { episodes: 3, done: 3, error: 0, not_run: 0, skipped: 0 });
   assert.equal(scores.kind, "navigation");
@@ -151,14 +159,19 @@ test("sim serve + navigate --bridge: the oracle through the bridge walks the sam
   }
 });
 
-test("waypoint mode: a pixel of the front view is walked to by the executor, then STOP; the reply's frame is goal identification", async () => {
-  const waypoint = await startMockServer({ strict: true, reply: () => JSON.stringify({ frame: 0, view: "front", pixel: [191, 300], stop: true }) });
+test("waypoint mode: a pixel of the front view is walked to by the executor, then STOP; the reply's frame is goal identification; --observation rgb sends the views alone", async () => {
+  const waypoint = await startMockServer({ strict: true, recordRequests: true, reply: () => JSON.stringify({ frame: 0, view: "front", pixel: [191, 300], stop: true }) });
   try {
     const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-nav-waypoint-"));
     const args = ["bin/spatialprobe.js", "navigate", "vcn", "--data", DATA, "--model", "openai:mock-nav", "--base-url", `${waypoint.url}/v1`,
-      "--limit", "2", "--history", "0", "--prior-frames", "5", "--mode", "waypoint", "--depth", "--out", out, "--quiet"];
+      "--limit", "2", "--history", "0", "--prior-frames", "5", "--mode", "waypoint", "--depth", "--observation", "rgb", "--out", out, "--quiet"];
     const run = await finished(spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "sk-navigate-test" }, stdio: ["ignore", "pipe", "pipe"] }));
     assert.equal(run.code, 0, run.stderr);
+    // RGB only: 5 prior frames + 4 initial + 4 current views, no pose text (depth still places the pixel).
+    assert.deepEqual(waypoint.stats.seen.map((r) => r.imageCount), [13, 13]);
+    assert.ok(waypoint.stats.seen.every((r) => !r.texts.join("\n").includes("Your position")));
+    assert.equal(scoresOf(out).settings.observation, "rgb");
+    assert.equal(scoresOf(out).settings.depth, true);
     for (const r of records(out)) {
       assert.equal(r.decisions.length, 1);
       const d = r.decisions[0];

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { emptyGrid, type OccupancyGrid } from "../../src/world/space/index.js";
+import { poseFromStart, rotationOf } from "../../src/sim/types.js";
 import { applyAction, forwardIncrements, forwardMove, snapToFree, startState, VCN_MOTION, yawOf, type MotionState } from "../../src/sim/motion.js";
 
 /** A grid of `n` x `n` cells from the origin with the cells for which `occupied(i, j)` holds set. */
@@ -139,4 +140,18 @@ test("issue 25: a point far outside the grid snaps to nothing at once, whatever 
   assert.ok(performance.now() - started < 1000, "bounded by the grid, not by the coordinate");
   assert.throws(() => snapToFree(g, [Number.NaN, 0]), /not finite/);
   assert.throws(() => snapToFree(g, [0, 0], -1), /snap distance must be a non-negative number/);
+});
+
+test("poseFromStart: metres ahead and to the left of the start's heading, and the turn since, counter-clockwise positive", () => {
+  const pose = (x: number, z: number, heading: number) => ({ position: [x, 0, z] as [number, number, number], rotation: rotationOf(heading), heading });
+  const near = (got: { forwardM: number; leftM: number; turn: number }, want: [number, number, number]) =>
+    assert.ok([got.forwardM - want[0], got.leftM - want[1], got.turn - want[2]].every((d) => Math.abs(d) < 1e-12), JSON.stringify(got));
+  // Heading 0 faces -z; its left is -x.
+  near(poseFromStart(pose(1, 2, 0), pose(1, 1.5, 0)), [0.5, 0, 0]);
+  near(poseFromStart(pose(1, 2, 0), pose(0, 2, Math.PI / 6)), [0, 1, Math.PI / 6]);
+  // Heading pi/2 faces -x; its left is +z.
+  near(poseFromStart(pose(1, 2, Math.PI / 2), pose(0, 2, Math.PI / 2)), [1, 0, 0]);
+  near(poseFromStart(pose(1, 2, Math.PI / 2), pose(1, 3, 0)), [0, 1, -Math.PI / 2]);
+  // From 3pi/4 to -3pi/4 is a quarter turn to the left, not three quarters to the right.
+  near(poseFromStart(pose(0, 0, (3 * Math.PI) / 4), pose(0, 0, (-3 * Math.PI) / 4)), [0, 0, Math.PI / 2]);
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
 import sharp from "sharp";
-import { buildDecisionMessages, decisionWords, frameOfLabel, loadNavTemplates, oracleFrame, planPrior, priorLabel } from "../../../src/benchmarks/vcn/navigate/prompt.js";
+import { buildDecisionMessages, DEPTH_PREVIEW_MAX_M, decisionWords, poseFields, frameOfLabel, loadNavTemplates, oracleFrame, planPrior, priorLabel } from "../../../src/benchmarks/vcn/navigate/prompt.js";
 import { counterfactualTasks } from "../../../src/benchmarks/vcn/navigate/runner.js";
 import { loadNavTasks } from "../../../src/benchmarks/vcn/navigate/tasks.js";
 import { tourSampler } from "../../../src/benchmarks/vcn/prompt.js";
@@ -83,4 +83,31 @@ test("interventions: no prior video at all; the oracle frame shown again with it
     assert.notEqual(t.instruction, original.instruction);
     assert.deepEqual(t.episode.goals, original.episode.goals);
   }
+});
+
+test("the observation of §3.1: the pose as seen from the start and a depth picture per current view, after the views", () => {
+  const prior = planPrior(task, "none", 10, 1);
+  const at = (step: number, position: [number, number, number], heading: number): Observation => ({ ...observation(step), pose: { position, rotation: rotationOf(heading), heading } });
+  // From [2, 0, 5] facing -z: one step to -z (ahead), 0.5 m to -x (left), turned 60 degrees left, then 90 right.
+  const start = at(0, [2, 0, 5], 0);
+  assert.deepEqual(poseFields(start, at(3, [1.5, 0, 4.75], Math.PI / 3)), { forward: "0.25", left: "0.50", turn: "60" });
+  assert.deepEqual(poseFields(start, at(6, [2.25, 0, 5.5], -Math.PI / 6)), { forward: "-0.50", left: "-0.25", turn: "-30" });
+  assert.deepEqual(poseFields(start, start), { forward: "0.00", left: "0.00", turn: "0" });
+  const depth = new Map(VIEW_NAMES.map((name) => [name, jpeg] as const));
+  const current = at(3, [1.5, 0, 4.75], Math.PI / 3);
+  const input = { task, instruction: task.instruction, mode: "action" as const, intervention: "none" as const, prior, tour, info, initial: start, current, history: [] };
+  const m = buildDecisionMessages({ ...input, pose: true, depth }, templates);
+  assert.equal(images(m), 10 + 4 + 4 + 4);
+  const t = texts(m);
+  assert.ok(t.includes("Your position: 0.25 m ahead of and 0.50 m to the left of where you started (negative numbers: behind, to the right); you have turned 60 degrees to the left since then"));
+  assert.ok(t.includes(`black is 0 m away, white is ${DEPTH_PREVIEW_MAX_M} m or more`));
+  // Order: the four current views, then their four depth pictures, then the pose and the question.
+  const labels = m[1]!.content.flatMap((p) => (p.type === "text" && /^(Front|Left|Back|Right) (view|depth):$/.test(p.text) ? [p.text] : []));
+  assert.deepEqual(labels.slice(-8), ["Front view:", "Left view:", "Back view:", "Right view:", "Front depth:", "Left depth:", "Back depth:", "Right depth:"]);
+  assert.ok(t.indexOf("Right depth:") < t.indexOf("Your position:") && t.indexOf("Your position:") < t.indexOf("Instruction:"));
+  // RGB only: neither.
+  const rgb = buildDecisionMessages(input, templates);
+  assert.equal(images(rgb), 10 + 8);
+  assert.ok(!texts(rgb).includes("Your position") && !texts(rgb).includes("depth"));
+  assert.throws(() => buildDecisionMessages({ ...input, depth: new Map([["front", jpeg]]) }, templates), /the depth of the left view is missing/);
 });

@@ -11,7 +11,9 @@ import type { ReplyStore } from "../../../store/store.js";
 import type { Tour } from "../prompt.js";
 import type { VcnItem } from "../types.js";
 import { WAYPOINT_RADIUS_M, type AgentState, type AgentTurn, type NavAgent, type Plan } from "./agents.js";
-import { buildDecisionMessages, frameOfLabel, planPrior, type Intervention, type NavMode, type NavTemplates, type PriorPlan } from "./prompt.js";
+import { depthPreviewPng } from "../../../media/depth-preview.js";
+import type { Observation, ViewName } from "../../../sim/types.js";
+import { buildDecisionMessages, DEPTH_PREVIEW_MAX_M, frameOfLabel, planPrior, type Intervention, type NavMode, type NavTemplates, type ObservationKind, type PriorPlan } from "./prompt.js";
 import { readNavReply } from "./reply.js";
 import type { Decision, ReplyReading } from "./types.js";
 import { waypointOf } from "./waypoint.js";
@@ -24,6 +26,8 @@ export interface ModelAgentOptions {
   imageBudget?: ImageBudgets;
   mode: NavMode;
   intervention: Intervention;
+  /** What the prompt shows of each observation besides the views (prompt.ts OBSERVATIONS). */
+  observation: ObservationKind;
   /** Earlier decisions shown with their front view (DualVLN's 8 history frames, §4). */
   historyWindow: number;
   /** Most prior-video frames per prompt (MV-DualVLN: 50, §4.1). */
@@ -36,6 +40,16 @@ export interface ModelAgentOptions {
 }
 
 const LOG_REPLY_CHARS = 4000;
+
+/** Depth pictures of an observation's views; throws when the environment gave no depth. */
+async function depthPictures(observation: Observation): Promise<Map<ViewName, Buffer>> {
+  const out = new Map<ViewName, Buffer>();
+  for (const view of observation.views) {
+    if (!view.depthPng) throw new Error(`the ${view.name} view after ${observation.step} actions has no depth (the environment renders none)`);
+    out.set(view.name, await depthPreviewPng(view.depthPng, DEPTH_PREVIEW_MAX_M));
+  }
+  return out;
+}
 
 /** The move a reading asks for (no I/O except the depth lookup of a pixel). */
 async function planOf(reading: Extract<ReplyReading, { ok: true }>, state: AgentState, mode: NavMode, goalFrame: number | null): Promise<Plan | string> {
@@ -66,8 +80,13 @@ export function modelAgent(o: ModelAgentOptions): NavAgent {
       const tour = prior.shown.length > 0 && task.item ? await o.sampleTour(task.item) : null;
       const first = Math.max(0, state.decisions.length - o.historyWindow);
       const history = state.decisions.slice(first).map((decision, k) => ({ decision, observation: state.observations[first + k]! }));
+      const full = o.observation === "rgbd-pose";
       const messages = buildDecisionMessages(
-        { task, instruction: task.instruction, mode: o.mode, intervention: o.intervention, prior, tour, info: state.env.info, initial: state.observations[0]!, current: state.observation, history },
+        {
+          task, instruction: task.instruction, mode: o.mode, intervention: o.intervention, prior, tour, info: state.env.info,
+          initial: state.observations[0]!, current: state.observation, history,
+          ...(full ? { pose: true, depth: await depthPictures(state.observation) } : {}),
+        },
         o.templates,
       );
       const asked = await askModel(o.model, o.settings, messages, `${task.id}#${state.decisions.length}`, {

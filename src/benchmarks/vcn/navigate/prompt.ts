@@ -1,7 +1,8 @@
 /**
  * The messages of one navigation decision (templates/vcn-navigate.yaml, our own wording): the
  * prior video within the frame budget, the instruction, the four initial views, the latest
- * decisions with the front view each saw, and the four current views (§4.1, Fig. 5).
+ * decisions with the front view each saw, and the four current views (§4.1, Fig. 5) with, by
+ * default, what §3.1 gives the agent besides RGB: its position and heading, and depth.
  *
  * Interventions (§6.3, App. D.2), as prompt changes (the goals and scoring stay the episode's):
  *   shuffled-prior  the shown frames in a seeded random order, labelled by shown position
@@ -16,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import type { Message, Part } from "../../../core/types.js";
 import { thinEvenly } from "../../../media/frames.js";
 import { imagePart } from "../../../media/sniff.js";
-import { VIEW_NAMES, type EnvInfo, type Observation } from "../../../sim/types.js";
+import { poseFromStart, VIEW_NAMES, type EnvInfo, type Observation, type ViewName } from "../../../sim/types.js";
 import { shuffledOrder } from "../interventions.js";
 import { fill, readVcnTemplateFile, type Tour } from "../prompt.js";
 import type { NavTask } from "./tasks.js";
@@ -24,6 +25,15 @@ import type { Decision } from "./types.js";
 
 export const INTERVENTIONS = ["none", "shuffled-prior", "counterfactual", "no-prior", "oracle-frame"] as const;
 export type Intervention = (typeof INTERVENTIONS)[number];
+/**
+ * What the agent observes at each decision (§3.1: "current RGB and depth observations, and current
+ * position and heading"): "rgbd-pose" (the default) adds its pose, as seen from the episode's start,
+ * and a depth picture of each current view; "rgb" sends the views alone (RGB-only runs).
+ */
+export const OBSERVATIONS = ["rgbd-pose", "rgb"] as const;
+export type ObservationKind = (typeof OBSERVATIONS)[number];
+/** Depth pictures shade 0 m black to this many metres white (media/depth-preview.ts). */
+export const DEPTH_PREVIEW_MAX_M = 10;
 export const NAV_MODES = ["action", "waypoint"] as const;
 export type NavMode = (typeof NAV_MODES)[number];
 
@@ -36,7 +46,7 @@ export interface NavTemplates {
 
 const TEXT_KEYS = [
   "system", "intro", "intro_shuffled", "thinned", "no_prior", "frame_label", "oracle_frame", "initial_intro", "view_label",
-  "history_intro", "history_label", "current_intro", "collided", "question_action", "question_waypoint",
+  "history_intro", "history_label", "current_intro", "collided", "pose", "depth_intro", "depth_label", "question_action", "question_waypoint",
 ] as const;
 
 export const DEFAULT_NAV_TEMPLATE_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../templates/vcn-navigate.yaml");
@@ -101,6 +111,28 @@ export interface DecisionInput {
   current: Observation;
   /** Earlier decisions and the observations they were made on, oldest first, already cut to the window. */
   history: Array<{ decision: Decision; observation: Observation }>;
+  /** The current pose, as seen from the start, is stated (§3.1); default false (RGB only). */
+  pose?: boolean;
+  /** Depth pictures of the current views (depthPreviewPng), shown after them when given. */
+  depth?: ReadonlyMap<ViewName, Buffer>;
+}
+
+/** The pose fields of the template: metres forward/left of the start, degrees turned left (2 and 0 decimals). */
+export function poseFields(initial: Observation, current: Observation): { forward: string; left: string; turn: string } {
+  const p = poseFromStart(initial.pose, current.pose);
+  const fixed = (v: number, digits: number) => (Math.abs(v) < 0.5 * 10 ** -digits ? 0 : v).toFixed(digits);
+  return { forward: fixed(p.forwardM, 2), left: fixed(p.leftM, 2), turn: fixed((p.turn * 180) / Math.PI, 0) };
+}
+
+function depthParts(depth: ReadonlyMap<ViewName, Buffer>, templates: NavTemplates, where: string): Part[] {
+  const parts: Part[] = [{ type: "text", text: fill(String(templates["depth_intro"]), { depth_max: DEPTH_PREVIEW_MAX_M }) }];
+  for (const name of VIEW_NAMES) {
+    const png = depth.get(name);
+    if (!png) throw new Error(`the depth of the ${name} view is missing`);
+    parts.push({ type: "text", text: fill(String(templates["depth_label"]), { direction: name[0]!.toUpperCase() + name.slice(1) }) });
+    parts.push(imagePart(png, `${where}#${name}-depth`));
+  }
+  return parts;
 }
 
 function viewParts(observation: Observation, templates: NavTemplates, where: string): Part[] {
@@ -170,6 +202,8 @@ export function buildDecisionMessages(input: DecisionInput, templates: NavTempla
   }
   content.push({ type: "text", text: t("current_intro", fields) + (input.current.collided ? `\n${t("collided")}` : "") });
   content.push(...viewParts(input.current, templates, `${task.id}/step-${input.current.step}`));
+  if (input.depth) content.push(...depthParts(input.depth, templates, `${task.id}/step-${input.current.step}`));
+  if (input.pose) content.push({ type: "text", text: t("pose", poseFields(input.initial, input.current)) });
   content.push({ type: "text", text: t(input.mode === "action" ? "question_action" : "question_waypoint", fields) });
   return [
     { role: "system", content: [{ type: "text", text: String(templates["system"]).trim() }] },

@@ -22,7 +22,7 @@ import type { TaskCode } from "../schema.js";
 import { BUILTIN_AGENTS, builtinAgent, type NavAgent } from "./agents.js";
 import { modelAgent } from "./model-agent.js";
 import { writeNavigationOutputs } from "./outputs.js";
-import type { Intervention, NavMode } from "./prompt.js";
+import type { Intervention, NavMode, ObservationKind } from "./prompt.js";
 import { counterfactualTasks, navigate, promptResources, type NavigateResult, type RunIdentity } from "./runner.js";
 import { navigationScores, type NavigationScores } from "./scores.js";
 import { loadNavTasks, type NavTask } from "./tasks.js";
@@ -48,6 +48,8 @@ export interface NavigationRunOptions {
   /** A house cache shared with other runs (the demo's); the run makes its own otherwise. */
   houses?: HouseCache;
   depth?: boolean;
+  /** Model agents: what each prompt shows besides the views (default "rgbd-pose", §3.1). */
+  observation?: ObservationKind;
   saveViews?: boolean;
   maxActions?: number;
   metricVariant?: "paper" | "released";
@@ -114,6 +116,10 @@ export async function prepareNavigation(o: NavigationRunOptions, store?: ReplySt
   if (!builtin && !isProviderSpec(spec)) throw new UsageError(`unknown agent "${spec}": use ${BUILTIN_AGENTS.join(", ")}, or openai:<model>, anthropic:<model>, gemini:<model>`);
   if (builtin && intervention !== "none") throw new UsageError(`--intervention ${intervention} changes what a model is shown; the built-in agent ${spec} sees no prompt`);
   const mode: NavMode = o.mode ?? "action";
+  const observation: ObservationKind = o.observation ?? "rgbd-pose";
+  if (builtin && o.observation !== undefined) throw new UsageError(`--observation changes what a model is shown; the built-in agent ${spec} sees no prompt`);
+  // The depth pictures of the prompt come from the simulator's depth views.
+  const depth = Boolean(o.depth) || (!builtin && observation === "rgbd-pose");
   const history = o.history ?? 8;
   const priorBudget = o.priorFrames ?? 50;
   const seed = o.seed ?? 20260717;
@@ -131,8 +137,8 @@ export async function prepareNavigation(o: NavigationRunOptions, store?: ReplySt
     const { templates, sampleTour } = promptResources(o.templateFile);
     const maxImages = settings.max_images ?? model.limits?.maxImages.count;
     const imageBudget = resolveImageBudgets(vcn.imageBudget, { maxPixels: settings.max_pixels, format: settings.image_format, jpegQuality: settings.jpeg_quality });
-    // Images per request: prior frames, the oracle frame, 4 initial and 4 current views, the history's front views.
-    const fixed = 8 + history + (intervention === "oracle-frame" ? 1 : 0);
+    // Images per request: prior frames, the oracle frame, 4 initial and 4 current views (and their depth), the history's front views.
+    const fixed = 8 + (observation === "rgbd-pose" ? 4 : 0) + history + (intervention === "oracle-frame" ? 1 : 0);
     const priorFrames = maxImages !== undefined ? Math.min(priorBudget, maxImages - fixed) : priorBudget;
     if (priorFrames < 1 && intervention !== "no-prior") throw new UsageError(`the model takes at most ${maxImages} images per request, which leaves no room for prior-video frames beside ${fixed} views; lower --history`);
     if (store === undefined) owned = new ResponseStore(o.storeFile ?? path.join(o.out, "responses.sqlite"));
@@ -145,6 +151,7 @@ export async function prepareNavigation(o: NavigationRunOptions, store?: ReplySt
       imageBudget,
       mode,
       intervention,
+      observation,
       historyWindow: history,
       priorFrames: Math.max(1, priorFrames),
       seed,
@@ -161,7 +168,14 @@ export async function prepareNavigation(o: NavigationRunOptions, store?: ReplySt
   const environments: Environment[] =
     bridges.length > 0
       ? await Promise.all(bridges.map((url) => connectBridge(url)))
-      : Array.from({ length: count }, () => createWorldSimulator({ dataRoot: data, houses: houses!, depth: Boolean(o.depth), maxActions }));
+      : Array.from({ length: count }, () => createWorldSimulator({ dataRoot: data, houses: houses!, depth, maxActions }));
+  const blind = environments.find((e) => !e.info.depth);
+  if (depth && blind) {
+    await Promise.all(environments.map((e) => e.close()));
+    ownHouses?.close();
+    owned?.close();
+    throw new UsageError(`the simulator ${blind.info.simulator} renders no depth, which ${builtin ? "--depth" : "the default --observation rgbd-pose"} needs; run with ${builtin ? "no --depth" : "--observation rgb"}`);
+  }
   const identity: RunIdentity = {
     kind: "navigation",
     benchmark: "vcn",
@@ -173,9 +187,9 @@ export async function prepareNavigation(o: NavigationRunOptions, store?: ReplySt
     episodes: tasks.length,
     settings: {
       seed,
-      ...(builtin ? {} : { history, prior_frames: priorBudget, template: o.templateFile ?? "templates/vcn-navigate.yaml", generation: settings }),
+      ...(builtin ? {} : { history, prior_frames: priorBudget, observation, template: o.templateFile ?? "templates/vcn-navigate.yaml", generation: settings }),
       max_actions: maxActions,
-      depth: Boolean(o.depth),
+      depth,
       simulator: bridges.length > 0 ? "bridge" : "built-in",
       ...(wanted ? { tasks: wanted } : {}),
       ...(o.limit ? { limit: o.limit } : {}),

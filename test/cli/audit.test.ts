@@ -72,18 +72,20 @@ test("--prune writes a kept set that validate reads, with the removed ids and th
   for (const x of removed) assert.ok(!kept.some((row) => row.id === x.id), x.id);
 });
 
-test("a blind rule scores what `run` scores with the same answers: VCN's first-frame rule and the first-frame built-in", async () => {
+test("a blind rule scores what `run` scores with the same answers: VCN's first-frame and last-frame rules and built-ins", async () => {
   const data = path.join(ROOT, "examples/vcn-mini");
-  const [audited, ran] = [tmp(), tmp()];
-  const [a, r] = await Promise.all([
+  const [audited, first, last] = [tmp(), tmp(), tmp()];
+  const [a, f, l] = await Promise.all([
     runCli(["audit", "vcn", "--data", data, "--out", audited, "--bootstrap", "0", "--no-cues"]),
-    runCli(["run", "vcn", "--data", data, "--model", "first-frame", "--out", ran, "--bootstrap", "0"]),
+    runCli(["run", "vcn", "--data", data, "--model", "first-frame", "--out", first, "--bootstrap", "0"]),
+    runCli(["run", "vcn", "--data", data, "--model", "last-frame", "--out", last, "--bootstrap", "0"]),
   ]);
-  assert.equal(a.code, 0, a.stderr);
-  assert.equal(r.code, 0, r.stderr);
+  for (const r of [a, f, l]) assert.equal(r.code, 0, r.stderr);
   const audit = JSON.parse(readFileSync(path.join(audited, "audit.json"), "utf8"));
-  const scores = JSON.parse(readFileSync(path.join(ran, "scores.json"), "utf8"));
-  const tasks = Object.keys(scores.tasks);
-  assert.deepEqual(Object.keys(audit.tasks).sort(), [...tasks].sort());
-  for (const task of tasks) assert.equal(audit.tasks[task].blind.find((rule: { name: string }) => rule.name === "first-frame").score, scores.tasks[task].SR, task);
+  for (const [rule, ran] of [["first-frame", first], ["last-frame", last]] as const) {
+    const scores = JSON.parse(readFileSync(path.join(ran, "scores.json"), "utf8"));
+    const tasks = Object.keys(scores.tasks);
+    assert.deepEqual(Object.keys(audit.tasks).sort(), [...tasks].sort());
+    for (const task of tasks) assert.equal(audit.tasks[task].blind.find((r: { name: string }) => r.name === rule).score, scores.tasks[task].SR, `${rule} ${task}`);
+  }
 });

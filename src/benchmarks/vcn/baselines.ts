@@ -50,4 +50,8 @@ export const vcnBaselines: Record<string, Baseline> = {
     describe: "always the first frame shown (an order-bias floor)",
     reply: (item, _seed, prompt) => reply(shownLabels(shownFor(item, prompt))[0]!),
   },
+  "last-frame": {
+    describe: "always the last frame shown (an order-bias control: a window that ends as the target room is entered gives its answer away here)",
+    reply: (item, _seed, prompt) => reply(shownLabels(shownFor(item, prompt)).at(-1)!),
+  },
 };

@@ -10,7 +10,7 @@ import { tallyResults } from "../../core/results.js";
 import { summarizeGoals, type ScoredGoal } from "./aggregate.js";
 import { vcnBaselines } from "./baselines.js";
 import { vcnAudit } from "./audit.js";
-import { deriveCounterfactuals } from "./interventions.js";
+import { deriveCounterfactuals, reasonsText, skipReasons, uncheckedCounts } from "./interventions.js";
 import { loadVcn } from "./load.js";
 import { readFrameIndex } from "./parse.js";
 import { buildMessages, checkTour, loadTemplates, planShown, promptInfo, tourSampler, VARIANTS, type Variant } from "./prompt.js";
@@ -119,6 +119,8 @@ export function summarize(items: VcnItem[], results: ItemResult[], tasks: string
             skipped: derivation?.skipped ?? 0,
             total: derivation?.total ?? items.length,
             skipped_reasons: derivation?.skipped_reasons ?? {},
+            skipped_items: derivation?.skipped_items ?? [],
+            unchecked: uncheckedCounts(items),
             chose_original_target: summary.counterfactual?.chose_original_target ?? 0,
             chose_original_rate: summary.counterfactual?.chose_original_rate ?? null,
             target_unchanged: summary.counterfactual?.target_unchanged ?? 0,
@@ -184,7 +186,11 @@ export const vcn: Benchmark<VcnItem> = {
   promptSources: [...VARIANTS],
   promptControls: ["none"],
   deriveItems(items, setup) {
-    return setup.source === "counterfactual" ? deriveCounterfactuals(items).items : items;
+    if (setup.source !== "counterfactual") return items;
+    const set = deriveCounterfactuals(items);
+    // With none derived no item carries the skip counts: say why here rather than run nothing.
+    if (set.items.length === 0 && items.length > 0) throw new UsageError(`--prompt counterfactual: no question has a counterfactual instruction (${set.skipped.length} skipped: ${reasonsText(skipReasons(set.skipped))})`);
+    return set.items;
   },
   preparePrompts,
   readReply,

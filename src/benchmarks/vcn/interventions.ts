@@ -3,13 +3,17 @@
  * - shuffled-frames: the shown frames in a seeded random order, labelled 0..K-1 by their position
  *   in that order (so the labels carry no tour order); the model's number is a shown position and
  *   is mapped back to the tour index before scoring (score.ts `toTourIndex`).
- * - counterfactual: the instruction's relation swapped (relations.ts OPPOSITE), the instruction
- *   re-filled from the item's template, and the target recomputed from the annotations and layout.
- *   Items without a query and template, or whose swapped relation names no single target, are
- *   skipped and counted (with the reason).
+ * - counterfactual (App. D.2): the instruction's relation swapped (counterfactual-rules.ts
+ *   counterRelation), the instruction re-filled from the item's template, and the target
+ *   recomputed from the annotations and layout. The new target must pass the checks of
+ *   counterfactual-rules.ts (not the start room, not an ambiguous room type, the instruction
+ *   type's rule with its margins). Items without a query and template, whose swap is degenerate,
+ *   names no single target or fails a check are skipped and counted by reason; every derived item
+ *   carries the list, and its own checks the item's data did not allow (`unchecked`).
  */
 import { createRng, seedFromString } from "../../stats/rng.js";
-import { fillRelation, OPPOSITE, resolveQuery } from "./relations.js";
+import { checkCounterfactual, counterRelation } from "./counterfactual-rules.js";
+import { fillRelation, resolveQuery } from "./relations.js";
 import { targetId } from "./score.js";
 import type { GoalTarget, VcnItem } from "./types.js";
 
@@ -25,7 +29,9 @@ export function counterfactualOf(item: VcnItem): CounterfactualResult {
   const query = item.query;
   if (!query) return { ok: false, reason: "no query structure" };
   if (query.template === undefined) return { ok: false, reason: "no instruction template" };
-  const relation = OPPOSITE[query.relation];
+  const swap = counterRelation(query);
+  if (!swap.ok) return { ok: false, reason: swap.reason };
+  const relation = swap.relation;
   const swapped = { ...query, relation };
   const resolved = resolveQuery(swapped, { annotations: item.annotations, layout: item.layout });
   if (!resolved.ok) return { ok: false, reason: `the swapped relation names no target (${resolved.reason})` };
@@ -41,6 +47,9 @@ export function counterfactualOf(item: VcnItem): CounterfactualResult {
   }
   const reached = item.annotations.some((a) => (target.kind === "room" ? a.room === target.room : a.objects.some((o) => o.id === target.object)));
   if (!reached) return { ok: false, reason: `the new target ${resolved.target} is never reached in the tour` };
+  if (resolved.target === targetId(item.target)) return { ok: false, reason: `degenerate relation ("${relation}" names the original target ${resolved.target})` };
+  const check = checkCounterfactual(item, swapped, target);
+  if (check.problem) return { ok: false, reason: check.problem };
   const derived: VcnItem = {
     ...item,
     id: `${item.id}~cf`,
@@ -48,7 +57,7 @@ export function counterfactualOf(item: VcnItem): CounterfactualResult {
     instruction: fillRelation(query.template, relation),
     target,
     query: swapped,
-    derivation: { kind: "counterfactual", of: item.id, original: { instruction: item.instruction, relation: query.relation, target: targetId(item.target) }, skipped: 0, total: 0, skipped_reasons: {} },
+    derivation: { kind: "counterfactual", of: item.id, original: { instruction: item.instruction, relation: query.relation, target: targetId(item.target) }, skipped: 0, total: 0, skipped_reasons: {}, skipped_items: [], unchecked: check.unchecked },
   };
   return { ok: true, item: derived };
 }
@@ -68,8 +77,15 @@ export function deriveCounterfactuals(items: readonly VcnItem[]): Counterfactual
     else skipped.push({ id: item.id, reason: result.reason });
   }
   const reasons = skipReasons(skipped);
-  for (const item of out) item.derivation = { ...item.derivation!, skipped: skipped.length, total: items.length, skipped_reasons: reasons };
+  for (const item of out) item.derivation = { ...item.derivation!, skipped: skipped.length, total: items.length, skipped_reasons: reasons, skipped_items: skipped };
   return { items: out, skipped };
+}
+
+/** Derived items per check their data did not allow. */
+export function uncheckedCounts(items: readonly VcnItem[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const item of items) for (const rule of item.derivation?.unchecked ?? []) out[rule] = (out[rule] ?? 0) + 1;
+  return out;
 }
 
 /** Skip reasons counted by kind (the text before any parenthesis). */
@@ -80,4 +96,10 @@ export function skipReasons(skipped: ReadonlyArray<{ reason: string }>): Record<
     out[key] = (out[key] ?? 0) + 1;
   }
   return out;
+}
+
+/** Skip reasons with their counts, most frequent first ("–" when none). */
+export function reasonsText(reasons: Record<string, number> | undefined): string {
+  const entries = Object.entries(reasons ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return entries.length === 0 ? "–" : entries.map(([reason, n]) => `${reason}: ${n}`).join("; ");
 }

@@ -273,6 +273,7 @@ export function loadLine(value: Record<string, unknown>, ctx: LineContext, probl
     views,
     ...(layout ? { layout } : {}),
     ...(raw.query ? { query: raw.query } : {}),
+    ...(raw.meta ? { meta: raw.meta } : {}),
     source: { file: ctx.file, line: ctx.line },
   };
 }

@@ -4,6 +4,7 @@ import { mdText, table } from "../../report/markdown.js";
 import type { Averages, GroupedAverages, TaskSummary } from "./aggregate.js";
 import type { NavigationReport, NavSummary } from "./navigation.js";
 import { nScoredCell, overallCell, overallTerminal, runLabels, runsMarkdown, terminalStatusLines, type RunDefaults } from "../../report/run-facts.js";
+import { reasonsText } from "./interventions.js";
 import { VARIANTS } from "./prompt.js";
 import { R2O_TASKS, TASK_CODES, TASK_NAMES } from "./schema.js";
 import { OBJECT_ERRORS, R2O_ERRORS } from "./taxonomy.js";
@@ -17,7 +18,7 @@ type Run = ScoresDocument & {
   average?: Averages;
   chance?: { complete: GroupedAverages; category: GroupedAverages; complete_shown?: GroupedAverages; category_shown?: GroupedAverages };
   errors?: { r2o: Record<string, number>; object: Record<string, number> };
-  counterfactual?: { n: number; skipped: number; total: number; chose_original_target: number; chose_original_rate: number | null; target_unchanged: number; skipped_reasons?: Record<string, number> };
+  counterfactual?: { n: number; skipped: number; total: number; chose_original_target: number; chose_original_rate: number | null; target_unchanged: number; skipped_reasons?: Record<string, number>; skipped_items?: Array<{ id: string; reason: string }>; unchecked?: Record<string, number> };
   navigation?: NavigationReport;
 };
 
@@ -92,10 +93,10 @@ export function vcnMarkdown(runs: ScoresDocument[]): string {
   }
   const cf = list.filter((r) => r.counterfactual);
   if (cf.length > 0) {
-    parts.push("", "### Counterfactual instructions", "", "The relation swapped (first↔last, before↔after, nearest↔farthest, north↔south, left↔right, most↔fewest) and the target recomputed; \"chose the original target\" means the model answered as if the instruction had not changed.", "");
-    parts.push(table(["Run", "Questions", "Skipped (no structure)", "Chose the original target", "Target unchanged by the swap"], cf.map((run) => {
+    parts.push("", "### Counterfactual instructions", "", "The relation swapped (App. D.2: ordinals to the mirrored position, before↔after, nearest↔farthest, north↔south, left↔right, most↔fewest) and the target recomputed; a question is skipped when it has no relation to swap, the swap is degenerate, or the new target is the start room, an ambiguous room type or fails its instruction type's rule (App. B.2, B.4). \"Chose the original target\" means the model answered as if the instruction had not changed.", "");
+    parts.push(table(["Run", "Questions", "Skipped", "Skipped, by reason", "Questions with a check not made (their data lacks it)", "Chose the original target", "Target unchanged by the swap"], cf.map((run) => {
       const c = run.counterfactual!;
-      return [labelOf.get(run)!, String(c.n), `${c.skipped} of ${c.total}`, `${c.chose_original_target} (${pct(c.chose_original_rate)})`, String(c.target_unchanged)];
+      return [labelOf.get(run)!, String(c.n), `${c.skipped} of ${c.total}`, reasonsText(c.skipped_reasons), reasonsText(c.unchecked), `${c.chose_original_target} (${pct(c.chose_original_rate)})`, String(c.target_unchanged)];
     })));
   }
   for (const run of list) if (run.navigation) parts.push("", navigationMarkdown(run.navigation, `### ${mdText(labelOf.get(run)!)}: navigation`));
@@ -160,7 +161,11 @@ export function vcnTerminal(run: ScoresDocument): string {
   const avg = overallTerminal(run, `${pct(r.average?.mean_of_types)} (pooled ${pct(r.average?.pooled)})`, typeof r.average?.mean_of_types === "number");
   lines.push(`Rid-SR ${rid}  Oid-SR ${pct(r["Oid-SR"]?.pooled)}  Avg ${avg}`);
   lines.push(`unreadable ${run.counts.parse_failures} · missing ${run.counts.missing} · errors ${run.counts.errors}`);
-  if (r.counterfactual) lines.push(`counterfactual: ${r.counterfactual.n} questions (${r.counterfactual.skipped} of ${r.counterfactual.total} skipped), chose the original target ${r.counterfactual.chose_original_target}`);
+  if (r.counterfactual) {
+    lines.push(`counterfactual: ${r.counterfactual.n} questions (${r.counterfactual.skipped} of ${r.counterfactual.total} skipped), chose the original target ${r.counterfactual.chose_original_target}`);
+    if (r.counterfactual.skipped > 0) lines.push(`counterfactual skipped: ${reasonsText(r.counterfactual.skipped_reasons)}`);
+    if (Object.keys(r.counterfactual.unchecked ?? {}).length > 0) lines.push(`counterfactual checks not made: ${reasonsText(r.counterfactual.unchecked)}`);
+  }
   lines.push(...terminalStatusLines(run));
   return lines.join("\n");
 }

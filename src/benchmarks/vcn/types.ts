@@ -25,6 +25,10 @@ export interface Derivation {
   total: number;
   /** Why items were skipped, counted by reason. */
   skipped_reasons: Record<string, number>;
+  /** The skipped items, each with its reason. */
+  skipped_items: Array<{ id: string; reason: string }>;
+  /** Checks of this item's counterfactual the item's data did not allow (counterfactual-rules.ts). */
+  unchecked: string[];
 }
 
 /** One goal-identification question, validated and with paths resolved. */
@@ -43,6 +47,8 @@ export interface VcnItem extends BenchItem {
   views: { front: string; left: string; back: string; right: string };
   layout?: Layout;
   query?: Query;
+  /** The line's free-form `meta` (generated sets: initial_room, object_category, ...), as written. */
+  meta?: Record<string, unknown>;
   source: { file: string; line: number };
   derivation?: Derivation;
 }

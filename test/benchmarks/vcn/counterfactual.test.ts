@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { counterRelation } from "../../../src/benchmarks/vcn/counterfactual-rules.js";
 import {
   counterfactualOf,
   deriveCounterfactuals,
@@ -13,7 +14,11 @@ import {
   type Query,
   type Relation,
   type VcnItem,
+  loadVcn,
+  reasonsText,
+  skipReasons,
 } from "../../../src/benchmarks/vcn/index.js";
+import path from "node:path";
 
 /**
  * A hand-made house (plan coordinates [east, north]):
@@ -23,7 +28,8 @@ import {
  *
  * Tour (camera room per frame): 0 K, 1 K, 2 B, 3 B, 4 L, 5 C, 6 C, 7 O, 8 D, 9 D.
  * First entries: K 0, B 2, L 4, C 5, O 7, D 8. Chairs: chair_1 seen at 1, chair_2 at 3, chair_3 at 6.
- * Chairs per room (layout): K 1, B 2, L 3.
+ * Chairs per room (layout): K 1, B 2, L 3. Lamps: lamp_2 in B seen at 2, lamp_1 in D seen at 9.
+ * The start [6,2.5] stands in B.
  */
 const rooms: Array<[string, string, [number, number]]> = [
   ["K", "kitchen", [2, 2]], ["B", "bedroom", [6, 2]], ["C", "bedroom", [10, 2]],
@@ -31,7 +37,7 @@ const rooms: Array<[string, string, [number, number]]> = [
 ];
 const categoryOf = Object.fromEntries(rooms.map(([id, c]) => [id, c]));
 const tourRooms = ["K", "K", "B", "B", "L", "C", "C", "O", "D", "D"];
-const seenAt: Record<number, Array<[string, string]>> = { 1: [["chair_1", "chair"]], 3: [["chair_2", "chair"]], 6: [["chair_3", "chair"]], 7: [["sofa_1", "sofa"]] };
+const seenAt: Record<number, Array<[string, string]>> = { 1: [["chair_1", "chair"]], 2: [["lamp_2", "lamp"]], 3: [["chair_2", "chair"]], 6: [["chair_3", "chair"]], 7: [["sofa_1", "sofa"]], 9: [["lamp_1", "lamp"]] };
 const annotations: Annotation[] = tourRooms.map((room, index) => ({
   index,
   room,
@@ -47,36 +53,66 @@ const layout: Layout = {
     chair("chair_2", "B", [5, 1]), chair("chair_5", "B", [7, 3]),
     chair("chair_3", "L", [1, 7]), chair("chair_6", "L", [3, 7]), chair("chair_7", "L", [3, 5]),
     { id: "sofa_1", category: "sofa", room: "O", position: [6.5, 6.5] },
+    { id: "lamp_1", category: "lamp", room: "D", position: [10, 6] },
+    { id: "lamp_2", category: "lamp", room: "B", position: [6, 2] },
   ],
   start: { position: [6, 2.5], facing: [0, 1] },
 };
 const world = { annotations, layout };
 
-function item(query: Query, kind: "room" | "object" = "room"): VcnItem {
-  const resolved = resolveQuery(query, world);
+
+interface Made {
+  task?: VcnItem["task"];
+  kind?: "room" | "object";
+  /** meta.initial_room, meta.subclass, meta.object_category, meta.room_distances (absent when undefined). */
+  initial?: string;
+  subclass?: string;
+  objectCategory?: string;
+  distances?: Record<string, number>;
+  /** Only the first n frames form the video. */
+  frames?: number;
+  start?: [number, number];
+  /** Rooms relabelled (annotations and layout). */
+  relabel?: Record<string, string>;
+}
+
+function item(query: Query, made: Made = {}): VcnItem {
+  const relabel = (id: string, category: string) => made.relabel?.[id] ?? category;
+  const anns = annotations.slice(0, made.frames ?? annotations.length).map((a) => ({ ...a, room_category: relabel(a.room!, a.room_category!) }));
+  const lay: Layout = { ...layout, rooms: layout.rooms.map((r) => ({ ...r, category: relabel(r.id, r.category) })), start: { position: made.start ?? layout.start!.position, facing: layout.start!.facing } };
+  const resolved = resolveQuery(query, { annotations: anns, layout: lay });
   assert.ok(resolved.ok, `the original query resolves: ${JSON.stringify(resolved)}`);
   const target = resolved.target;
+  const kind = made.kind ?? "room";
+  const meta: Record<string, unknown> = {};
+  if (made.initial !== undefined) meta["initial_room"] = made.initial;
+  if (made.subclass !== undefined) meta["subclass"] = made.subclass;
+  if (made.objectCategory !== undefined) meta["object_category"] = made.objectCategory;
+  if (made.distances !== undefined) meta["room_distances"] = made.distances;
   return {
     id: `q-${query.relation}`,
     rawId: `q-${query.relation}`,
-    task: kind === "room" ? "order" : "instance",
+    task: made.task ?? (kind === "room" ? "order" : "instance"),
     cluster: "h",
     scene: "h",
     instruction: fillRelation(query.template!, query.relation),
     tour: { source: { dir: "/nowhere" }, spec: { mode: "all" }, display: "" },
-    annotations,
-    target: kind === "room" ? { kind: "room", room: target, category: categoryOf[target]! } : { kind: "object", object: target, category: "chair" },
+    annotations: anns,
+    target: kind === "room" ? { kind: "room", room: target, category: relabel(target, categoryOf[target]!) } : { kind: "object", object: target, category: "chair" },
     views: { front: "", left: "", back: "", right: "" },
-    layout,
+    layout: lay,
     query,
+    meta,
     source: { file: "hand", line: 1 },
   };
 }
 
-/** The swapped query's target (by hand in each case below), and the re-filled instruction. */
-function swap(query: Query, kind: "room" | "object" = "room") {
-  const result = counterfactualOf(item(query, kind));
-  return result.ok ? { target: result.item.target.kind === "room" ? result.item.target.room : result.item.target.object, instruction: result.item.instruction, item: result.item } : { reason: result.reason };
+/** The counterfactual's target, instruction and relation, or why there is none. */
+function swap(query: Query, made: Made = {}) {
+  const result = counterfactualOf(item(query, made));
+  if (!result.ok) return { reason: result.reason };
+  const t = result.item.target;
+  return { target: t.kind === "room" ? t.room : t.object, instruction: result.item.instruction, relation: result.item.query!.relation, unchecked: result.item.derivation!.unchecked };
 }
 
 test("the swap table is an involution over every relation", () => {
@@ -84,97 +120,151 @@ test("the swap table is an involution over every relation", () => {
   assert.equal(OPPOSITE.first, "last");
   assert.equal(OPPOSITE.second, "second-to-last");
   assert.equal(OPPOSITE.north, "south");
-  assert.equal(OPPOSITE.east, "west");
-  assert.equal(OPPOSITE.left, "right");
   assert.equal(OPPOSITE.before, "after");
   assert.equal(OPPOSITE.nearest, "farthest");
   assert.equal(OPPOSITE.most, "fewest");
 });
 
-test("ordinal: bedrooms B (entered at 2), C (5), D (8)", () => {
-  const q = (relation: Relation): Query => ({ relation, candidates: ["B", "C", "D"], template: "Go to the {relation} bedroom you entered." });
-  assert.deepEqual(swap(q("first")), { ...swap(q("first")), target: "D", instruction: "Go to the last bedroom you entered." });
-  assert.equal(swap(q("last")).target, "B");
-  // With three candidates the second and the second-to-last are both C: the target does not change.
-  const second = swap(q("second"));
-  assert.equal(second.target, "C");
-  assert.equal(second.instruction, "Go to the second-to-last bedroom you entered.");
-  // Four candidates (K, B, C, D): second B, second-to-last C.
-  const four = (relation: Relation): Query => ({ relation, candidates: ["K", "B", "C", "D"], template: "Go to the {relation} room." });
-  assert.equal(swap(four("second")).target, "C");
-  assert.equal(swap(four("second-to-last")).target, "B");
+test("ordinals go to the mirrored position in the generator's words; never second-to-last below 4 candidates nor last below 3", () => {
+  const ids = ["a", "b", "c", "d", "e"];
+  const of = (relation: Relation, n: number) => {
+    const r = counterRelation({ relation, candidates: ids.slice(0, n) });
+    return r.ok ? r.relation : "refused";
+  };
+  // By hand: position k of n mirrors to n-1-k; words: 0 first, 1 second, n-1 last (n >= 3), n-2 second-to-last (n >= 4).
+  assert.deepEqual([of("first", 2), of("second", 2), of("last", 2), of("second-to-last", 2)], ["second", "first", "first", "second"]);
+  assert.deepEqual([of("first", 3), of("second", 3), of("last", 3), of("second-to-last", 3)], ["last", "refused", "first", "refused"]);
+  assert.deepEqual([of("first", 4), of("second", 4), of("second-to-last", 4), of("last", 4)], ["last", "second-to-last", "second", "first"]);
+  assert.deepEqual([of("second", 5), of("second-to-last", 5)], ["second-to-last", "second"]);
+  assert.equal(of("first", 1), "refused");
+  for (let n = 1; n <= 5; n++) {
+    for (const r of ["first", "second", "second-to-last", "last"] as const) {
+      const got = of(r, n);
+      if (n < 4) assert.notEqual(got, "second-to-last", `${r} of ${n}`);
+      if (n < 3) assert.notEqual(got, "last", `${r} of ${n}`);
+    }
+  }
+  // Everything else takes its opposite.
+  assert.deepEqual(counterRelation({ relation: "before", candidates: ["a", "b"] }), { ok: true, relation: "after" });
 });
 
-test("ordinal over object sightings (Instance): chair_1 seen at 1, chair_2 at 3, chair_3 at 6", () => {
-  const q = (relation: Relation): Query => ({ relation, candidates: ["chair_1", "chair_2", "chair_3"], template: "Go to the chair you saw {relation}." });
-  assert.equal(swap(q("first"), "object").target, "chair_3");
-  assert.equal(swap(q("last"), "object").target, "chair_1");
+const countQuery = (relation: Relation, candidates = ["B", "C", "D"]): Query => ({ relation, candidates, template: "Proceed to the {relation} bedroom that was visited in the video. Locate the lamp." });
+const count = { task: "count" as const, subclass: "count-rooms", initial: "K", objectCategory: "lamp" };
+
+test("Count (distinct rooms): bedrooms B, C, D entered in that order; first -> last D; second of three has no counterfactual", () => {
+  assert.deepEqual(swap(countQuery("first"), count), { target: "D", relation: "last", instruction: "Proceed to the last bedroom that was visited in the video. Locate the lamp.", unchecked: [] });
+  assert.match(swap(countQuery("second"), count).reason!, /^degenerate relation \("second" of 3 candidates is its own mirror\)/);
+  // "Locate the chair": no chair of D is seen in the video (chairs stand in K, B and L).
+  assert.equal(swap(countQuery("first"), { ...count, objectCategory: "chair" }).reason, "the new target room shows no object of the instruction's category (no chair of D seen in the video)");
 });
 
-test("temporal: around the living room (first entered at 4), before is B (2), after is C (5)", () => {
-  const q = (relation: Relation): Query => ({ relation, candidates: ["K", "B", "C", "O", "D"], anchor: "L", template: "Go to the room entered right {relation} the living room." });
-  const before = swap(q("before"));
-  assert.equal(before.target, "C");
-  assert.equal(before.instruction, "Go to the room entered right after the living room.");
-  assert.equal(swap(q("after")).target, "B");
+test("Count over two rooms (frames 0-6 show bedrooms B then C): second -> first, never second-to-last; refused when B is the start room", () => {
+  const two = { ...count, frames: 7 };
+  assert.deepEqual(swap(countQuery("second", ["B", "C"]), two), { target: "B", relation: "first", instruction: "Proceed to the first bedroom that was visited in the video. Locate the lamp.", unchecked: [] });
+  assert.equal(swap(countQuery("second", ["B", "C"]), { ...two, initial: "B" }).reason, "the new target is in the start room (B)");
+  // The candidates must be the video's bedrooms in visit order: B, C of the whole tour is not (D too).
+  assert.match(swap(countQuery("second", ["B", "C"]), count).reason!, /^the new target fails the Count rule/);
+});
+
+test("Order: types (kitchen before the living room, office after) swaps; same type (bedroom B before, C and D after) does not", () => {
+  const types: Query = { relation: "before", candidates: ["K", "O"], anchor: "L", template: "Go to the room that was visited {relation} arriving at the current room in the video: kitchen, office." };
+  assert.deepEqual(swap(types, { task: "order", subclass: "order-types", initial: "L" }), {
+    target: "O", relation: "after", instruction: "Go to the room that was visited after arriving at the current room in the video: kitchen, office.",
+    unchecked: ["the object category in the new room (meta.object_category not recorded)"],
+  });
+  // "after the living room" names C (entered at 5) by first appearance, but D is a bedroom after it too: App. B.4 needs the only one.
+  const same: Query = { relation: "before", candidates: ["B", "C", "D"], anchor: "L", template: "Go to the bedroom that was visited {relation} reaching the current room in the video." };
+  assert.equal(resolveQuery({ ...same, relation: "after" }, world).ok && (resolveQuery({ ...same, relation: "after" }, world) as { target: string }).target, "C");
+  assert.equal(swap(same, { task: "order", subclass: "order-same-type", initial: "L", objectCategory: "lamp" }).reason, 'the new target fails the Order rule (App. B.4: "after" C against the visits to L)');
   // Before the kitchen (entered first) there is nothing: no counterfactual for "after the kitchen".
   const afterKitchen: Query = { relation: "after", candidates: ["B", "C"], anchor: "K", template: "Go to the bedroom right {relation} the kitchen." };
-  assert.match(swap(afterKitchen).reason!, /names no target/);
+  assert.match(swap(afterKitchen, { initial: "L" }).reason!, /names no target/);
 });
 
-test("distance: bedrooms from the kitchen [2,2]: B 4 m, C 8 m, D √80 m", () => {
-  const q = (relation: Relation): Query => ({ relation, candidates: ["B", "C", "D"], anchor: "K", template: "Go to the bedroom {relation} the kitchen." });
-  const nearest = swap(q("nearest"));
-  assert.equal(nearest.target, "D");
-  assert.equal(nearest.instruction, "Go to the bedroom farthest from the kitchen.");
-  assert.equal(swap(q("farthest")).target, "B");
-  // Object anchors: chairs from the sofa [6.5,6.5]: chair_7 [3,5] is nearest (√14.5), chair_1 [1,1] farthest (√60.5).
-  const objects = (relation: Relation): Query => ({ relation, candidates: ["chair_1", "chair_2", "chair_3", "chair_7"], anchor: "sofa_1", template: "Go to the chair {relation} the sofa." });
-  assert.equal(resolveQuery(objects("nearest"), world).ok && (resolveQuery(objects("nearest"), world) as { target: string }).target, "chair_7");
-  assert.equal((resolveQuery(objects("farthest"), world) as { target: string }).target, "chair_1");
+const distanceQuery = (relation: Relation, candidates = ["B", "C", "D"]): Query => ({ relation, candidates, anchor: "start", template: "Proceed to the bedroom that is {relation} the current position among the rooms visited in the video. Locate the lamp." });
+
+test("Distance from a start in B [6,2.5]: farthest D; the swap names B, the start room (vcn-mini vcn_0013's case)", () => {
+  // Straight lines: B 0.5, C √16.25 = 4.03, D √28.25 = 5.32; geodesics as recorded.
+  assert.equal(swap(distanceQuery("farthest"), { task: "distance", subclass: "distance-farthest", initial: "B", objectCategory: "lamp", distances: { B: 0.6, C: 4.2, D: 10 } }).reason, "the new target is in the start room (B)");
 });
 
-test("compass from the office [6,6]: south is B, east D, west L; north has none; diagonals (exactly 45°) do not count", () => {
-  const q = (relation: Relation): Query => ({ relation, candidates: ["K", "B", "C", "L", "D"], anchor: "O", template: "Go to the room {relation} of the office." });
-  assert.equal(swap(q("east")).target, "L");
-  assert.equal(swap(q("west")).target, "D");
-  assert.equal(resolveQuery(q("south"), world).ok && (resolveQuery(q("south"), world) as { target: string }).target, "B");
-  assert.match(swap(q("south")).reason!, /within 45° of the north direction/);
+test("Distance from a start in K [2,2.5]: the 5 m geodesic margin is re-checked for the new target", () => {
+  // Straight lines: B √16.25 = 4.03, C √64.25 = 8.02, D √76.25 = 8.73: farthest D, nearest B.
+  const made = { task: "distance" as const, subclass: "distance-farthest", initial: "K", objectCategory: "lamp", start: [2, 2.5] as [number, number] };
+  // Geodesics B 4.5, C 8.5, D 14: D is farthest by 5.5 m, but B is nearest by only 4.0 m.
+  assert.equal(swap(distanceQuery("farthest"), { ...made, distances: { B: 4.5, C: 8.5, D: 14 } }).reason, "the new target fails the Distance rule (App. B.4: not nearest by the 5 m geodesic margin)");
+  // C at 9.6: B is nearest by 5.1 m.
+  assert.deepEqual(swap(distanceQuery("farthest"), { ...made, distances: { B: 4.5, C: 9.6, D: 14.7 } }), {
+    target: "B", relation: "nearest", instruction: "Proceed to the bedroom that is nearest to the current position among the rooms visited in the video. Locate the lamp.", unchecked: [],
+  });
+  // Three candidates and no geodesics recorded: the margin cannot be checked.
+  assert.equal(swap(distanceQuery("farthest"), made).reason, "the Distance margin cannot be checked (3 candidates and no geodesic distances recorded in meta.room_distances)");
+  // Two candidates (frames 0-6: bedrooms B, C): the same pair, the original's margin; farthest C -> nearest B.
+  assert.equal(swap(distanceQuery("farthest", ["B", "C"]), { ...made, frames: 7 }).target, "B");
 });
 
-test("egocentric from the start [6,2.5] facing north: left is K (west), right is C (east)", () => {
-  const q = (relation: Relation): Query => ({ relation, candidates: ["K", "C", "L", "O", "D"], template: "Go to the room on your {relation}." });
-  const left = swap(q("left"));
-  assert.equal(left.target, "C");
-  assert.equal(left.instruction, "Go to the room on your right.");
-  assert.equal(swap(q("right")).target, "K");
+test("ambiguous room types (App. B.2) are never the new target; one candidate is degenerate", () => {
+  const q: Query = { relation: "farthest", candidates: ["O", "D"], anchor: "K", template: "Go to the room {relation} the kitchen." };
+  for (const type of ["hallway", "other room", "balcony", "entryway/foyer/lobby", "porch/terrace/deck", "outdoor"]) {
+    // From K [2,2]: O √32 = 5.66, D √80 = 8.94: nearest is O, relabelled.
+    assert.equal(swap(q, { task: "distance", initial: "B", relabel: { O: type } }).reason, `the new target room is of an ambiguous type (${type}; App. B.2)`);
+  }
+  assert.equal(swap(q, { task: "distance", initial: "B" }).target, "O");
+  assert.equal(swap({ ...q, candidates: ["D"] }, { task: "distance", initial: "B" }).reason, 'degenerate relation ("nearest" names the original target D)');
+});
+
+test("Instance (object anchor): the 0.5 m margin and the start room; ordinals over sightings", () => {
+  // From the sofa [6.5,6.5]: chair_1 [1,1] √60.5 = 7.78, chair_2 [5,1] √32.5 = 5.70, chair_3 [1,7] √30.5 = 5.52.
+  const q = (relation: Relation, candidates: string[]): Query => ({ relation, candidates, anchor: "sofa_1", template: "Find the chair {relation} the sofa." });
+  const inst = { kind: "object" as const, subclass: "instance-object", initial: "O" };
+  assert.deepEqual(swap(q("nearest", ["chair_1", "chair_2", "chair_3"]), inst), { target: "chair_1", relation: "farthest", instruction: "Find the chair farthest from the sofa.", unchecked: [] });
+  assert.equal(swap(q("nearest", ["chair_1", "chair_2", "chair_3"]), { ...inst, initial: "K" }).reason, "the new target is in the start room (K)");
+  assert.equal(swap(q("farthest", ["chair_2", "chair_3"]), inst).reason, "the new target fails the Instance rule (App. B.4: not nearest by the 0.5 m margin)");
+  // No generator rule for ordinals over sightings: the other checks, the rule listed as not made.
+  const seen = (relation: Relation): Query => ({ relation, candidates: ["chair_1", "chair_2", "chair_3"], template: "Go to the chair you saw {relation}." });
+  assert.deepEqual(swap(seen("first"), { kind: "object", initial: "O" }), { target: "chair_3", relation: "last", instruction: "Go to the chair you saw last.", unchecked: ["the instruction type's rule (meta.subclass not recorded)"] });
+  assert.equal(swap(seen("last"), { kind: "object", initial: "O" }).target, "chair_1");
+});
+
+test("relations without a generator rule: compass, egocentric, count; what was not checked is listed", () => {
+  const compass = (relation: Relation): Query => ({ relation, candidates: ["K", "B", "C", "L", "D"], anchor: "O", template: "Go to the room {relation} of the office." });
+  assert.equal(swap(compass("east"), { initial: "B" }).target, "L");
+  assert.equal(swap(compass("west"), { initial: "B" }).target, "D");
+  assert.match(swap(compass("south"), { initial: "B" }).reason!, /within 45° of the north direction/);
+  const ego = (relation: Relation): Query => ({ relation, candidates: ["K", "C", "L", "O", "D"], template: "Go to the room on your {relation}." });
+  assert.deepEqual(swap(ego("left"), { initial: "B" }), {
+    target: "C", relation: "right", instruction: "Go to the room on your right.",
+    unchecked: ["the instruction type's rule (meta.subclass not recorded)", "the object category in the new room (meta.object_category not recorded)"],
+  });
+  assert.equal(swap(ego("right"), { initial: "B" }).target, "K");
   // Facing east instead: left is north (O), right is south (none in the candidates).
   const east = { annotations, layout: { ...layout, start: { position: [6, 2.5] as [number, number], facing: [1, 0] as [number, number] } } };
-  assert.equal((resolveQuery(q("left"), east) as { target: string }).target, "O");
-  assert.equal(resolveQuery(q("right"), east).ok, false);
+  assert.equal((resolveQuery(ego("left"), east) as { target: string }).target, "O");
+  assert.equal(resolveQuery(ego("right"), east).ok, false);
+  const most = (relation: Relation): Query => ({ relation, candidates: ["K", "B", "L"], counted_category: "chair", template: "Go to the room with the {relation} chairs." });
+  assert.equal(swap(most("most"), { task: "count", initial: "O" }).target, "K");
+  assert.equal(swap(most("fewest"), { task: "count", initial: "O" }).target, "L");
+  assert.match(JSON.stringify(resolveQuery({ relation: "most", candidates: ["C", "O"], counted_category: "chair" }, world)), /ambiguous/);
+  // No start room recorded: the check is listed as not made.
+  assert.deepEqual(swap(ego("left")).unchecked, ["the start room (meta.initial_room not recorded)", "the instruction type's rule (meta.subclass not recorded)", "the object category in the new room (meta.object_category not recorded)"]);
+  assert.equal(swap(ego("left"), { initial: 7 as unknown as string }).reason, "malformed meta.initial_room (hand line 1: not a non-empty string)");
 });
 
-test("count: chairs per room K 1, B 2, L 3; most is L, fewest K; ties are ambiguous", () => {
-  const q = (relation: Relation): Query => ({ relation, candidates: ["K", "B", "L"], counted_category: "chair", template: "Go to the room with the {relation} chairs." });
-  assert.equal(swap(q("most")).target, "K");
-  assert.equal(swap(q("fewest")).target, "L");
-  const tie: Query = { relation: "most", candidates: ["K", "C"], counted_category: "chair", template: "x {relation}" };
-  // K has 1 chair, C has 0: fewest is C; most is K.
-  assert.equal((resolveQuery(tie, world) as { target: string }).target, "K");
-  assert.match(JSON.stringify(resolveQuery({ ...tie, candidates: ["C", "O"] }, world)), /ambiguous/);
-});
-
-test("deriving a set: items without structure are skipped and counted; the scorer checks the recomputed target", () => {
-  const withStructure = item({ relation: "first", candidates: ["B", "C", "D"], template: "Go to the {relation} bedroom." });
+test("deriving a set: skipped items listed and counted by reason; the scorer checks the recomputed target", () => {
+  const withStructure = item(countQuery("first"), count);
   const noTemplate = { ...withStructure, id: "no-template", query: { relation: "first" as const, candidates: ["B", "C", "D"] } };
   const noQuery: VcnItem = { ...withStructure, id: "no-query" };
   delete noQuery.query;
-  const set = deriveCounterfactuals([withStructure, noTemplate, noQuery]);
+  const startRoom = { ...item(countQuery("first"), { ...count, initial: "D" }), id: "start-room" };
+  const set = deriveCounterfactuals([withStructure, noTemplate, noQuery, startRoom]);
   assert.equal(set.items.length, 1);
-  assert.deepEqual(set.skipped.map((s) => s.reason), ["no instruction template", "no query structure"]);
+  const skipped = [{ id: "no-template", reason: "no instruction template" }, { id: "no-query", reason: "no query structure" }, { id: "start-room", reason: "the new target is in the start room (D)" }];
+  assert.deepEqual(set.skipped, skipped);
   const cf = set.items[0]!;
   assert.equal(cf.id, "q-first~cf");
-  assert.deepEqual(cf.derivation && { skipped: cf.derivation.skipped, total: cf.derivation.total, of: cf.derivation.of }, { skipped: 2, total: 3, of: "q-first" });
+  assert.deepEqual(cf.derivation && { skipped: cf.derivation.skipped, total: cf.derivation.total, of: cf.derivation.of, items: cf.derivation.skipped_items }, { skipped: 3, total: 4, of: "q-first", items: skipped });
+  assert.deepEqual(cf.derivation!.skipped_reasons, { "no instruction template": 1, "no query structure": 1, "the new target is in the start room": 1 });
+  assert.equal(reasonsText(skipReasons(skipped)), "no instruction template: 1; no query structure: 1; the new target is in the start room: 1");
   // Frame 8 is in D (the new target); frame 2 is in B (the original target).
   const right = scoreGoal(cf, { reply_index: 8, frame: 8, rule: "json" });
   assert.equal(right.success, true);
@@ -183,4 +273,52 @@ test("deriving a set: items without structure are skipped and counted; the score
   assert.equal(stale.success, false);
   assert.equal(stale.error, "disturbance");
   assert.equal(stale.counterfactual!.chose_original, true);
+});
+
+/**
+ * examples/vcn-mini, read by hand from items.jsonl (a Python look at annotations, layout and meta,
+ * not this code): the prior video's room visits, meta.initial_room, the rooms of the seen objects
+ * of meta.object_category, and straight-line / object distances from layout positions.
+ * - vcn_0001, 0007, 0008, 0010, 0011, 0014: no query (count-entries, orientation, instance-room).
+ * - vcn_0002 count "second" of bedrooms region6 (frames 32-48), region7 (49): -> "first" region6;
+ *   start region0; bed_1 stands in region6 and is seen. (Before: "second-to-last" of two.)
+ * - vcn_0003 order-same-type "after" region0 -> "before" region1 (bathroom, frames 0-3): the only
+ *   toilet seen is toilet_2 in region5, none of region1.
+ * - vcn_0004 order-types "before" region3 -> "after" region2, a dining room: the dressers seen
+ *   (dresser_1, dresser_2) stand in region6.
+ * - vcn_0005 distance farthest region7 -> nearest region6 (5.83 m vs 7.32 m straight; two
+ *   candidates, the original's margin); start region1; bed_1 in region6.
+ * - vcn_0006 distance nearest region6 -> farthest region7 (7.76 vs 5.25); start region2; dresser_3 in region7.
+ * - vcn_0009 instance nearest dresser_2 -> farthest dresser_3 (7.94 m vs 1.94 m from trash_can_1), in region7, start region1.
+ * - vcn_0012 order-same-type "after" region2 (kitchen, frames 35-46) -> "before": bedrooms region3
+ *   (0-6) and region7 (7-11, 24-30) are both visited before it; App. B.4 needs exactly one.
+ * - vcn_0013 distance farthest region1 -> nearest region3 (1.81 m), the start room region3.
+ * - vcn_0015 instance nearest nightstand_2 -> farthest nightstand_4 (7.68 m, next 2.87 m), in region5, start region8.
+ */
+test("examples/vcn-mini: which items get a counterfactual, and why the rest do not", () => {
+  const loaded = loadVcn(path.join(import.meta.dirname, "../../../examples/vcn-mini"), {});
+  assert.equal(loaded.items.length, 15);
+  const set = deriveCounterfactuals(loaded.items);
+  assert.deepEqual(set.items.map((i) => [i.id, i.query!.relation, i.target.kind === "room" ? i.target.room : i.target.object]), [
+    ["vcn_0002~cf", "first", "region6"],
+    ["vcn_0005~cf", "nearest", "region6"],
+    ["vcn_0006~cf", "farthest", "region7"],
+    ["vcn_0009~cf", "farthest", "dresser_3"],
+    ["vcn_0015~cf", "farthest", "nightstand_4"],
+  ]);
+  assert.deepEqual(Object.fromEntries(set.skipped.map((s) => [s.id, s.reason])), {
+    vcn_0001: "no query structure",
+    vcn_0003: "the new target room shows no object of the instruction's category (no toilet of region1 seen in the video)",
+    vcn_0004: "the new target room shows no object of the instruction's category (no dresser of region2 seen in the video)",
+    vcn_0007: "no query structure",
+    vcn_0008: "no query structure",
+    vcn_0010: "no query structure",
+    vcn_0011: "no query structure",
+    vcn_0012: 'the new target fails the Order rule (App. B.4: "before" region7 against the visits to region2)',
+    vcn_0013: "the new target is in the start room (region3)",
+    vcn_0014: "no query structure",
+  });
+  // Generated items record what every check needs: nothing left unchecked.
+  assert.deepEqual(set.items.map((i) => i.derivation!.unchecked), [[], [], [], [], []]);
+  assert.equal(set.items[0]!.instruction, "Proceed to the first bedroom that was visited in the video. Locate the bed.");
 });

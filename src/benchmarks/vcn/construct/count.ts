@@ -13,7 +13,7 @@
  * (so every visit starts with an entry the video shows); the target is the room of the visit right
  * after the k-th visit, and must be usable (App. B.2) — a hallway there rejects that k.
  */
-import type { HouseFacts, WindowFacts } from "./facts.js";
+import type { RoomCategories, WindowFacts } from "./facts.js";
 import { ORDINAL_WORDS, roomsOfCategory, usableCategories, usableRoom, type EpisodePlan } from "./plan.js";
 import type { Relation } from "../relations.js";
 import { visitPositions } from "./windows.js";
@@ -37,7 +37,7 @@ export function ordinalFor(k: number, n: number): Relation | null {
   return null;
 }
 
-export function countPlans(house: HouseFacts, w: WindowFacts): EpisodePlan[] {
+export function countPlans(house: RoomCategories, w: WindowFacts): EpisodePlan[] {
   const plans: EpisodePlan[] = [];
   const usable = w.rooms.filter((r) => usableRoom(house, r));
   for (const category of usableCategories(house, w)) {

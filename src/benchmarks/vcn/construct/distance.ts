@@ -30,6 +30,18 @@ export function decisiveExtreme(values: ReadonlyArray<[string, number]>, pick: "
   return Math.abs(sorted[1]![1] - sorted[0]![1]) >= margin ? sorted[0]![0] : null;
 }
 
+/**
+ * The room the Distance rule names from one start, or null: the geodesic extreme beats every other
+ * candidate by the 5 m margin, is not the start's room, and the straight-line distances (what the
+ * item's query resolver reads) pick the same room.
+ */
+export function distanceTarget(relation: "nearest" | "farthest", initial: string, geodesic: ReadonlyArray<[string, number]>, straight: ReadonlyArray<[string, number]>): string | null {
+  const pick = relation === "nearest" ? "min" : "max";
+  const target = decisiveExtreme(geodesic, pick, P.distanceMarginM);
+  if (!target || target === initial || decisiveExtreme(straight, pick, 0.01) !== target) return null;
+  return target;
+}
+
 export function distancePlans(house: HouseFacts, w: WindowFacts, probeFor: StartProbeFor): EpisodePlan[] {
   const plans: EpisodePlan[] = [];
   for (const initial of w.rooms.filter((r) => usableRoom(house, r))) {
@@ -44,9 +56,8 @@ export function distancePlans(house: HouseFacts, w: WindowFacts, probeFor: Start
         return [r, Math.hypot(c[0] - probe.position[0], c[1] - probe.position[1])];
       });
       for (const relation of ["farthest", "nearest"] as const) {
-        const pick = relation === "nearest" ? "min" : "max";
-        const target = decisiveExtreme(geodesic, pick, P.distanceMarginM);
-        if (!target || target === initial || decisiveExtreme(straight, pick, 0.01) !== target) continue;
+        const target = distanceTarget(relation, initial, geodesic, straight);
+        if (!target) continue;
         plans.push({
           task: "distance", subclass: `distance-${relation}`, tag: `distance|${relation}|${category}|${initial}|${target}`,
           window: w.window, initialRooms: [initial], startFrame: probe.frame, targetRoom: target,

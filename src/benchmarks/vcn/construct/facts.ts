@@ -36,6 +36,11 @@ export interface ObjectFact {
   inWall: boolean;
 }
 
+/** What the room rules of Order and Count read of a house: each room's category (an item's annotations and layout carry it too). */
+export interface RoomCategories {
+  rooms: ReadonlyMap<string, Pick<RoomFact, "category">>;
+}
+
 export interface HouseFacts {
   rooms: Map<string, RoomFact>;
   objects: Map<string, ObjectFact>;

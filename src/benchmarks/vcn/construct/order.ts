@@ -13,7 +13,7 @@
  * as the relation's resolver reads it); the other rooms of the category are visited only before
  * I. "before" mirrors it. The category differs from I's.
  */
-import type { HouseFacts, WindowFacts } from "./facts.js";
+import type { RoomCategories, WindowFacts } from "./facts.js";
 import { roomsOfCategory, usableRoom, type EpisodePlan } from "./plan.js";
 import { visitPositions } from "./windows.js";
 
@@ -26,14 +26,14 @@ function sideOf(w: WindowFacts, room: string, anchor: number): Side {
 }
 
 /** Initial rooms the Order rules can anchor on: usable, visited exactly once in the window. */
-function onceVisited(house: HouseFacts, w: WindowFacts): Array<{ room: string; at: number }> {
+function onceVisited(house: RoomCategories, w: WindowFacts): Array<{ room: string; at: number }> {
   return w.rooms.filter((r) => usableRoom(house, r)).flatMap((room) => {
     const at = visitPositions(w.visits, room);
     return at.length === 1 ? [{ room, at: at[0]! }] : [];
   });
 }
 
-export function orderPlans(house: HouseFacts, w: WindowFacts): EpisodePlan[] {
+export function orderPlans(house: RoomCategories, w: WindowFacts): EpisodePlan[] {
   const plans: EpisodePlan[] = [];
   const cat = (r: string) => house.rooms.get(r)!.category;
   for (const { room: initial, at } of onceVisited(house, w)) {

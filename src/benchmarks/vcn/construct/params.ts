@@ -16,8 +16,12 @@ export const VCN_PARAMS = Object.freeze({
   /** App. B.1: window lengths step by 10 frames; the shortest prior video considered. */
   windowStepFrames: 10,
   minWindowFrames: 30,
-  /** App. B.2: region types never used as initial or target room of an R2O instruction. */
-  excludedRoomTypes: ["hallway"] as readonly string[],
+  /**
+   * App. B.2: region types never used as initial or target room of an R2O instruction (ambiguous
+   * boundaries): hallway, other room, balcony, entryway/foyer/lobby, porch/terrace/deck, outdoor,
+   * as MP3D spells them and word by word. Generated houses have only the hallway among them.
+   */
+  excludedRoomTypes: ["hallway", "other room", "balcony", "entryway/foyer/lobby", "entryway", "foyer", "lobby", "porch/terrace/deck", "porch", "terrace", "deck", "outdoor"] as readonly string[],
   /** App. B.4 Distance: the target beats every other candidate by at least this much geodesic distance. */
   distanceMarginM: 5,
   /** App. B.4 Orientation: the candidate band below the extreme extent. */

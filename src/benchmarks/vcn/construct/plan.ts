@@ -5,7 +5,7 @@
 import type { Relation } from "../relations.js";
 import type { TaskCode } from "../schema.js";
 import { VCN_PARAMS as P } from "./params.js";
-import type { HouseFacts, WindowFacts } from "./facts.js";
+import type { RoomCategories, WindowFacts } from "./facts.js";
 import type { PriorWindow } from "./windows.js";
 
 export interface PlanQuery {
@@ -35,16 +35,16 @@ export interface EpisodePlan {
   statesFacing?: boolean;
 }
 
-/** App. B.2: rooms of these types are never the initial or the target room of an R2O instruction. */
-export const usableRoom = (house: HouseFacts, room: string): boolean => !P.excludedRoomTypes.includes(house.rooms.get(room)!.category);
+/** App. B.2: rooms of the ambiguous types (params.ts excludedRoomTypes) are never the initial or the target room of an R2O instruction. */
+export const usableRoom = (house: RoomCategories, room: string): boolean => !P.excludedRoomTypes.includes(house.rooms.get(room)!.category);
 
 /** Rooms of a category among the rooms a window visits, in first-entry order. */
-export function roomsOfCategory(house: HouseFacts, w: WindowFacts, category: string): string[] {
+export function roomsOfCategory(house: RoomCategories, w: WindowFacts, category: string): string[] {
   return w.rooms.filter((r) => house.rooms.get(r)!.category === category);
 }
 
 /** Categories of the rooms a window visits (usable types only), sorted. */
-export function usableCategories(house: HouseFacts, w: WindowFacts): string[] {
+export function usableCategories(house: RoomCategories, w: WindowFacts): string[] {
   return [...new Set(w.rooms.filter((r) => usableRoom(house, r)).map((r) => house.rooms.get(r)!.category))].sort();
 }
 

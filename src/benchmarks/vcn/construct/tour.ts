@@ -22,6 +22,9 @@ import { roundTo, TOUR_PARAMS as P } from "./tour-params.js";
 import { planRoute, routeNodes, type RouteNode } from "./tour-route.js";
 import type { RoomVisit, Tour, TourCamera, TourFrame, TourLighting } from "./tour-types.js";
 import { annotateFrame, indexTourScene, type TourSceneIndex } from "./tour-visibility.js";
+import { firstEntryOrder, roomVisits } from "./windows.js";
+
+export { firstEntryOrder, roomVisits };
 
 export { annotateFrame, indexTourScene, type FrameAnnotation, type TourSceneIndex } from "./tour-visibility.js";
 
@@ -90,25 +93,6 @@ export function tourLights(lights: readonly PointLight[], lighting: TourLighting
     lights: lights.map((l) => ({ ...l, position: [l.position[0], l.position[1], l.position[2]], color: scale(l.color, k) })),
     ambient: { sky: scale(DEFAULT_ROOM_AMBIENT.sky, a), ground: scale(DEFAULT_ROOM_AMBIENT.ground, a) },
   };
-}
-
-/** Visits: maximal runs of one room over the frames, frames with no room (in a doorway) skipped, so A, null, A is one visit. */
-export function roomVisits(rooms: readonly (string | null)[]): RoomVisit[] {
-  const visits: RoomVisit[] = [];
-  rooms.forEach((room, k) => {
-    if (room === null) return;
-    const last = visits[visits.length - 1];
-    if (last && last.room === room) last.last = k;
-    else visits.push({ room, first: k, last: k });
-  });
-  return visits;
-}
-
-/** Rooms in the order of their first visit. */
-export function firstEntryOrder(visits: readonly RoomVisit[]): string[] {
-  const out: string[] = [];
-  for (const v of visits) if (!out.includes(v.room)) out.push(v.room);
-  return out;
 }
 
 export interface TourPlanOptions {

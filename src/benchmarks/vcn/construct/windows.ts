@@ -4,7 +4,25 @@
  * (the room visits and the objects annotated visible in its frames).
  */
 import type { RoomVisit, TourFrame } from "./tour-types.js";
-import { firstEntryOrder, roomVisits } from "./tour.js";
+
+/** Visits: maximal runs of one room over the frames, frames with no room (in a doorway) skipped, so A, null, A is one visit. */
+export function roomVisits(rooms: readonly (string | null)[]): RoomVisit[] {
+  const visits: RoomVisit[] = [];
+  rooms.forEach((room, k) => {
+    if (room === null) return;
+    const last = visits[visits.length - 1];
+    if (last && last.room === room) last.last = k;
+    else visits.push({ room, first: k, last: k });
+  });
+  return visits;
+}
+
+/** Rooms in the order of their first visit. */
+export function firstEntryOrder(visits: readonly RoomVisit[]): string[] {
+  const out: string[] = [];
+  for (const v of visits) if (!out.includes(v.room)) out.push(v.room);
+  return out;
+}
 
 /** A prior video: tour frames first..last, both included. */
 export interface PriorWindow {

@@ -19,6 +19,7 @@
 import type { EnvInfo } from "../../../sim/types.js";
 import { mdText, table } from "../../../report/markdown.js";
 import { uniqueLabels } from "../../../report/svg.js";
+import { reasonsText, skipReasons } from "../interventions.js";
 import type { NavigationReport, NavSummary } from "../navigation.js";
 import { R2O_TASKS, TASK_CODES, TASK_NAMES } from "../schema.js";
 
@@ -325,11 +326,19 @@ function runsTable(runs: NavigationRunScores[], labels: string[]): string {
   );
 }
 
-/** Episodes an intervention could not be applied to (counterfactual: no relation to swap), per run. */
+/** The skipped episodes' reasons counted by kind (interventions.ts skipReasons), or "" when the run lists none. */
+function skippedReasonText(skipped: unknown): string {
+  if (!Array.isArray(skipped)) return "";
+  const rows = skipped.filter((s): s is { reason: string } => typeof record(s)?.["reason"] === "string");
+  return rows.length > 0 ? reasonsText(skipReasons(rows)) : "";
+}
+
+/** Episodes an intervention could not be applied to (counterfactual: no relation to swap, or a degenerate or rule-breaking swap), per run, with the reasons. */
 function skippedNotes(runs: NavigationRunScores[], labels: string[]): string[] {
   return runs.flatMap((run, i) => {
     const skipped = finite(record(run.counts)?.["skipped"]) ?? 0;
-    return skipped > 0 ? [`- ${mdText(`${labels[i]}: ${skipped} episode${skipped === 1 ? "" : "s"} skipped: the ${run.intervention ?? "intervention"} could not be applied to ${skipped === 1 ? "it" : "them"} (not counted in Episodes)`)}`] : [];
+    const why = skippedReasonText(run.skipped);
+    return skipped > 0 ? [`- ${mdText(`${labels[i]}: ${skipped} episode${skipped === 1 ? "" : "s"} skipped: the ${run.intervention ?? "intervention"} could not be applied to ${skipped === 1 ? "it" : "them"} (not counted in Episodes)${why ? `; ${why}` : ""}`)}`] : [];
   });
 }
 

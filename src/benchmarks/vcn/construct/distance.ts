@@ -60,7 +60,7 @@ export function distancePlans(house: HouseFacts, w: WindowFacts, probeFor: Start
         if (!target) continue;
         plans.push({
           task: "distance", subclass: `distance-${relation}`, tag: `distance|${relation}|${category}|${initial}|${target}`,
-          window: w.window, initialRooms: [initial], startFrame: probe.frame, targetRoom: target,
+          window: w.window, initialRooms: [initial], startFrame: probe.frame, roomDistances: geodesic, targetRoom: target,
           body: `Proceed to the ${category} that is {relation} the current position among the rooms visited in the video.`,
           query: { relation, candidates: rooms, anchor: "start" },
         });

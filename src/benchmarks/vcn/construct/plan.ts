@@ -25,6 +25,8 @@ export interface EpisodePlan {
   initialRooms: string[];
   /** The start frame, when the rule decided by it (Distance). */
   startFrame?: number;
+  /** Distance: the geodesic distance from that start to each candidate room's centre (recorded in the item's meta.room_distances). */
+  roomDistances?: Array<[string, number]>;
   targetRoom: string;
   /** Instance only: the target object's name. */
   targetObject?: string;

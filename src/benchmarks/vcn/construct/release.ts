@@ -109,6 +109,8 @@ export function itemRecord(e: Episode, id: string, paths: MediaPaths, region: Re
       initial_room: region(e.initialRoom),
       start_frame: e.startFrame - w.first,
       object_category: e.objectCategory,
+      // Distance: what App. B.4's 5 m margin was checked on (a counterfactual re-checks it, counterfactual-rules.ts).
+      ...(e.plan.roomDistances ? { room_distances: Object.fromEntries(e.plan.roomDistances.map(([room, d]) => [region(room), r4(d)])) } : {}),
     },
   };
 }

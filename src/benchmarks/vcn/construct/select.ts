@@ -4,8 +4,13 @@
  *
  * Choice, per task: the plans' subclasses take turns (so both Order and both Count subclasses
  * appear); within a subclass, plans with the lower category chance come first (more distractor
- * frames of the target's category: design principle iii), ties in a seeded order. Of the windows
- * that gave a tag, one is drawn at random.
+ * frames of the target's category: design principle iii), ties in a seeded order.
+ *
+ * No window gives its answer away by where it ends (issue 28): a window must go on past its last
+ * success frame (the target room or object), and of the windows that gave a tag, the one whose
+ * success frames sit nearest a position drawn uniformly over the window is taken. Preferring low
+ * category chance alone favoured windows that end as the target room is entered ("answer the
+ * last frame" scored Rid-SR 44 against a category chance of 30).
  */
 import type { Rng } from "../../../stats/rng.js";
 import type { TaskCode } from "../schema.js";
@@ -63,25 +68,43 @@ export function mergeTagged(lists: readonly TaggedPlans[][]): TaggedPlans[] {
   return [...byTag.values()];
 }
 
-/** The category chance of a plan in its window: success frames over frames of the target's category. */
-export function planCategoryChance(space: TourSpace, plan: EpisodePlan): number {
+/** A plan's frames of its window (positions 0..n-1) that succeed, and those of the target's category (Rid/Oid rules, chance.ts). */
+function windowFrames(space: TourSpace, plan: EpisodePlan): { success: number[]; inCategory: number; length: number } {
   const frames = space.tour.frames.slice(plan.window.first, plan.window.last + 1);
-  if (plan.targetObject !== undefined) {
-    const category = space.house.objects.get(plan.targetObject)!.category;
-    const inCategory = frames.filter((f) => f.objects.some((o) => o.category === category)).length;
-    const success = frames.filter((f) => f.objects.some((o) => o.name === plan.targetObject)).length;
-    return inCategory > 0 ? success / inCategory : 1;
-  }
-  const category = space.house.rooms.get(plan.targetRoom)!.category;
-  const inCategory = frames.filter((f) => f.room !== null && space.house.rooms.get(f.room)!.category === category).length;
-  const success = frames.filter((f) => f.room === plan.targetRoom).length;
-  return inCategory > 0 ? success / inCategory : 1;
+  const success: number[] = [];
+  let inCategory = 0;
+  const object = plan.targetObject !== undefined ? space.house.objects.get(plan.targetObject)! : undefined;
+  const roomCategory = object ? undefined : space.house.rooms.get(plan.targetRoom)!.category;
+  frames.forEach((f, k) => {
+    if (object ? f.objects.some((o) => o.name === object.name) : f.room === plan.targetRoom) success.push(k);
+    if (object ? f.objects.some((o) => o.category === object.category) : f.room !== null && space.house.rooms.get(f.room)!.category === roomCategory) inCategory++;
+  });
+  return { success, inCategory, length: frames.length };
 }
 
-/** Tagged plans of one task in the order they are tried (see the file comment). */
+/** The category chance of a plan in its window: success frames over frames of the target's category. */
+export function planCategoryChance(space: TourSpace, plan: EpisodePlan): number {
+  const { success, inCategory } = windowFrames(space, plan);
+  return inCategory > 0 ? success.length / inCategory : 1;
+}
+
+/** Where a plan's success frames sit in its window: their mean position, 0 the first frame, 1 the last (null: none). */
+export function successPosition(space: TourSpace, plan: EpisodePlan): number | null {
+  const { success, length } = windowFrames(space, plan);
+  if (success.length === 0) return null;
+  return length > 1 ? success.reduce((s, k) => s + k, 0) / success.length / (length - 1) : 0;
+}
+
+/** The window goes on past its last success frame (its last frame does not show the answer). */
+export function endsPastTarget(space: TourSpace, plan: EpisodePlan): boolean {
+  const { success, length } = windowFrames(space, plan);
+  return success.length > 0 && success[success.length - 1]! < length - 1;
+}
+
+/** Tagged plans of one task in the order they are tried (see the file comment); tags with no window ending past the target are left out. */
 export function choiceOrder(tagged: readonly TaggedPlans[], task: TaskCode, rng: Rng): TaggedPlans[] {
-  const own = rng.shuffle(tagged.filter((t) => t.task === task));
-  const score = new Map(own.map((t) => [t.tag, Math.min(...t.variants.map((v) => planCategoryChance(v.space, v.plan)))]));
+  const own = rng.shuffle(tagged.filter((t) => t.task === task && t.variants.some((v) => endsPastTarget(v.space, v.plan))));
+  const score = new Map(own.map((t) => [t.tag, Math.min(...t.variants.filter((v) => endsPastTarget(v.space, v.plan)).map((v) => planCategoryChance(v.space, v.plan)))]));
   const groups = new Map<string, TaggedPlans[]>();
   for (const t of own) {
     const g = groups.get(t.subclass);
@@ -94,7 +117,24 @@ export function choiceOrder(tagged: readonly TaggedPlans[], task: TaskCode, rng:
   return out;
 }
 
-/** A tag's variants in the order they are tried: lowest category chance first, ties in a seeded order. */
+/** Success positions this close to the drawn one count as on target (the category chance then decides). */
+export const POSITION_TOLERANCE = 0.15;
+
+/**
+ * A tag's variants in the order they are tried: only windows that end past the target; first those
+ * whose success frames sit within POSITION_TOLERANCE of a position drawn uniformly for this tag,
+ * lowest category chance first (design principle iii), then the others nearest first; ties in a
+ * seeded order.
+ */
 export function variantOrder(t: TaggedPlans, rng: Rng): TaggedPlans["variants"] {
-  return rng.shuffle(t.variants).map((v, i) => ({ v, i, c: planCategoryChance(v.space, v.plan) })).sort((a, b) => a.c - b.c || a.i - b.i).map((x) => x.v);
+  const aim = rng.next();
+  const offAim = (v: TaggedPlans["variants"][number]) => {
+    const d = Math.abs(successPosition(v.space, v.plan)! - aim);
+    return d <= POSITION_TOLERANCE ? 0 : d;
+  };
+  return rng
+    .shuffle(t.variants.filter((v) => endsPastTarget(v.space, v.plan)))
+    .map((v, i) => ({ v, i, d: offAim(v), c: planCategoryChance(v.space, v.plan) }))
+    .sort((a, b) => a.d - b.d || a.c - b.c || a.i - b.i)
+    .map((x) => x.v);
 }

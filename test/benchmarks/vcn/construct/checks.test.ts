@@ -146,6 +146,9 @@ test("Distance: the target beats every other visited room of its category by >= 
     const target = at(item.target.room);
     for (const r of rooms) if (r !== item.target.room) assert.ok(m[2] === "farthest from" ? target >= at(r) + 5 : target + 5 <= at(r), `${item.id}: ${item.target.room} ${target} vs ${r} ${at(r)}`);
     assert.ok(rooms.length >= 2);
+    // The distances the item records for re-checking the margin (meta.room_distances) are these, to a grid cell or so.
+    assert.deepEqual(Object.keys(item.meta.room_distances).sort(), [...rooms].sort(), item.id);
+    for (const r of rooms) assert.ok(Math.abs(item.meta.room_distances[r] - at(r)) <= 0.15, `${item.id} ${r}: recorded ${item.meta.room_distances[r]}, here ${at(r)}`);
   }
 });
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { after, test } from "node:test";
-import { builtinAgent, chooseGoalFrame, goalPoints, ORACLE_STOP_M, type NavAgent } from "../../../src/benchmarks/vcn/navigate/agents.js";
+import { builtinAgent, chooseGoalFrame, goalPoints, oracleReachM, type NavAgent } from "../../../src/benchmarks/vcn/navigate/agents.js";
+import { HousePlans } from "../../../src/benchmarks/vcn/navigate/houses.js";
 import { runEpisode } from "../../../src/benchmarks/vcn/navigate/loop.js";
 import { navigationScores } from "../../../src/benchmarks/vcn/navigate/scores.js";
 import { loadNavTasks, type NavTask } from "../../../src/benchmarks/vcn/navigate/tasks.js";
@@ -40,27 +41,47 @@ test("tasks: every episode of the example joins its item, its tour poses and its
   }
 });
 
-test("the oracle agent: SR 1.0 and SPL >= 0.98 on the generated episodes, stopping inside the success radius; the same run twice gives the same trajectories", async () => {
+test("oracle reach: half a step over the cosine of half a turn, plus 1 mm", () => {
+  // 0.25 / (2 cos 15 deg) + 0.001 = 0.125 / 0.965926 + 0.001 = 0.129410 + 0.001.
+  assert.ok(Math.abs(oracleReachM(0.25, 30) - 0.13041) < 1e-5);
+  // 90-degree turns: 0.125 / cos 45 deg + 0.001 = 0.176777 + 0.001.
+  assert.ok(Math.abs(oracleReachM(0.25, 90) - 0.177777) < 1e-5);
+});
+
+test("the oracle agent: SR 1 and RSR 1, ending within 0.1305 m of a goal view point inside the target room; SPL is l / max(l, p) over the path walked; the same run twice gives the same trajectories", async () => {
   const agent = builtinAgent("oracle")!;
   const records = await runAll(agent, tasks);
-  const scores = navigationScores(identity("oracle"), createWorldSimulator({ dataRoot: DATA, houses }).info, tasks, records, {});
+  const plans = new HousePlans(DATA);
+  const scores = navigationScores(identity("oracle"), createWorldSimulator({ dataRoot: DATA, houses }).info, tasks, records, {
+    options: { roomOf: (position, episode) => plans.regionAt(episode.scene_id ?? "", position) ?? null },
+  });
   assert.equal(scores.navigation.summary.SR, 1);
-  assert.ok(scores.navigation.summary.SPL! >= 0.98, `SPL ${scores.navigation.summary.SPL}`);
+  assert.equal(scores.navigation.summary.RSR, 1);
+  assert.equal(scores.navigation.summary.rsr_n, 15);
+  let splSum = 0;
   for (const [k, r] of records.entries()) {
+    const task = tasks[k]!;
     assert.equal(r.end, "stop");
     const last = r.steps[r.steps.length - 1]!;
     assert.equal(last.action, "STOP");
-    const nearest = Math.min(...goalPoints(tasks[k]!).map((p) => floor(p, last.position)));
-    assert.ok(nearest < 1 && nearest <= ORACLE_STOP_M + 0.1, `${r.episode_id}: ${nearest}`);
-    // Every FORWARD moves at most 0.25 m; turns do not move.
+    const nearest = Math.min(...goalPoints(task).map((p) => floor(p, last.position)));
+    // 0.25 m steps, 30-degree turns: within 0.125 / cos 15 deg + 1 mm = 0.13041 m of a view point.
+    assert.ok(nearest <= 0.13041, `${r.episode_id}: ${nearest}`);
+    assert.equal(plans.regionAt(task.env.scene_id, last.position), task.episode.target_room, r.episode_id);
+    // Every FORWARD moves at most 0.25 m; turns do not move. p = the summed moves.
     let previous = r.start.position;
+    let walked = 0;
     for (const s of r.steps) {
       const moved = floor(previous, s.position);
       if (s.action === "FORWARD") assert.ok(moved <= 0.25 + 1e-9, `${r.episode_id} t=${s.t}: ${moved}`);
       else assert.ok(moved < 1e-9, `${r.episode_id} t=${s.t} ${s.action} moved ${moved}`);
+      walked += moved;
       previous = s.position;
     }
+    const l = task.episode.dist_to_goal!;
+    splSum += l / Math.max(l, walked);
   }
+  assert.ok(Math.abs(scores.navigation.summary.SPL! - splSum / records.length) < 1e-9);
   const again = await runAll(agent, tasks.slice(0, 3));
   assert.deepEqual(again.map((r) => r.steps), records.slice(0, 3).map((r) => r.steps));
 });

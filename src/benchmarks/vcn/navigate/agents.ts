@@ -3,8 +3,10 @@
  * the oracle executor drives to (executor.ts), then either STOP or a new decision.
  *
  * Built-in agents (no model, no key):
- *   oracle          drives the geodesic shortest path to the nearest goal view point and stops
- *                   ORACLE_STOP_M from it (inside the 1 m success radius, §5.1).
+ *   oracle          drives the geodesic shortest path to the nearest goal view point and stops on
+ *                   it, to within the motion's rounding (oracleReachM: 0.13 m for 0.25 m steps and
+ *                   30-degree turns). View points lie inside the target room (App. C.1), so the
+ *                   oracle ends there too: an upper bound on SR, SPL and RSR alike.
  *   random-walk[:s] a uniformly random move (FORWARD, TURN_LEFT, TURN_RIGHT) each step, STOP with
  *                   probability RANDOM_STOP_P (so 50 actions on average); seeded per episode.
  *   forward-only    FORWARD until a FORWARD is blocked by an obstacle, then STOP.
@@ -54,8 +56,15 @@ export interface NavAgent {
   decide(state: AgentState): Promise<AgentTurn>;
 }
 
-/** The oracle stops this far (geodesic) from the nearest view point: inside the 1 m success radius with room for the grid's rounding. */
-export const ORACLE_STOP_M = 0.8;
+/**
+ * How close the oracle's executor gets to a view point: a FORWARD of s metres along a heading
+ * within half a turn (t / 2) of the point's direction brings the robot closer while it is farther
+ * than s / (2 cos(t / 2)) (0.1294 m for 0.25 m and 30 degrees), and by a bounded amount once it is
+ * 1 mm farther than that, so the walk ends within this radius: 0.1304 m with VCN-Bench's motion.
+ */
+export function oracleReachM(forwardStepM: number, turnStepDeg: number): number {
+  return forwardStepM / (2 * Math.cos((turnStepDeg * Math.PI) / 360)) + 0.001;
+}
 /** The random walker's STOP probability per step. */
 export const RANDOM_STOP_P = 0.02;
 /** The executor's radius around a frame's place or a waypoint. */
@@ -73,8 +82,9 @@ export function oracleAgent(): NavAgent {
   return {
     name: "oracle",
     needsViews: false,
-    async decide({ task }) {
-      return { plan: { kind: "goto", targets: goalPoints(task), radiusM: ORACLE_STOP_M, then: "stop", why: "nearest goal view point" } };
+    async decide({ task, env }) {
+      const radiusM = oracleReachM(env.info.forward_step_m, env.info.turn_step_deg);
+      return { plan: { kind: "goto", targets: goalPoints(task), radiusM, then: "stop", why: "nearest goal view point" } };
     },
   };
 }

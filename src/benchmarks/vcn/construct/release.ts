@@ -1,7 +1,8 @@
 /**
  * The records an episode becomes:
  * - the released episode (episodes.json.gz): Habitat coordinates, the fields the released
- *   evaluation scripts read, and `target_room` / `prior_video` beside them;
+ *   evaluation scripts read (one goal entry for all instances: releasedGoals), and `target_room` /
+ *   `prior_video` beside them;
  * - the goal-identification item (items.jsonl, schema.ts): the prior video as frames of the tour
  *   video (an indices spec, `source_index` per annotation) or as the tour's frame files, the
  *   tour's annotations, the target, the four initial views, the layout and the query;
@@ -116,7 +117,39 @@ export function itemRecord(e: Episode, id: string, paths: MediaPaths, region: Re
 /** "<scene>_region<k>/<object name>", the release's instance id. */
 export const instanceId = (e: Episode, name: string, room: string, region: RegionOf): string => `${e.space.scene.id}_${region(room)}/${name}`;
 
+/** One goal instance in the release's terms: its instance id, Habitat centre, view points and box. */
+export interface ReleasedInstance {
+  instance_id: string;
+  position: number[];
+  view_points: Array<{ agent_state: { position: number[] } }>;
+  bbox: number[][];
+}
+
+/**
+ * The goals field of a released episode. The released evaluation reads goals[0] alone, while
+ * reaching any instance of the category in the target room is success (App. B.4), so the episode
+ * has one goal entry: the first instance's centre and box, and the view points of every instance,
+ * one instance after the other. `instances` (which the released code does not read) keeps each
+ * instance's id, centre, box and its slice [first, end) of those view points.
+ */
+export function releasedGoals(instances: readonly ReleasedInstance[]): Array<Record<string, unknown>> {
+  if (instances.length === 0) throw new Error("an episode needs a goal instance");
+  let first = 0;
+  const slices = instances.map((g) => {
+    const range = [first, first + g.view_points.length];
+    first += g.view_points.length;
+    return { instance_id: g.instance_id, position: g.position, bbox: g.bbox, view_point_range: range };
+  });
+  return [{ position: instances[0]!.position, view_points: instances.flatMap((g) => g.view_points), bbox: instances[0]!.bbox, instances: slices }];
+}
+
 export function episodeRecord(e: Episode, id: string, region: RegionOf): Record<string, unknown> {
+  const instances = e.goals.map((g): ReleasedInstance => ({
+    instance_id: instanceId(e, g.object.name, g.object.room, region),
+    position: habitatPoint([(g.object.bbox.min[0] + g.object.bbox.max[0]) / 2, (g.object.bbox.min[1] + g.object.bbox.max[1]) / 2, (g.object.bbox.min[2] + g.object.bbox.max[2]) / 2]),
+    view_points: g.viewPoints.map((p) => ({ agent_state: { position: habitatFloor(p) } })),
+    bbox: habitatBox(g.object.bbox),
+  }));
   return {
     episode_id: id,
     scene_id: e.space.scene.id,
@@ -125,14 +158,10 @@ export function episodeRecord(e: Episode, id: string, region: RegionOf): Record<
     instruction: {
       task_type: e.plan.task,
       instruction_text: e.instruction,
-      instance_id: e.goals.map((g) => instanceId(e, g.object.name, g.object.room, region)),
+      instance_id: instances.map((g) => g.instance_id),
     },
     object_category: e.objectCategory,
-    goals: e.goals.map((g) => ({
-      position: habitatPoint([(g.object.bbox.min[0] + g.object.bbox.max[0]) / 2, (g.object.bbox.min[1] + g.object.bbox.max[1]) / 2, (g.object.bbox.min[2] + g.object.bbox.max[2]) / 2]),
-      view_points: g.viewPoints.map((p) => ({ agent_state: { position: habitatFloor(p) } })),
-      bbox: habitatBox(g.object.bbox),
-    })),
+    goals: releasedGoals(instances),
     dist_to_goal: r4(e.route.length),
     target_room: region(e.plan.targetRoom),
     prior_video: { tour: e.space.tour.id, first: e.plan.window.first, last: e.plan.window.last },

@@ -4,7 +4,8 @@
  *   evaluation scripts read (one goal entry for all instances: releasedGoals), and `target_room` /
  *   `prior_video` beside them;
  * - the goal-identification item (items.jsonl, schema.ts): the prior video as frames of the tour
- *   video (an indices spec, `source_index` per annotation) or as the tour's frame files, the
+ *   video (an indices spec, `source_index` per annotation) or as a list of the tour's frame files
+ *   (frames/NNNN.jpg, NNNN the tour frame; navigate/tasks.ts finds their poses by name), the
  *   tour's annotations, the target, the four initial views, the layout and the query;
  * - the shortest-path log (trajectories.jsonl): positions every 0.25 m along the geodesic to the
  *   nearest view point, STOP, the room of every position. It is the shortest path, not an agent.
@@ -33,8 +34,12 @@ export function regionMapper(scene: Pick<Scene, "rooms">): RegionOf {
   };
 }
 
-/** The annotations of a window's frames, indexed 0..N-1 with their tour frame as source_index. */
-export function windowAnnotations(scene: Scene, tour: Tour, w: PriorWindow, region: RegionOf): Annotation[] {
+/**
+ * The annotations of a window's frames, indexed 0..N-1; with `videoFrames`, each with its tour
+ * frame as source_index (the frame of tour.mp4). A frame list names each tour frame's file
+ * itself, and source_index would be its position in the list (schema.ts), so it is left out.
+ */
+export function windowAnnotations(scene: Scene, tour: Tour, w: PriorWindow, region: RegionOf, videoFrames = true): Annotation[] {
   const category = new Map(scene.rooms.map((r) => [r.id, r.type]));
   const out: Annotation[] = [];
   for (let k = w.first; k <= w.last; k++) {
@@ -45,7 +50,7 @@ export function windowAnnotations(scene: Scene, tour: Tour, w: PriorWindow, regi
       room_category: f.room === null ? null : category.get(f.room)!,
       objects: f.objects.map((o) => ({ id: o.name, category: o.category })),
       visible_rooms: f.visibleRooms.filter((r) => r !== f.room).map(region),
-      source_index: k,
+      ...(videoFrames ? { source_index: k } : {}),
     });
   }
   return out;
@@ -79,7 +84,7 @@ export interface MediaPaths {
 
 export function itemRecord(e: Episode, id: string, paths: MediaPaths, region: RegionOf): RawItem {
   const w = e.plan.window;
-  const annotations = windowAnnotations(e.space.scene, e.space.tour, w, region);
+  const annotations = windowAnnotations(e.space.scene, e.space.tour, w, region, paths.media === "video");
   const target = e.plan.targetObject !== undefined ? { object: e.plan.targetObject } : { room: region(e.plan.targetRoom) };
   const goal = e.plan.targetObject !== undefined
     ? { kind: "object" as const, object: e.plan.targetObject, category: e.objectCategory }

@@ -53,6 +53,8 @@ export interface NavAgent {
   readonly name: string;
   /** Whether the agent looks at the views (blind agents run without rendering). */
   readonly needsViews: boolean;
+  /** Whether the agent walks to where prior-video frames were taken (task.framePositions). */
+  readonly needsFramePositions?: boolean;
   decide(state: AgentState): Promise<AgentTurn>;
 }
 
@@ -136,6 +138,7 @@ export function goalThenPlanAgent(rule: GoalFrameRule, seed: number): NavAgent {
   return {
     name: `goal-then-plan:${rule}${rule === "random" && seed !== 0 ? `:${seed}` : ""}`,
     needsViews: false,
+    needsFramePositions: true,
     async decide({ task, decisions }) {
       if (decisions.length > 0) return { plan: { kind: "action", action: "STOP" } };
       const frame = chooseGoalFrame(task, rule, seed);

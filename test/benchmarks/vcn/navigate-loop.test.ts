@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { after, test } from "node:test";
-import { builtinAgent, chooseGoalFrame, goalPoints, oracleReachM, type NavAgent } from "../../../src/benchmarks/vcn/navigate/agents.js";
+import { builtinAgent, chooseGoalFrame, goalPoints, innerViewPoints, oracleReachM, type NavAgent } from "../../../src/benchmarks/vcn/navigate/agents.js";
 import { HousePlans } from "../../../src/benchmarks/vcn/navigate/houses.js";
 import { runEpisode } from "../../../src/benchmarks/vcn/navigate/loop.js";
 import { navigationScores } from "../../../src/benchmarks/vcn/navigate/scores.js";
@@ -48,7 +48,23 @@ test("oracle reach: half a step over the cosine of half a turn, plus 1 mm", () =
   assert.ok(Math.abs(oracleReachM(0.25, 90) - 0.177777) < 1e-5);
 });
 
-test("the oracle agent: SR 1 and RSR 1, ending within 0.1305 m of a goal view point inside the target room; SPL is l / max(l, p) over the path walked; the same run twice gives the same trajectories", async () => {
+test("inner view points: those with view points 0.2 m away along both axes; all when none has", () => {
+  // A 5 x 5 lattice every 0.1 m (x, z in 0..0.4): only the centre has all four neighbours at 0.2 m.
+  const square = [0, 1, 2, 3, 4].flatMap((i) => [0, 1, 2, 3, 4].map((j) => [i / 10, 0, j / 10] as [number, number, number]));
+  assert.deepEqual(innerViewPoints(square), [[0.2, 0, 0.2]]);
+  // 5 x 6 (z up to 0.5): (0.2, 0.2) and (0.2, 0.3); a neighbour 0.015 m off the lattice still counts.
+  const taller = [...square, ...[0, 1, 2, 3, 4].map((i) => [i / 10, 0, 0.5] as [number, number, number])];
+  assert.deepEqual(innerViewPoints(taller), [[0.2, 0, 0.2], [0.2, 0, 0.3]]);
+  const nudged = taller.map((p) => (p[0] === 0.4 && p[2] === 0.2 ? ([0.415, 0, 0.2] as [number, number, number]) : p));
+  assert.deepEqual(innerViewPoints(nudged), [[0.2, 0, 0.2], [0.2, 0, 0.3]]);
+  const far = taller.map((p) => (p[0] === 0.4 && p[2] === 0.2 ? ([0.425, 0, 0.2] as [number, number, number]) : p));
+  assert.deepEqual(innerViewPoints(far), [[0.2, 0, 0.3]]);
+  // A single row has no inner point: every point is kept.
+  const row = [0, 1, 2].map((i) => [i / 10, 0, 0] as [number, number, number]);
+  assert.deepEqual(innerViewPoints(row), row);
+});
+
+test("the oracle agent: SR 1 and RSR 1, ending within 0.1305 m of an inner goal view point, inside the target room; SPL is l / max(l, p) over the path walked; the same run twice gives the same trajectories", async () => {
   const agent = builtinAgent("oracle")!;
   const records = await runAll(agent, tasks);
   const plans = new HousePlans(DATA);
@@ -64,8 +80,8 @@ test("the oracle agent: SR 1 and RSR 1, ending within 0.1305 m of a goal view po
     assert.equal(r.end, "stop");
     const last = r.steps[r.steps.length - 1]!;
     assert.equal(last.action, "STOP");
-    const nearest = Math.min(...goalPoints(task).map((p) => floor(p, last.position)));
-    // 0.25 m steps, 30-degree turns: within 0.125 / cos 15 deg + 1 mm = 0.13041 m of a view point.
+    const nearest = Math.min(...innerViewPoints(goalPoints(task)).map((p) => floor(p, last.position)));
+    // 0.25 m steps, 30-degree turns: within 0.125 / cos 15 deg + 1 mm = 0.13041 m of an inner view point.
     assert.ok(nearest <= 0.13041, `${r.episode_id}: ${nearest}`);
     assert.equal(plans.regionAt(task.env.scene_id, last.position), task.episode.target_room, r.episode_id);
     // Every FORWARD moves at most 0.25 m; turns do not move. p = the summed moves.

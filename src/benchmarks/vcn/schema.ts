@@ -69,7 +69,7 @@ export const annotationSchema = z.strictObject({
   room_category: id.nullable(),
   objects: list(objectRefSchema).default([]).describe("object instances visible in the frame (the benchmark's visibility rule)"),
   visible_rooms: list(id).default([]).describe("other rooms seen from outside, e.g. through a doorway (position errors)"),
-  source_index: frameIndex().optional().describe("the frame index in the video or folder (for a prior: the position in the folder's sorted listing), checked against the sampler"),
+  source_index: frameIndex().optional().describe("the frame index in the video or folder, or the position in the frame list (for a prior: the position in the folder's sorted listing), checked against the sampler"),
 });
 
 export const layoutSchema = z.strictObject({

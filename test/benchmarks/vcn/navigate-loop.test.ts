@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { after, test } from "node:test";
-import { builtinAgent, chooseGoalFrame, goalPoints, ORACLE_STOP_M, type NavAgent } from "../../../src/benchmarks/vcn/navigate/agents.js";
+import { builtinAgent, chooseGoalFrame, goalPoints, innerViewPoints, oracleReachM, type NavAgent } from "../../../src/benchmarks/vcn/navigate/agents.js";
+import { HousePlans } from "../../../src/benchmarks/vcn/navigate/houses.js";
 import { runEpisode } from "../../../src/benchmarks/vcn/navigate/loop.js";
 import { navigationScores } from "../../../src/benchmarks/vcn/navigate/scores.js";
 import { loadNavTasks, type NavTask } from "../../../src/benchmarks/vcn/navigate/tasks.js";
@@ -40,27 +41,63 @@ test("tasks: every episode of the example joins its item, its tour poses and its
   }
 });
 
-test("the oracle agent: SR 1.0 and SPL >= 0.98 on the generated episodes, stopping inside the success radius; the same run twice gives the same trajectories", async () => {
+test("oracle reach: half a step over the cosine of half a turn, plus 1 mm", () => {
+  // 0.25 / (2 cos 15 deg) + 0.001 = 0.125 / 0.965926 + 0.001 = 0.129410 + 0.001.
+  assert.ok(Math.abs(oracleReachM(0.25, 30) - 0.13041) < 1e-5);
+  // 90-degree turns: 0.125 / cos 45 deg + 0.001 = 0.176777 + 0.001.
+  assert.ok(Math.abs(oracleReachM(0.25, 90) - 0.177777) < 1e-5);
+});
+
+test("inner view points: those with view points 0.2 m away along both axes; all when none has", () => {
+  // A 5 x 5 lattice every 0.1 m (x, z in 0..0.4): only the centre has all four neighbours at 0.2 m.
+  const square = [0, 1, 2, 3, 4].flatMap((i) => [0, 1, 2, 3, 4].map((j) => [i / 10, 0, j / 10] as [number, number, number]));
+  assert.deepEqual(innerViewPoints(square), [[0.2, 0, 0.2]]);
+  // 5 x 6 (z up to 0.5): (0.2, 0.2) and (0.2, 0.3); a neighbour 0.015 m off the lattice still counts.
+  const taller = [...square, ...[0, 1, 2, 3, 4].map((i) => [i / 10, 0, 0.5] as [number, number, number])];
+  assert.deepEqual(innerViewPoints(taller), [[0.2, 0, 0.2], [0.2, 0, 0.3]]);
+  const nudged = taller.map((p) => (p[0] === 0.4 && p[2] === 0.2 ? ([0.415, 0, 0.2] as [number, number, number]) : p));
+  assert.deepEqual(innerViewPoints(nudged), [[0.2, 0, 0.2], [0.2, 0, 0.3]]);
+  const far = taller.map((p) => (p[0] === 0.4 && p[2] === 0.2 ? ([0.425, 0, 0.2] as [number, number, number]) : p));
+  assert.deepEqual(innerViewPoints(far), [[0.2, 0, 0.3]]);
+  // A single row has no inner point: every point is kept.
+  const row = [0, 1, 2].map((i) => [i / 10, 0, 0] as [number, number, number]);
+  assert.deepEqual(innerViewPoints(row), row);
+});
+
+test("the oracle agent: SR 1 and RSR 1, ending within 0.1305 m of an inner goal view point, inside the target room; SPL is l / max(l, p) over the path walked; the same run twice gives the same trajectories", async () => {
   const agent = builtinAgent("oracle")!;
   const records = await runAll(agent, tasks);
-  const scores = navigationScores(identity("oracle"), createWorldSimulator({ dataRoot: DATA, houses }).info, tasks, records, {});
+  const plans = new HousePlans(DATA);
+  const scores = navigationScores(identity("oracle"), createWorldSimulator({ dataRoot: DATA, houses }).info, tasks, records, {
+    options: { roomOf: (position, episode) => plans.regionAt(episode.scene_id ?? "", position) ?? null },
+  });
   assert.equal(scores.navigation.summary.SR, 1);
-  assert.ok(scores.navigation.summary.SPL! >= 0.98, `SPL ${scores.navigation.summary.SPL}`);
+  assert.equal(scores.navigation.summary.RSR, 1);
+  assert.equal(scores.navigation.summary.rsr_n, 15);
+  let splSum = 0;
   for (const [k, r] of records.entries()) {
+    const task = tasks[k]!;
     assert.equal(r.end, "stop");
     const last = r.steps[r.steps.length - 1]!;
     assert.equal(last.action, "STOP");
-    const nearest = Math.min(...goalPoints(tasks[k]!).map((p) => floor(p, last.position)));
-    assert.ok(nearest < 1 && nearest <= ORACLE_STOP_M + 0.1, `${r.episode_id}: ${nearest}`);
-    // Every FORWARD moves at most 0.25 m; turns do not move.
+    const nearest = Math.min(...innerViewPoints(goalPoints(task)).map((p) => floor(p, last.position)));
+    // 0.25 m steps, 30-degree turns: within 0.125 / cos 15 deg + 1 mm = 0.13041 m of an inner view point.
+    assert.ok(nearest <= 0.13041, `${r.episode_id}: ${nearest}`);
+    assert.equal(plans.regionAt(task.env.scene_id, last.position), task.episode.target_room, r.episode_id);
+    // Every FORWARD moves at most 0.25 m; turns do not move. p = the summed moves.
     let previous = r.start.position;
+    let walked = 0;
     for (const s of r.steps) {
       const moved = floor(previous, s.position);
       if (s.action === "FORWARD") assert.ok(moved <= 0.25 + 1e-9, `${r.episode_id} t=${s.t}: ${moved}`);
       else assert.ok(moved < 1e-9, `${r.episode_id} t=${s.t} ${s.action} moved ${moved}`);
+      walked += moved;
       previous = s.position;
     }
+    const l = task.episode.dist_to_goal!;
+    splSum += l / Math.max(l, walked);
   }
+  assert.ok(Math.abs(scores.navigation.summary.SPL! - splSum / records.length) < 1e-9);
   const again = await runAll(agent, tasks.slice(0, 3));
   assert.deepEqual(again.map((r) => r.steps), records.slice(0, 3).map((r) => r.steps));
 });

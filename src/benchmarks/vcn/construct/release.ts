@@ -1,9 +1,11 @@
 /**
  * The records an episode becomes:
  * - the released episode (episodes.json.gz): Habitat coordinates, the fields the released
- *   evaluation scripts read, and `target_room` / `prior_video` beside them;
+ *   evaluation scripts read (one goal entry for all instances: releasedGoals), and `target_room` /
+ *   `prior_video` beside them;
  * - the goal-identification item (items.jsonl, schema.ts): the prior video as frames of the tour
- *   video (an indices spec, `source_index` per annotation) or as the tour's frame files, the
+ *   video (an indices spec, `source_index` per annotation) or as a list of the tour's frame files
+ *   (frames/NNNN.jpg, NNNN the tour frame; navigate/tasks.ts finds their poses by name), the
  *   tour's annotations, the target, the four initial views, the layout and the query;
  * - the shortest-path log (trajectories.jsonl): positions every 0.25 m along the geodesic to the
  *   nearest view point, STOP, the room of every position. It is the shortest path, not an agent.
@@ -32,8 +34,12 @@ export function regionMapper(scene: Pick<Scene, "rooms">): RegionOf {
   };
 }
 
-/** The annotations of a window's frames, indexed 0..N-1 with their tour frame as source_index. */
-export function windowAnnotations(scene: Scene, tour: Tour, w: PriorWindow, region: RegionOf): Annotation[] {
+/**
+ * The annotations of a window's frames, indexed 0..N-1; with `videoFrames`, each with its tour
+ * frame as source_index (the frame of tour.mp4). A frame list names each tour frame's file
+ * itself, and source_index would be its position in the list (schema.ts), so it is left out.
+ */
+export function windowAnnotations(scene: Scene, tour: Tour, w: PriorWindow, region: RegionOf, videoFrames = true): Annotation[] {
   const category = new Map(scene.rooms.map((r) => [r.id, r.type]));
   const out: Annotation[] = [];
   for (let k = w.first; k <= w.last; k++) {
@@ -44,7 +50,7 @@ export function windowAnnotations(scene: Scene, tour: Tour, w: PriorWindow, regi
       room_category: f.room === null ? null : category.get(f.room)!,
       objects: f.objects.map((o) => ({ id: o.name, category: o.category })),
       visible_rooms: f.visibleRooms.filter((r) => r !== f.room).map(region),
-      source_index: k,
+      ...(videoFrames ? { source_index: k } : {}),
     });
   }
   return out;
@@ -78,7 +84,7 @@ export interface MediaPaths {
 
 export function itemRecord(e: Episode, id: string, paths: MediaPaths, region: RegionOf): RawItem {
   const w = e.plan.window;
-  const annotations = windowAnnotations(e.space.scene, e.space.tour, w, region);
+  const annotations = windowAnnotations(e.space.scene, e.space.tour, w, region, paths.media === "video");
   const target = e.plan.targetObject !== undefined ? { object: e.plan.targetObject } : { room: region(e.plan.targetRoom) };
   const goal = e.plan.targetObject !== undefined
     ? { kind: "object" as const, object: e.plan.targetObject, category: e.objectCategory }
@@ -118,7 +124,39 @@ export function itemRecord(e: Episode, id: string, paths: MediaPaths, region: Re
 /** "<scene>_region<k>/<object name>", the release's instance id. */
 export const instanceId = (e: Episode, name: string, room: string, region: RegionOf): string => `${e.space.scene.id}_${region(room)}/${name}`;
 
+/** One goal instance in the release's terms: its instance id, Habitat centre, view points and box. */
+export interface ReleasedInstance {
+  instance_id: string;
+  position: number[];
+  view_points: Array<{ agent_state: { position: number[] } }>;
+  bbox: number[][];
+}
+
+/**
+ * The goals field of a released episode. The released evaluation reads goals[0] alone, while
+ * reaching any instance of the category in the target room is success (App. B.4), so the episode
+ * has one goal entry: the first instance's centre and box, and the view points of every instance,
+ * one instance after the other. `instances` (which the released code does not read) keeps each
+ * instance's id, centre, box and its slice [first, end) of those view points.
+ */
+export function releasedGoals(instances: readonly ReleasedInstance[]): Array<Record<string, unknown>> {
+  if (instances.length === 0) throw new Error("an episode needs a goal instance");
+  let first = 0;
+  const slices = instances.map((g) => {
+    const range = [first, first + g.view_points.length];
+    first += g.view_points.length;
+    return { instance_id: g.instance_id, position: g.position, bbox: g.bbox, view_point_range: range };
+  });
+  return [{ position: instances[0]!.position, view_points: instances.flatMap((g) => g.view_points), bbox: instances[0]!.bbox, instances: slices }];
+}
+
 export function episodeRecord(e: Episode, id: string, region: RegionOf): Record<string, unknown> {
+  const instances = e.goals.map((g): ReleasedInstance => ({
+    instance_id: instanceId(e, g.object.name, g.object.room, region),
+    position: habitatPoint([(g.object.bbox.min[0] + g.object.bbox.max[0]) / 2, (g.object.bbox.min[1] + g.object.bbox.max[1]) / 2, (g.object.bbox.min[2] + g.object.bbox.max[2]) / 2]),
+    view_points: g.viewPoints.map((p) => ({ agent_state: { position: habitatFloor(p) } })),
+    bbox: habitatBox(g.object.bbox),
+  }));
   return {
     episode_id: id,
     scene_id: e.space.scene.id,
@@ -127,14 +165,10 @@ export function episodeRecord(e: Episode, id: string, region: RegionOf): Record<
     instruction: {
       task_type: e.plan.task,
       instruction_text: e.instruction,
-      instance_id: e.goals.map((g) => instanceId(e, g.object.name, g.object.room, region)),
+      instance_id: instances.map((g) => g.instance_id),
     },
     object_category: e.objectCategory,
-    goals: e.goals.map((g) => ({
-      position: habitatPoint([(g.object.bbox.min[0] + g.object.bbox.max[0]) / 2, (g.object.bbox.min[1] + g.object.bbox.max[1]) / 2, (g.object.bbox.min[2] + g.object.bbox.max[2]) / 2]),
-      view_points: g.viewPoints.map((p) => ({ agent_state: { position: habitatFloor(p) } })),
-      bbox: habitatBox(g.object.bbox),
-    })),
+    goals: releasedGoals(instances),
     dist_to_goal: r4(e.route.length),
     target_room: region(e.plan.targetRoom),
     prior_video: { tour: e.space.tour.id, first: e.plan.window.first, last: e.plan.window.last },

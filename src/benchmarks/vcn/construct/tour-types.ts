@@ -75,3 +75,16 @@ export interface Tour {
   /** Path of the camera in plan (x, y) through the rooms, metres, as planned before smoothing. */
   route: Array<[number, number]>;
 }
+
+/** A tour frame's file in the tour's folder: frames/NNNN.jpg, NNNN its index (at least 4 digits). */
+export function tourFrameFile(index: number): string {
+  return `frames/${String(index).padStart(4, "0")}.jpg`;
+}
+
+/** The inverse of tourFrameFile: the index k whose file is `name` ("frames/0042.jpg" -> 42), else -1. */
+export function tourFrameOfFile(name: string): number {
+  const match = /^frames\/(\d{4,9})\.jpg$/.exec(name);
+  if (!match) return -1;
+  const k = Number(match[1]);
+  return tourFrameFile(k) === name ? k : -1;
+}

@@ -20,7 +20,9 @@ import { EGOPATH_PARAMS } from "../../egopath/construct/params.js";
 import { ArcPath, densify, motionParams, pieceCurve, splitAtStops, walkCurves, type PlanPose } from "./tour-motion.js";
 import { roundTo, TOUR_PARAMS as P } from "./tour-params.js";
 import { planRoute, routeNodes, type RouteNode } from "./tour-route.js";
-import type { RoomVisit, Tour, TourCamera, TourFrame, TourLighting } from "./tour-types.js";
+import { tourFrameFile, type RoomVisit, type Tour, type TourCamera, type TourFrame, type TourLighting } from "./tour-types.js";
+
+export { tourFrameFile };
 import { annotateFrame, indexTourScene, type TourSceneIndex } from "./tour-visibility.js";
 import { firstEntryOrder, roomVisits } from "./windows.js";
 
@@ -200,9 +202,6 @@ export interface BuildTourOptions extends TourPlanOptions {
 }
 
 /** The tour frame's file name, frames/NNNN.jpg. */
-export function tourFrameFile(index: number): string {
-  return `frames/${String(index).padStart(4, "0")}.jpg`;
-}
 
 export function tourCamera(pose: Pick<TourPose, "position" | "yaw" | "pitch">, camera: TourCamera): PinholeCamera {
   return { position: pose.position, yaw: pose.yaw, pitch: pose.pitch, vfovDeg: camera.vfovDeg, width: camera.width, height: camera.height };

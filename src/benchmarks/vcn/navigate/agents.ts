@@ -3,8 +3,10 @@
  * the oracle executor drives to (executor.ts), then either STOP or a new decision.
  *
  * Built-in agents (no model, no key):
- *   oracle          drives the geodesic shortest path to the nearest goal view point and stops
- *                   ORACLE_STOP_M from it (inside the 1 m success radius, §5.1).
+ *   oracle          drives the geodesic shortest path to the nearest inner goal view point
+ *                   (innerViewPoints) and stops on it, to within the motion's rounding
+ *                   (oracleReachM: 0.13 m for 0.25 m steps and 30-degree turns), so it ends in the
+ *                   target room: an upper bound on SR and RSR alike.
  *   random-walk[:s] a uniformly random move (FORWARD, TURN_LEFT, TURN_RIGHT) each step, STOP with
  *                   probability RANDOM_STOP_P (so 50 actions on average); seeded per episode.
  *   forward-only    FORWARD until a FORWARD is blocked by an obstacle, then STOP.
@@ -17,6 +19,7 @@
 import { createRng, seedFromString, type Rng } from "../../../stats/rng.js";
 import type { Environment, NavAction, Observation, Vec3 } from "../../../sim/types.js";
 import { UsageError } from "../../../core/problems.js";
+import { VCN_PARAMS } from "../construct/params.js";
 import type { Decision, StepRecord } from "./types.js";
 import type { NavTask } from "./tasks.js";
 
@@ -51,11 +54,20 @@ export interface NavAgent {
   readonly name: string;
   /** Whether the agent looks at the views (blind agents run without rendering). */
   readonly needsViews: boolean;
+  /** Whether the agent walks to where prior-video frames were taken (task.framePositions). */
+  readonly needsFramePositions?: boolean;
   decide(state: AgentState): Promise<AgentTurn>;
 }
 
-/** The oracle stops this far (geodesic) from the nearest view point: inside the 1 m success radius with room for the grid's rounding. */
-export const ORACLE_STOP_M = 0.8;
+/**
+ * How close the oracle's executor gets to a view point: a FORWARD of s metres along a heading
+ * within half a turn (t / 2) of the point's direction brings the robot closer while it is farther
+ * than s / (2 cos(t / 2)) (0.1294 m for 0.25 m and 30 degrees), and by a bounded amount once it is
+ * 1 mm farther than that, so the walk ends within this radius: 0.1304 m with VCN-Bench's motion.
+ */
+export function oracleReachM(forwardStepM: number, turnStepDeg: number): number {
+  return forwardStepM / (2 * Math.cos((turnStepDeg * Math.PI) / 360)) + 0.001;
+}
 /** The random walker's STOP probability per step. */
 export const RANDOM_STOP_P = 0.02;
 /** The executor's radius around a frame's place or a waypoint. */
@@ -69,12 +81,42 @@ export function goalPoints(task: NavTask): Vec3[] {
   return task.episode.goals.flatMap((g) => (g.view_points.length > 0 ? g.view_points : [g.position]).map((p) => [p[0]!, p.length === 3 ? p[1]! : 0, p[p.length - 1]!] as Vec3));
 }
 
+/**
+ * The view points whose neighbours two lattice steps away (0.2 m) along both axes are view points
+ * too; all of them when none is. View points lie inside the goal's room (App. C.1), but one by a
+ * doorway can be closer to the room's edge than the oracle's stopping error (oracleReachM, 0.13
+ * m): around an inner one the room extends at least 0.2 m each way along both axes, so in a
+ * rectangular room (the generator's) the whole 0.13 m disc is inside. Points match within 0.02
+ * m; floor plane (x, z).
+ */
+export function innerViewPoints(points: readonly Vec3[], stepM = VCN_PARAMS.viewPointStepM): Vec3[] {
+  const cell = (v: number) => Math.floor(v / stepM);
+  const buckets = new Map<string, Vec3[]>();
+  for (const p of points) {
+    const key = `${cell(p[0])},${cell(p[2])}`;
+    buckets.set(key, [...(buckets.get(key) ?? []), p]);
+  }
+  const near = (x: number, z: number): boolean => {
+    for (let i = cell(x) - 1; i <= cell(x) + 1; i++) {
+      for (let j = cell(z) - 1; j <= cell(z) + 1; j++) {
+        if ((buckets.get(`${i},${j}`) ?? []).some((q) => Math.hypot(q[0] - x, q[2] - z) <= 0.02)) return true;
+      }
+    }
+    return false;
+  };
+  const d = 2 * stepM;
+  const offsets = [[-d, 0], [0, -d], [0, d], [d, 0]] as const;
+  const inner = points.filter((p) => offsets.every(([dx, dz]) => near(p[0] + dx, p[2] + dz)));
+  return inner.length > 0 ? inner : [...points];
+}
+
 export function oracleAgent(): NavAgent {
   return {
     name: "oracle",
     needsViews: false,
-    async decide({ task }) {
-      return { plan: { kind: "goto", targets: goalPoints(task), radiusM: ORACLE_STOP_M, then: "stop", why: "nearest goal view point" } };
+    async decide({ task, env }) {
+      const radiusM = oracleReachM(env.info.forward_step_m, env.info.turn_step_deg);
+      return { plan: { kind: "goto", targets: innerViewPoints(goalPoints(task)), radiusM, then: "stop", why: "nearest inner goal view point" } };
     },
   };
 }
@@ -126,6 +168,7 @@ export function goalThenPlanAgent(rule: GoalFrameRule, seed: number): NavAgent {
   return {
     name: `goal-then-plan:${rule}${rule === "random" && seed !== 0 ? `:${seed}` : ""}`,
     needsViews: false,
+    needsFramePositions: true,
     async decide({ task, decisions }) {
       if (decisions.length > 0) return { plan: { kind: "action", action: "STOP" } };
       const frame = chooseGoalFrame(task, rule, seed);

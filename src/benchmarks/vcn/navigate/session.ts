@@ -97,6 +97,14 @@ export interface PreparedNavigation {
  * response store to use (a queue's); "none": the caller never asks (a queue coordinator);
  * undefined: the run folder's SQLite store.
  */
+/** An agent that walks to prior-video frames' places cannot run episodes whose places are unknown: refused, with each episode's reason. */
+export function refuseWithoutFramePositions(spec: string, tasks: readonly NavTask[]): void {
+  const unknown = tasks.filter((t) => t.framePositions === null);
+  if (unknown.length === 0) return;
+  const reasons = unknown.slice(0, 5).map((t) => `${t.id}: ${t.item ? t.framePositionsMissing ?? "unknown" : "no goal-identification item in items.jsonl"}`);
+  throw new UsageError(`${spec} walks to where a prior-video frame was taken, which ${unknown.length} of ${tasks.length} episodes do not give (${reasons.join("; ")}${unknown.length > 5 ? "; ..." : ""})`);
+}
+
 export async function prepareNavigation(o: NavigationRunOptions, store?: ReplyStore | "none"): Promise<PreparedNavigation> {
   const spec = o.model;
   const config = o.configFile ? readConfigFile(o.configFile) : undefined;
@@ -115,6 +123,7 @@ export async function prepareNavigation(o: NavigationRunOptions, store?: ReplySt
   const builtin = builtinAgent(spec);
   if (!builtin && !isProviderSpec(spec)) throw new UsageError(`unknown agent "${spec}": use ${BUILTIN_AGENTS.join(", ")}, or openai:<model>, anthropic:<model>, gemini:<model>`);
   if (builtin && intervention !== "none") throw new UsageError(`--intervention ${intervention} changes what a model is shown; the built-in agent ${spec} sees no prompt`);
+  if (builtin?.needsFramePositions) refuseWithoutFramePositions(spec, tasks);
   const mode: NavMode = o.mode ?? "action";
   const observation: ObservationKind = o.observation ?? "rgbd-pose";
   if (builtin && o.observation !== undefined) throw new UsageError(`--observation changes what a model is shown; the built-in agent ${spec} sees no prompt`);

@@ -13,6 +13,8 @@ import { z } from "zod";
 import { DataRoot } from "../../../core/dataroot.js";
 import { parseJson } from "../../../core/jsonl.js";
 import { boundedArray, coordinate, frameIndex, MAX_SCENE_EXTENT_M, point, quaternionComponent, safeId } from "../../../core/limits.js";
+import { imageClip, planFrames } from "../../../media/video-check.js";
+import { tourFrameOfFile } from "../construct/tour-types.js";
 import { appendAll, DataError, issueList, type DataProblem } from "../../../core/problems.js";
 import type { EnvEpisode, Quaternion, Vec3 } from "../../../sim/types.js";
 import { successFrames } from "../chance.js";
@@ -42,6 +44,8 @@ export interface NavTask {
   successFrames: number[];
   /** Habitat floor position of each prior-video frame (annotation index), when the tour poses are known. */
   framePositions: Array<Vec3 | null> | null;
+  /** Why framePositions is null (e.g. a release prior: no poses), null when it is known or there is no item. */
+  framePositionsMissing: string | null;
   prior: PriorAttributes | null;
 }
 
@@ -68,25 +72,96 @@ const tourSchema = z.looseObject({
 /** A room's floor area, m^2: at most the largest scene's (MAX_SCENE_EXTENT_M squared). */
 const sceneRoomsSchema = z.looseObject({ rooms: boundedArray(z.looseObject({ id: z.string(), area: z.number().min(0).max(MAX_SCENE_EXTENT_M ** 2) })) });
 
-/** The frame positions of an item's prior video from its tour's tour.json (next to tour.mp4), or null. */
-function framePositionsOf(item: VcnItem, root: DataRoot, problems: DataProblem[]): Array<Vec3 | null> | null {
-  const video = item.tour.source.video ?? item.tour.source.dir;
-  if (!video) return null;
-  const ref = path.join(path.dirname(video), "tour.json");
-  const read = root.readText(path.relative(root.dir, ref));
-  if (!read.ok) return null;
-  const parsed = parseJson(read.text);
-  const tour = parsed.ok ? tourSchema.safeParse(parsed.value) : null;
-  if (!tour || !tour.success) {
-    problems.push({ file: path.relative(root.dir, ref), message: "not a tour file (frames with index and position)" });
-    return null;
+/**
+ * The poses of a generated tour: tours/<scene>/<tour>/tour.json, beside the tour's video and its
+ * frame folder. A tour frame's number is its video frame and its file, frames/NNNN.jpg
+ * (construct/tour.ts tourFrameFile).
+ */
+const TOUR_POSES = "tour.json";
+
+/** Where each prior-video frame was taken, or why that is not known. */
+interface FramePlaces {
+  /** Habitat floor position of each annotation index; null when not known. */
+  positions: Array<Vec3 | null> | null;
+  /** Why `positions` is null (no tour poses for this kind of tour, say). */
+  missing: string | null;
+}
+
+const unknownPlaces = (missing: string): FramePlaces => ({ positions: null, missing });
+
+/** The tour frame number an annotation shows in a video or frame folder: source_index, else what the spec says. */
+function tourFrameNumber(item: VcnItem, index: number, sourceIndex: number | undefined): number | null {
+  if (sourceIndex !== undefined) return sourceIndex;
+  const spec = item.tour.spec;
+  if (spec.mode === "all") return index;
+  if (spec.mode === "indices") return spec.indices[index] ?? null;
+  return null;
+}
+
+/** tour.json's frame positions by frame number; null when there is none, or when it is unusable (a problem: refused, unreadable, not a tour). */
+function readTourPoses(ref: string, root: DataRoot, problems: DataProblem[], cache: Map<string, Map<number, number[]> | null>): Map<number, number[]> | null {
+  if (cache.has(ref)) return cache.get(ref)!;
+  let poses: Map<number, number[]> | null = null;
+  const read = root.readText(ref);
+  if (read.ok) {
+    const parsed = parseJson(read.text);
+    const tour = parsed.ok ? tourSchema.safeParse(parsed.value) : null;
+    if (tour?.success) poses = new Map(tour.data.frames.map((f) => [f.index, f.position]));
+    else problems.push({ file: ref, message: "not a tour file (frames with index and position)" });
+  } else if (!read.missing) problems.push({ file: ref, message: read.message });
+  cache.set(ref, poses);
+  return poses;
+}
+
+/**
+ * The places of an item's prior-video frames from its tour's poses (TOUR_POSES), read inside the
+ * data root: for a video or a frame folder, tour.json beside it, and each annotation's frame
+ * number (source_index, else the spec's pick); for a frame list, tour.json beside the folder of
+ * the listed files (all in one folder), each file matched by name to a tour frame. A tour.json
+ * that lacks a frame the item shows is a problem of the set; no tour.json (a release prior, a
+ * set without poses) leaves the places unknown, with the reason.
+ */
+function framePlacesOf(item: VcnItem, root: DataRoot, problems: DataProblem[], cache: Map<string, Map<number, number[]> | null>): FramePlaces {
+  if (item.tour.prior) return unknownPlaces("a release prior video (tour.prior): the release gives no frame poses");
+  const src = item.tour.source;
+  const rel = (file: string) => path.relative(root.dir, file).split(path.sep).join("/");
+  let folder: string;
+  let frameNumbers: Array<number | null>;
+  if (src.video !== undefined || src.dir !== undefined) {
+    folder = path.dirname(src.video ?? src.dir!);
+    frameNumbers = item.annotations.map((a) => tourFrameNumber(item, a.index, a.source_index));
+  } else if (src.frames !== undefined) {
+    const folders = [...new Set(src.frames.map((f) => path.dirname(path.dirname(f))))];
+    if (folders.length !== 1) return unknownPlaces(`the frame list spans ${folders.length} tour folders; one tour's ${TOUR_POSES} gives the poses`);
+    folder = folders[0]!;
+    const plan = planFrames(item.tour.spec, imageClip(src.frames.length, null), "the frame list");
+    if (!plan.ok) return unknownPlaces("the frame spec does not pick from the frame list");
+    frameNumbers = item.annotations.map((a) => {
+      const k = tourFrameOfFile(path.relative(folder, src.frames![plan.indices[a.index]!]!).split(path.sep).join("/"));
+      return k >= 0 ? k : null;
+    });
+  } else return unknownPlaces("the item has no tour media");
+  const unnumbered = item.annotations.filter((_, k) => frameNumbers[k] === null).map((a) => a.index);
+  if (unnumbered.length > 0) {
+    const why = src.frames !== undefined ? `is not a tour frame file (frames/NNNN.jpg beside ${TOUR_POSES})` : "has no source_index, and the frame spec does not say which tour frame it is";
+    return unknownPlaces(`prior-video frame ${unnumbered[0]} ${why}`);
   }
-  const byIndex = new Map(tour.data.frames.map((f) => [f.index, f.position]));
+  const ref = rel(path.join(folder, TOUR_POSES));
+  const poses = readTourPoses(ref, root, problems, cache);
+  if (poses === null) return unknownPlaces(`no ${ref} (the tour's frame poses)`);
+  const absent = item.annotations.filter((_, k) => !poses.has(frameNumbers[k]!)).map((a) => a.index);
+  if (absent.length > 0) {
+    problems.push({ file: ref, message: `has no pose for prior-video frame${absent.length > 1 ? "s" : ""} ${absent.slice(0, 10).join(", ")}${absent.length > 10 ? ", ..." : ""} of item ${item.id} (${item.source.file} line ${item.source.line})` });
+    return unknownPlaces(`${ref} lacks frames of the prior video`);
+  }
   // Plan (x, y) -> Habitat floor [x, 0, -y] (construct/habitat.ts).
-  return item.annotations.map((a) => {
-    const p = byIndex.get(a.source_index ?? a.index);
-    return p ? ([p[0]!, 0, -p[1]!] as Vec3) : null;
-  });
+  return {
+    positions: frameNumbers.map((k) => {
+      const p = poses.get(k!)!;
+      return [p[0]!, 0, -p[1]!] as Vec3;
+    }),
+    missing: null,
+  };
 }
 
 /** Floor area of each release region ("regionN" is the plan's room "room_N", construct/release.ts regionMapper) of a house plan; null without a readable plan. */
@@ -144,9 +219,11 @@ export function loadNavTasks(data: string, options: { allowOutsideRoot?: boolean
     if (!areas.has(scene)) areas.set(scene, regionAreas(scene, root));
     return areas.get(scene)!;
   };
+  const poseFiles = new Map<string, Map<number, number[]> | null>();
   const tasks = episodes.map((episode): NavTask => {
     const extra = extras.get(episode.episode_id)!;
     const item = items.get(episode.episode_id) ?? null;
+    const places = item ? framePlacesOf(item, root, problems, poseFiles) : null;
     return {
       id: episode.episode_id,
       env: {
@@ -160,7 +237,8 @@ export function loadNavTasks(data: string, options: { allowOutsideRoot?: boolean
       taskType: episode.task_type ?? null,
       item,
       successFrames: item ? successFrames(item) : [],
-      framePositions: item ? framePositionsOf(item, root, problems) : null,
+      framePositions: places?.positions ?? null,
+      framePositionsMissing: places?.missing ?? null,
       prior: item ? priorOf(item, areasOf(item.scene)) : null,
     };
   });

@@ -276,49 +276,48 @@ test("deriving a set: skipped items listed and counted by reason; the scorer che
 });
 
 /**
- * examples/vcn-mini, read by hand from items.jsonl (a Python look at annotations, layout and meta,
- * not this code): the prior video's room visits, meta.initial_room, the rooms of the seen objects
- * of meta.object_category, and straight-line / object distances from layout positions.
- * - vcn_0001, 0007, 0008, 0010, 0011, 0014: no query (count-entries, orientation, instance-room).
- * - vcn_0002 count "second" of bedrooms region6 (frames 32-48), region7 (49): -> "first" region6;
- *   start region0; bed_1 stands in region6 and is seen. (Before: "second-to-last" of two.)
- * - vcn_0003 order-same-type "after" region0 -> "before" region1 (bathroom, frames 0-3): the only
- *   toilet seen is toilet_2 in region5, none of region1.
- * - vcn_0004 order-types "before" region3 -> "after" region2, a dining room: the dressers seen
- *   (dresser_1, dresser_2) stand in region6.
- * - vcn_0005 distance farthest region7 -> nearest region6 (5.83 m vs 7.32 m straight; two
- *   candidates, the original's margin); start region1; bed_1 in region6.
- * - vcn_0006 distance nearest region6 -> farthest region7 (7.76 vs 5.25); start region2; dresser_3 in region7.
- * - vcn_0009 instance nearest dresser_2 -> farthest dresser_3 (7.94 m vs 1.94 m from trash_can_1), in region7, start region1.
- * - vcn_0012 order-same-type "after" region2 (kitchen, frames 35-46) -> "before": bedrooms region3
- *   (0-6) and region7 (7-11, 24-30) are both visited before it; App. B.4 needs exactly one.
- * - vcn_0013 distance farthest region1 -> nearest region3 (1.81 m), the start room region3.
- * - vcn_0015 instance nearest nightstand_2 -> farthest nightstand_4 (7.68 m, next 2.87 m), in region5, start region8.
+ * examples/vcn-mini (regenerated with the position-balanced selection), read from items.jsonl by a
+ * separate Python look at annotations, layout and meta, not this code: the prior video's room
+ * visits, meta.initial_room, the rooms of the seen objects of meta.object_category, the recorded
+ * geodesics (meta.room_distances) and object distances from layout positions.
+ * - vcn_0002, 0007, 0009, 0013, 0014: no query (count-entries, orientation, instance-room).
+ * - vcn_0001 count "second" of bedrooms region7, region6 -> "first" region7; start region3; dresser_3 seen there.
+ * - vcn_0003 order-types "before" region0 -> "after" region3: no tv of region3 is seen.
+ * - vcn_0004 order-same-type "after" region5 -> "before" region1: no sink of region1 is seen.
+ * - vcn_0005 distance nearest region6 -> farthest region7 (16.39 m vs 10.36 m geodesic: 6.03 >= 5); start region2; bed_2 in region7.
+ * - vcn_0006 distance farthest region7 -> nearest region6 (the same pair); bed_1 in region6.
+ * - vcn_0008 instance nearest dresser_2 -> farthest dresser_3 (7.94 m vs 1.94 m from trash_can_1).
+ * - vcn_0010 count "second" of region1, region5 -> "first" region1; start region2; nightstand_1 seen there.
+ * - vcn_0011 order-same-type "after" region1 -> "before" region7: visits region7, region6, region2
+ *   (start), region6, region1, region6; bed_4 in region7 is seen.
+ * - vcn_0012 distance farthest region1 of three -> nearest: region3 2.96 m vs region7 5.66 m, under
+ *   the 5 m margin (checkable because the item records its geodesics).
+ * - vcn_0015 instance nearest nightstand_2 -> farthest nightstand_4 (7.68 m, next 2.87 m).
  */
 test("examples/vcn-mini: which items get a counterfactual, and why the rest do not", () => {
   const loaded = loadVcn(path.join(import.meta.dirname, "../../../examples/vcn-mini"), {});
   assert.equal(loaded.items.length, 15);
   const set = deriveCounterfactuals(loaded.items);
   assert.deepEqual(set.items.map((i) => [i.id, i.query!.relation, i.target.kind === "room" ? i.target.room : i.target.object]), [
-    ["vcn_0002~cf", "first", "region6"],
-    ["vcn_0005~cf", "nearest", "region6"],
-    ["vcn_0006~cf", "farthest", "region7"],
-    ["vcn_0009~cf", "farthest", "dresser_3"],
+    ["vcn_0001~cf", "first", "region7"],
+    ["vcn_0005~cf", "farthest", "region7"],
+    ["vcn_0006~cf", "nearest", "region6"],
+    ["vcn_0008~cf", "farthest", "dresser_3"],
+    ["vcn_0010~cf", "first", "region1"],
+    ["vcn_0011~cf", "before", "region7"],
     ["vcn_0015~cf", "farthest", "nightstand_4"],
   ]);
   assert.deepEqual(Object.fromEntries(set.skipped.map((s) => [s.id, s.reason])), {
-    vcn_0001: "no query structure",
-    vcn_0003: "the new target room shows no object of the instruction's category (no toilet of region1 seen in the video)",
-    vcn_0004: "the new target room shows no object of the instruction's category (no dresser of region2 seen in the video)",
+    vcn_0002: "no query structure",
+    vcn_0003: "the new target room shows no object of the instruction's category (no tv of region3 seen in the video)",
+    vcn_0004: "the new target room shows no object of the instruction's category (no sink of region1 seen in the video)",
     vcn_0007: "no query structure",
-    vcn_0008: "no query structure",
-    vcn_0010: "no query structure",
-    vcn_0011: "no query structure",
-    vcn_0012: 'the new target fails the Order rule (App. B.4: "before" region7 against the visits to region2)',
-    vcn_0013: "the new target is in the start room (region3)",
+    vcn_0009: "no query structure",
+    vcn_0012: "the new target fails the Distance rule (App. B.4: not nearest by the 5 m geodesic margin)",
+    vcn_0013: "no query structure",
     vcn_0014: "no query structure",
   });
   // Generated items record what every check needs: nothing left unchecked.
-  assert.deepEqual(set.items.map((i) => i.derivation!.unchecked), [[], [], [], [], []]);
-  assert.equal(set.items[0]!.instruction, "Proceed to the first bedroom that was visited in the video. Locate the bed.");
+  assert.deepEqual(set.items.map((i) => i.derivation!.unchecked), [[], [], [], [], [], [], []]);
+  assert.equal(set.items[0]!.instruction, "Proceed to the first bedroom that was visited in the video. Locate the dresser.");
 });

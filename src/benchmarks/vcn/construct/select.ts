@@ -2,15 +2,17 @@
  * All episode plans of a tour, de-duplicated by tag (App. B.1, Fig. 8: overlapping prior videos
  * give the same instruction; one is kept), and the choice of which to build.
  *
- * Choice, per task: the plans' subclasses take turns (so both Order and both Count subclasses
- * appear); within a subclass, plans with the lower category chance come first (more distractor
+ * Choice, per task: the plans' subclasses, and within each its relations, take turns (so both
+ * Order and both Count subclasses appear, and "before" as often as "after", "first" as "second":
+ * otherwise "the last frame showing the category" answers a type whose relation is mostly one
+ * way); within a group, plans with the lower category chance come first (more distractor
  * frames of the target's category: design principle iii), ties in a seeded order.
  *
- * No window gives its answer away by where it ends (issue 28): a window must go on past its last
- * success frame (the target room or object), and of the windows that gave a tag, the one whose
- * success frames sit nearest a position drawn uniformly over the window is taken. Preferring low
- * category chance alone favoured windows that end as the target room is entered ("answer the
- * last frame" scored Rid-SR 44 against a category chance of 30).
+ * No window gives its answer away by where it starts or ends (issue 28): a window must start before
+ * its first success frame (the target room or object) and go on past its last, and of the windows
+ * that gave a tag, those whose success frames sit near a position drawn uniformly over the window
+ * are taken. Preferring low category chance alone favoured windows that end as the target room is
+ * entered ("answer the last frame" scored Rid-SR 44 against a category chance of 30).
  */
 import type { Rng } from "../../../stats/rng.js";
 import type { TaskCode } from "../schema.js";
@@ -95,33 +97,37 @@ export function successPosition(space: TourSpace, plan: EpisodePlan): number | n
   return length > 1 ? success.reduce((s, k) => s + k, 0) / success.length / (length - 1) : 0;
 }
 
-/** The window goes on past its last success frame (its last frame does not show the answer). */
-export function endsPastTarget(space: TourSpace, plan: EpisodePlan): boolean {
+/** The window starts before its first success frame and goes on past its last: neither end frame shows the answer. */
+export function targetInside(space: TourSpace, plan: EpisodePlan): boolean {
   const { success, length } = windowFrames(space, plan);
-  return success.length > 0 && success[success.length - 1]! < length - 1;
+  return success.length > 0 && success[0]! > 0 && success[success.length - 1]! < length - 1;
 }
 
-/** Tagged plans of one task in the order they are tried (see the file comment); tags with no window ending past the target are left out. */
+/** Tagged plans of one task in the order they are tried (see the file comment); tags with no window holding the target inside are left out. */
 export function choiceOrder(tagged: readonly TaggedPlans[], task: TaskCode, rng: Rng): TaggedPlans[] {
-  const own = rng.shuffle(tagged.filter((t) => t.task === task && t.variants.some((v) => endsPastTarget(v.space, v.plan))));
-  const score = new Map(own.map((t) => [t.tag, Math.min(...t.variants.filter((v) => endsPastTarget(v.space, v.plan)).map((v) => planCategoryChance(v.space, v.plan)))]));
+  const own = rng.shuffle(tagged.filter((t) => t.task === task && t.variants.some((v) => targetInside(v.space, v.plan))));
+  const score = new Map(own.map((t) => [t.tag, Math.min(...t.variants.filter((v) => targetInside(v.space, v.plan)).map((v) => planCategoryChance(v.space, v.plan)))]));
   const groups = new Map<string, TaggedPlans[]>();
   for (const t of own) {
-    const g = groups.get(t.subclass);
+    const key = `${t.subclass}|${t.variants[0]!.plan.query?.relation ?? ""}`;
+    const g = groups.get(key);
     if (g) g.push(t);
-    else groups.set(t.subclass, [t]);
+    else groups.set(key, [t]);
   }
-  const lists = [...groups.keys()].sort().map((k) => groups.get(k)!.map((t, i) => ({ t, i })).sort((a, b) => score.get(a.t.tag)! - score.get(b.t.tag)! || a.i - b.i).map((x) => x.t));
+  const sorted = [...groups.keys()].sort().map((k) => groups.get(k)!.map((t, i) => ({ t, i })).sort((a, b) => score.get(a.t.tag)! - score.get(b.t.tag)! || a.i - b.i).map((x) => x.t));
+  // The turns start at a drawn group: a house asked for one episode of the task would otherwise always take the first group.
+  const first = sorted.length > 0 ? rng.below(sorted.length) : 0;
+  const lists = [...sorted.slice(first), ...sorted.slice(0, first)];
   const out: TaggedPlans[] = [];
   for (let round = 0; out.length < own.length; round++) for (const list of lists) if (round < list.length) out.push(list[round]!);
   return out;
 }
 
 /** Success positions this close to the drawn one count as on target (the category chance then decides). */
-export const POSITION_TOLERANCE = 0.15;
+export const POSITION_TOLERANCE = 0.25;
 
 /**
- * A tag's variants in the order they are tried: only windows that end past the target; first those
+ * A tag's variants in the order they are tried: only windows that hold the target inside; first those
  * whose success frames sit within POSITION_TOLERANCE of a position drawn uniformly for this tag,
  * lowest category chance first (design principle iii), then the others nearest first; ties in a
  * seeded order.
@@ -133,7 +139,7 @@ export function variantOrder(t: TaggedPlans, rng: Rng): TaggedPlans["variants"] 
     return d <= POSITION_TOLERANCE ? 0 : d;
   };
   return rng
-    .shuffle(t.variants.filter((v) => endsPastTarget(v.space, v.plan)))
+    .shuffle(t.variants.filter((v) => targetInside(v.space, v.plan)))
     .map((v, i) => ({ v, i, d: offAim(v), c: planCategoryChance(v.space, v.plan) }))
     .sort((a, b) => a.d - b.d || a.c - b.c || a.i - b.i)
     .map((x) => x.v);

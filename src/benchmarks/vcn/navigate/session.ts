@@ -92,11 +92,6 @@ export interface PreparedNavigation {
   close(): Promise<void>;
 }
 
-/**
- * Loads the set, applies the intervention, makes the agent and the environments. `store`: the
- * response store to use (a queue's); "none": the caller never asks (a queue coordinator);
- * undefined: the run folder's SQLite store.
- */
 /** An agent that walks to prior-video frames' places cannot run episodes whose places are unknown: refused, with each episode's reason. */
 export function refuseWithoutFramePositions(spec: string, tasks: readonly NavTask[]): void {
   const unknown = tasks.filter((t) => t.framePositions === null);
@@ -105,6 +100,11 @@ export function refuseWithoutFramePositions(spec: string, tasks: readonly NavTas
   throw new UsageError(`${spec} walks to where a prior-video frame was taken, which ${unknown.length} of ${tasks.length} episodes do not give (${reasons.join("; ")}${unknown.length > 5 ? "; ..." : ""})`);
 }
 
+/**
+ * Loads the set, applies the intervention, makes the agent and the environments. `store`: the
+ * response store to use (a queue's); "none": the caller never asks (a queue coordinator);
+ * undefined: the run folder's SQLite store.
+ */
 export async function prepareNavigation(o: NavigationRunOptions, store?: ReplyStore | "none"): Promise<PreparedNavigation> {
   const spec = o.model;
   const config = o.configFile ? readConfigFile(o.configFile) : undefined;

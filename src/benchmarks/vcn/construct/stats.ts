@@ -48,7 +48,12 @@ export interface VcnStats {
     category: { mean: number | null; by_task: Record<string, number | null> };
   };
   per_question: Array<{ id: string; task: TaskCode; complete: number; category: number }>;
+  /** The paper's test split, where its text gives a figure (§3.4; Fig. 10 gives the rest as plots only). */
+  paper: typeof PAPER_TEST_SPLIT;
 }
+
+/** §3.4: 1,250 episodes, 250 per type, from 21 tour videos; prior videos of 157.9 frames and 122.1 shortest-path steps on average. */
+export const PAPER_TEST_SPLIT = Object.freeze({ episodes: 1250, per_type: 250, tours: 21, prior_video_frames_mean: 157.9, steps_mean: 122.1 });
 
 /** The goal of an item as chance.ts reads it. */
 export function goalOf(item: RawItem, category: string): GoalTarget {
@@ -88,6 +93,7 @@ export function setStatistics(tourFrames: readonly number[], episodes: readonly 
       category: { mean: mean(perQuestion.map((q) => q.category)), by_task: byTask("category") },
     },
     per_question: perQuestion,
+    paper: PAPER_TEST_SPLIT,
   };
 }
 
@@ -101,6 +107,7 @@ export function statisticsText(s: VcnStats): string {
     `${s.episodes} episodes: ${present.map((t) => `${t} ${s.types[t]}`).join(", ")} (${Object.entries(s.subclasses).map(([k, n]) => `${k} ${n}`).join(", ")})`,
     `tours ${s.tours}, frames per tour ${fmt(s.frames_per_tour)}; prior video frames ${fmt(s.prior_video.frames)}, rooms ${fmt(s.prior_video.rooms)}, area ${fmt(s.prior_video.area_m2, " m2")}`,
     `instruction words ${fmt(s.instruction_words)}; geodesic distance ${fmt(s.geodesic_m, " m")}; shortest-path steps ${fmt(s.steps)}`,
+    `paper's test split (§3.4): ${s.paper.episodes} episodes (${s.paper.per_type} per type) from ${s.paper.tours} tours; prior video frames ${s.paper.prior_video_frames_mean} on average (here ${s.prior_video.frames?.mean.toFixed(1) ?? "-"}), shortest-path steps ${s.paper.steps_mean} (here ${s.steps?.mean.toFixed(1) ?? "-"})`,
     `chance (oracle 100%): complete ${pct(s.chance.complete.mean)} [${present.map((t) => `${t} ${pct(s.chance.complete.by_task[t] ?? null)}`).join(", ")}]; category ${pct(s.chance.category.mean)} [${present.map((t) => `${t} ${pct(s.chance.category.by_task[t] ?? null)}`).join(", ")}]`,
   ].join("\n");
 }

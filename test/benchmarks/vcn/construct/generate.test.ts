@@ -30,6 +30,18 @@ test("task quotas: explicit counts first, the rest spread over the other tasks i
   assert.deepEqual(taskQuotas(10, { instance: 4 }), { count: 2, order: 2, distance: 1, orientation: 1, instance: 4 });
 });
 
+test("the set's statistics stand beside the paper's (§3.4): stats.json and the README, the means recomputed from the files", async () => {
+  const stats = JSON.parse(await readFile(path.join(EXAMPLE, "stats.json"), "utf8"));
+  assert.deepEqual(stats.paper, { episodes: 1250, per_type: 250, tours: 21, prior_video_frames_mean: 157.9, steps_mean: 122.1 });
+  const items = (await readFile(path.join(EXAMPLE, "items.jsonl"), "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l) as { annotations: unknown[] });
+  const frames = items.reduce((n, i) => n + i.annotations.length, 0) / items.length;
+  assert.equal(stats.prior_video.frames.mean, Math.round(frames * 1e4) / 1e4);
+  // Shortest-path steps count turns as well as the 0.25 m moves, which the files do not log apart: the README prints stats.json's mean.
+  const steps = stats.steps.mean as number;
+  const readme = await readFile(path.join(EXAMPLE, "README.md"), "utf8");
+  assert.ok(readme.includes(`prior video frames 157.9 on average (here ${frames.toFixed(1)}), shortest-path steps 122.1 (here ${steps.toFixed(1)})`), `${frames} ${steps}`);
+});
+
 test("examples/vcn-mini is exactly what its README's command makes", { timeout: 600_000 }, async () => {
   const readme = await readFile(path.join(EXAMPLE, "README.md"), "utf8");
   assert.ok(readme.includes(EXAMPLE_COMMAND), "the README states the command");

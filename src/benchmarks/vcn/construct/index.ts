@@ -20,6 +20,7 @@ import { prepareShadows, renderView, type ShadowMaps } from "../../../world/rend
 import type { Scene, WorldMesh } from "../../../world/types.js";
 import { TASK_CODES, type TaskCode } from "../schema.js";
 import { buildEpisode, TourSpace, type Episode } from "./episode.js";
+import type { EpisodePlan } from "./plan.js";
 import { houseFacts } from "./facts.js";
 import { robotGrid, vcnHouse } from "./houses.js";
 import { VCN_PARAMS as P } from "./params.js";
@@ -329,18 +330,22 @@ export class VcnAssembly {
     const rng = createRng(deriveSeed(o.seed, 4000 + h));
     const housesLeft = this.run.houseCount - h;
     const rejected: Record<string, number> = {};
+    // No two episodes share a prior video and a target (issue 28): a second question on the same window and goal adds little.
+    const used = new Set<string>();
+    const windowTarget = (v: { space: TourSpace; plan: EpisodePlan }) => `${v.space.tour.id}|${v.plan.window.first}|${v.plan.window.last}|${v.plan.targetObject ?? v.plan.targetRoom}`;
     for (const task of TASK_CODES) {
       const quota = Math.ceil(remaining[task] / housesLeft);
       let built = 0;
       for (const t of choiceOrder(tagged, task, rng)) {
         if (built >= quota) break;
-        for (const v of variantOrder(t, rng).slice(0, 3)) {
+        for (const v of variantOrder(t, rng).filter((x) => !used.has(windowTarget(x))).slice(0, 3)) {
           const e = buildEpisode(v.space, v.facts, v.plan, rng);
           if (typeof e === "string") {
             rejected[e] = (rejected[e] ?? 0) + 1;
             continue;
           }
           drawn.push(e);
+          used.add(windowTarget(v));
           built++;
           break;
         }

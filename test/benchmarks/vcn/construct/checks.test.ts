@@ -80,6 +80,11 @@ test("the example has every task, loads, and the oracle answers every question",
   assert.ok(stats.chance.category.mean < 0.5, `mean category chance ${stats.chance.category.mean}`);
 });
 
+test("no two episodes share a prior video (tour and frame range) and a target", () => {
+  const keys = items.map((i) => `${i.meta.tour}|${i.meta.prior_video.first}|${i.meta.prior_video.last}|${JSON.stringify(i.target)}`);
+  assert.equal(new Set(keys).size, items.length);
+});
+
 test("starts: in the initial room, outside the target room, free for the robot, >= 3 m geodesic from the nearest view point", () => {
   for (const item of items) {
     const { scene, grid } = houses.get(item.scene)!;

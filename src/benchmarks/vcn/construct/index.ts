@@ -182,7 +182,8 @@ export interface VcnRun {
 export function vcnRun(o: GenerateVcnOptions): VcnRun {
   checkSeedAndSize(o.seed, "count (episodes)", o.count);
   const settings = generateOptions(o.extra ?? {});
-  return { o, settings, houseCount: settings.houses ?? Math.max(2, Math.ceil(o.count / P.episodesPerHouse)) };
+  // One house per 5 episodes (at least one): a second house for --count 2 was rendered and given no episode (issue 28).
+  return { o, settings, houseCount: settings.houses ?? Math.max(1, Math.ceil(o.count / P.episodesPerHouse)) };
 }
 
 export const vcnSceneId = (h: number): string => `house_${String(h + 1).padStart(3, "0")}`;

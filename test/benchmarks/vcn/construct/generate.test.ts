@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import sharp from "sharp";
-import { generateOptions, generateVcnRelease, taskQuotas } from "../../../../src/benchmarks/vcn/construct/index.js";
+import { generateOptions, generateVcnRelease, taskQuotas, vcnRun } from "../../../../src/benchmarks/vcn/construct/index.js";
 
 const EXAMPLE = path.resolve(import.meta.dirname, "../../../../examples/vcn-mini");
 const EXAMPLE_COMMAND = "spatialprobe generate vcn --out examples/vcn-mini --seed 12 --count 15 --set houses=2 fps=2 media=video";
@@ -23,6 +23,12 @@ test("generate options: --set keys are read and checked", () => {
   assert.throws(() => generateOptions({ rooms: "9-8" }), /rooms must be a whole number from 9 to 10/);
   assert.throws(() => generateOptions({ media: "gif" }), /media must be both, video or frames/);
   assert.throws(() => generateOptions({ colour: "red" }), /no --set option "colour"/);
+});
+
+test("houses: one per 5 episodes, at least one (--count 2 rendered a second house that got no episode), or --set houses", () => {
+  const houses = (count: number, extra: Record<string, string> = {}) => vcnRun({ outDir: "/tmp/unused", seed: 1, count, extra }).houseCount;
+  assert.deepEqual([houses(1), houses(2), houses(5), houses(6), houses(40), houses(250)], [1, 1, 1, 2, 8, 50]);
+  assert.equal(houses(2, { houses: "3" }), 3);
 });
 
 test("task quotas: explicit counts first, the rest spread over the other tasks in order", () => {

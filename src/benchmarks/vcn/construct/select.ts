@@ -2,10 +2,10 @@
  * All episode plans of a tour, de-duplicated by tag (App. B.1, Fig. 8: overlapping prior videos
  * give the same instruction; one is kept), and the choice of which to build.
  *
- * Choice, per task: the plans' subclasses, and within each its relations, take turns (so both
- * Order and both Count subclasses appear, and "before" as often as "after", "first" as "second":
- * otherwise "the last frame showing the category" answers a type whose relation is mostly one
- * way); within a group, plans with the lower category chance come first (more distractor
+ * Choice, per task: the plans' subclasses, and within each its relations, take turns from a drawn
+ * group (so both Order and both Count subclasses appear, and "before" as often as "after", "first"
+ * as "second": otherwise "the last frame showing the category" answers a type whose relation is
+ * mostly one way); within a group, plans with the lower category chance come first (more distractor
  * frames of the target's category: design principle iii), ties in a seeded order.
  *
  * No window gives its answer away by where it starts or ends (issue 28): a window must start before

@@ -18,7 +18,8 @@ import path from "node:path";
 import { auditFolder } from "../src/audit/run-audit.js";
 import { DEFAULT_AUDIT_OPTIONS } from "../src/audit/audit.js";
 import { generateEgoPathRelease } from "../src/benchmarks/egopath/construct/index.js";
-import { egopathGates, gatesMarkdown } from "../src/benchmarks/egopath/gates.js";
+import { gatesMarkdown } from "../src/audit/gates.js";
+import { egopathGates } from "../src/benchmarks/egopath/gates.js";
 import { egopath } from "../src/benchmarks/egopath/index.js";
 
 const pct = (v: number | null | undefined) => (typeof v === "number" ? (100 * v).toFixed(1) : "—");

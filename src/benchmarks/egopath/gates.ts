@@ -8,14 +8,7 @@
  * the audit beside this gate.
  */
 import type { AuditDocument } from "../../audit/audit.js";
-
-export interface Gate {
-  name: string;
-  /** The measured value (a fraction; null when the audit has none). */
-  value: number | null;
-  limit: number;
-  pass: boolean;
-}
+import { gateAtMost as gate, type Gate } from "../../audit/gates.js";
 
 /** The tasks whose picture cues are gated (marker spacing, place and colour must not tell the answer). */
 export const CUE_GATED_TASKS = ["a1", "b1"] as const;
@@ -24,8 +17,6 @@ export const CUE_GATED_TASKS = ["a1", "b1"] as const;
 export const TRAVERSABILITY_GAP = 0.05;
 /** Largest EgoPath Score (a fraction) the best blind rules may reach together. */
 export const NO_MODEL_SCORE = 0.03;
-
-const gate = (name: string, value: number | null, limit: number): Gate => ({ name, value, limit, pass: value !== null && value <= limit + 1e-12 });
 
 /** Every gate of the audit, in a fixed order. */
 export function egopathGates(doc: AuditDocument): Gate[] {
@@ -47,14 +38,4 @@ export function egopathGates(doc: AuditDocument): Gate[] {
   }
   out.push(gate("EgoPath Score without a model (blind rule per task chosen on the other folds)", doc.overall.blind_selected?.score ?? null, NO_MODEL_SCORE));
   return out;
-}
-
-/** A Markdown table of the gates. */
-export function gatesMarkdown(gates: readonly Gate[]): string {
-  const pct = (v: number | null) => (v === null ? "—" : (100 * v).toFixed(1));
-  return [
-    "| Gate | Measured | Limit | |",
-    "|---|---:|---:|---|",
-    ...gates.map((g) => `| ${g.name} | ${pct(g.value)} | ${pct(g.limit)} | ${g.pass ? "pass" : "FAIL"} |`),
-  ].join("\n");
 }

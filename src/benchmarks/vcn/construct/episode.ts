@@ -105,6 +105,20 @@ export function seenCategoriesIn(house: HouseFacts, w: WindowFacts, room: string
   return [...out].sort();
 }
 
+/**
+ * The categories to locate that do not single out the target room: those also seen in another room
+ * of its category in the window (a distractor, design principle iii); all of them when none is.
+ * Otherwise "the frame with the most pixels of the named object" finds the target room without
+ * the relation (issue 28: that cue scored 60-64 on Distance against a category chance of 46).
+ */
+export function sharedWithDistractors(house: HouseFacts, w: WindowFacts, target: string, categories: readonly string[]): string[] {
+  const kind = house.rooms.get(target)!.category;
+  const distractors = w.rooms.filter((r) => r !== target && house.rooms.get(r)!.category === kind);
+  const seenElsewhere = new Set(distractors.flatMap((r) => seenCategoriesIn(house, w, r)));
+  const shared = categories.filter((c) => seenElsewhere.has(c));
+  return shared.length > 0 ? shared : [...categories];
+}
+
 /** The episode of a plan, or why it has none. */
 export function buildEpisode(space: TourSpace, w: WindowFacts, plan: EpisodePlan, rng: Rng): Episode | string {
   const { scene, house } = space;
@@ -117,7 +131,7 @@ export function buildEpisode(space: TourSpace, w: WindowFacts, plan: EpisodePlan
   } else {
     const categories = seenCategoriesIn(house, w, plan.targetRoom);
     if (categories.length === 0) return "no object seen in the target room";
-    category = rng.pick(categories);
+    category = rng.pick(sharedWithDistractors(house, w, plan.targetRoom, categories));
     objects = scene.objects.filter((o) => !o.inWall && o.room === plan.targetRoom && o.category === category);
   }
   const goals = objects.map((object) => ({ object, viewPoints: viewPoints(scene, space.grid, object) })).filter((g) => g.viewPoints.length > 0);

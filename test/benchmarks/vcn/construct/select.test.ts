@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { choiceOrder, POSITION_TOLERANCE, successPosition, targetInside, variantOrder, type TaggedPlans } from "../../../../src/benchmarks/vcn/construct/select.js";
-import type { TourSpace } from "../../../../src/benchmarks/vcn/construct/episode.js";
+import { sharedWithDistractors, type TourSpace } from "../../../../src/benchmarks/vcn/construct/episode.js";
 import type { EpisodePlan } from "../../../../src/benchmarks/vcn/construct/plan.js";
 import { createRng } from "../../../../src/stats/rng.js";
 
@@ -44,4 +44,19 @@ test("variants: only windows with the target inside; those within the tolerance 
   }
   const onlyAtEnds = tagged("count|first", [[0, 3], [10, 11]]);
   assert.deepEqual(choiceOrder([t, onlyAtEnds], "count", createRng(1)).map((x) => x.tag), ["count|second"]);
+});
+
+test("the category to locate does not single out the target room: one also seen in another room of its kind, when there is one", () => {
+  // Bedrooms t and b, kitchen k. Seen in the window: a bed in t and b, a dresser in t only, a sink in k.
+  const house = {
+    rooms: new Map([["t", { category: "bedroom" }], ["b", { category: "bedroom" }], ["k", { category: "kitchen" }]]),
+    objects: new Map([["bed_1", { category: "bed", room: "t", inWall: false }], ["bed_2", { category: "bed", room: "b", inWall: false }], ["dresser_1", { category: "dresser", room: "t", inWall: false }], ["sink_1", { category: "sink", room: "k", inWall: false }]]),
+  } as never;
+  const window = { rooms: ["k", "t", "b"], seen: new Map([["bed_1", [1]], ["bed_2", [5]], ["dresser_1", [2]], ["sink_1", [0]]]) } as never;
+  assert.deepEqual(sharedWithDistractors(house, window, "t", ["bed", "dresser"]), ["bed"]);
+  // The kitchen has no other kitchen in the window: every category stays.
+  assert.deepEqual(sharedWithDistractors(house, window, "k", ["sink"]), ["sink"]);
+  // Without the other bedroom in the window, the dresser may be named too.
+  const alone = { rooms: ["k", "t"], seen: new Map([["bed_1", [1]], ["dresser_1", [2]]]) } as never;
+  assert.deepEqual(sharedWithDistractors(house, alone, "t", ["bed", "dresser"]), ["bed", "dresser"]);
 });

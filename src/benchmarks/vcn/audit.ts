@@ -82,7 +82,10 @@ export function firstNamed(instruction: string, names: Iterable<string>): string
 }
 
 /** Per-frame object pixels by (video/folder frame number, object id), from a generated tour's tour.json. */
-type PixelTable = Map<number, Map<string, number>>;
+export type PixelTable = Map<number, Map<string, number>>;
+
+/** What the cue features read of an item. */
+export type CueItem = Pick<VcnItem, "task" | "instruction" | "annotations" | "layout">;
 
 /** tour.json next to the tour's video (or above its frame folder), read inside the root; null when absent or unreadable. */
 function readPixelTable(root: DataRoot, item: VcnItem, cache: Map<string, PixelTable | null>): PixelTable | null {
@@ -120,7 +123,7 @@ function readPixelTable(root: DataRoot, item: VcnItem, cache: Map<string, PixelT
  * the R2O tasks when one is named, else the named object category), and how many pixels of the
  * named object category it shows (tour.json; else the count of its visible instances).
  */
-export function frameCues(item: VcnItem, pixels: PixelTable | null): { item: Record<string, number>; frames: Array<Record<string, number>> } {
+export function frameCues(item: CueItem, pixels: PixelTable | null): { item: Record<string, number>; frames: Array<Record<string, number>> } {
   const roomCategories = new Set(item.annotations.flatMap((a) => (a.room_category ? [a.room_category] : [])));
   for (const r of item.layout?.rooms ?? []) roomCategories.add(r.category);
   const objectCategories = new Set(item.annotations.flatMap((a) => a.objects.map((o) => o.category)));
@@ -220,19 +223,42 @@ export function pickByPrior(unit: AuditUnit, prior: Map<string, number[]>): stri
   return candidates[best]!.reply;
 }
 
-/** The candidate maximising `score` (the latest at a tie), or the last frame when no candidate scores above 0. */
-function pickByCue(unit: AuditUnit, score: (cues: Record<string, number>) => number): string {
-  const candidates = choiceCandidates(unit);
-  let best = -1;
+/** The position a cue rule picks among frame scores: the highest positive one (the latest at a tie), or the last when none is above 0. */
+export function pickIndexByCue(scores: readonly number[]): number {
+  let best = scores.length - 1;
   let bestScore = 0;
-  candidates.forEach((c, k) => {
-    const s = c.cues ? score(c.cues) : 0;
+  scores.forEach((s, k) => {
     if (s > 0 && s >= bestScore) {
       best = k;
       bestScore = s;
     }
   });
-  return (candidates[best] ?? candidates.at(-1))?.reply ?? frameReply(0);
+  return best;
+}
+
+/** The cue rules' frame scores, read from frameCues' per-frame features. */
+export const CUE_RULE_SCORES = {
+  "last-frame-of-named-category": (c: Record<string, number>) => c["shows_named_category"] ?? 0,
+  "most-pixels-of-named-object": (c: Record<string, number>) => c["named_object_pixels"] ?? 0,
+} as const;
+
+/** The candidate a cue rule picks (the first frame's reply when there is none). */
+function pickByCue(unit: AuditUnit, score: (cues: Record<string, number>) => number): string {
+  const candidates = choiceCandidates(unit);
+  return candidates[pickIndexByCue(candidates.map((c) => (c.cues ? score(c.cues) : 0)))]?.reply ?? frameReply(0);
+}
+
+/**
+ * The annotation index each cue rule picks for an item shown whole in tour order (the default
+ * run, as audited here); the generator balances these against the category chance.
+ */
+export function cueRulePicks(item: CueItem, pixels: PixelTable | null): Record<keyof typeof CUE_RULE_SCORES, number> {
+  const frames = frameCues(item, pixels).frames;
+  const pick = (score: (c: Record<string, number>) => number) => item.annotations[pickIndexByCue(frames.map(score))]?.index ?? 0;
+  return {
+    "last-frame-of-named-category": pick(CUE_RULE_SCORES["last-frame-of-named-category"]),
+    "most-pixels-of-named-object": pick(CUE_RULE_SCORES["most-pixels-of-named-object"]),
+  };
 }
 
 export const vcnRules: BlindRule[] = [
@@ -251,13 +277,13 @@ export const vcnRules: BlindRule[] = [
     name: "last-frame-of-named-category",
     describe: "the last frame showing the category the instruction names (room category by a scene classifier, else the object category by a detector; the annotations record both)",
     cue: true,
-    fit: () => (unit) => pickByCue(unit, (c) => c["shows_named_category"] ?? 0),
+    fit: () => (unit) => pickByCue(unit, CUE_RULE_SCORES["last-frame-of-named-category"]),
   },
   {
     name: "most-pixels-of-named-object",
     describe: "the frame with the most pixels of the object category the instruction names (tour.json pixels; instance count without it); the latest at a tie",
     cue: true,
-    fit: () => (unit) => pickByCue(unit, (c) => c["named_object_pixels"] ?? 0),
+    fit: () => (unit) => pickByCue(unit, CUE_RULE_SCORES["most-pixels-of-named-object"]),
   },
 ];
 

@@ -15,6 +15,7 @@ import type { Annotation, Layout, Query, RawItem } from "../schema.js";
 import type { Scene } from "../../../world/types.js";
 import { roomAt } from "../../../world/space/index.js";
 import { successFrames } from "../chance.js";
+import type { GoalTarget } from "../types.js";
 import type { Episode } from "./episode.js";
 import { habitatBox, habitatFloor, habitatPoint, headingQuaternion } from "./habitat.js";
 import { tourFrameFile } from "./tour.js";
@@ -82,13 +83,18 @@ export interface MediaPaths {
   views: { front: string; left: string; back: string; right: string };
 }
 
+/** What succeeds in an episode's frames: its target object, or its target room (with the category that sets the category chance). */
+export function goalTarget(e: Episode, region: RegionOf): GoalTarget {
+  return e.plan.targetObject !== undefined
+    ? { kind: "object", object: e.plan.targetObject, category: e.objectCategory }
+    : { kind: "room", room: region(e.plan.targetRoom), category: e.space.house.rooms.get(e.plan.targetRoom)!.category };
+}
+
 export function itemRecord(e: Episode, id: string, paths: MediaPaths, region: RegionOf): RawItem {
   const w = e.plan.window;
   const annotations = windowAnnotations(e.space.scene, e.space.tour, w, region, paths.media === "video");
   const target = e.plan.targetObject !== undefined ? { object: e.plan.targetObject } : { room: region(e.plan.targetRoom) };
-  const goal = e.plan.targetObject !== undefined
-    ? { kind: "object" as const, object: e.plan.targetObject, category: e.objectCategory }
-    : { kind: "room" as const, room: region(e.plan.targetRoom), category: e.space.house.rooms.get(e.plan.targetRoom)!.category };
+  const goal = goalTarget(e, region);
   const indices = Array.from({ length: w.last - w.first + 1 }, (_, k) => w.first + k);
   const tour = paths.media === "video"
     ? { video: `${paths.tourDir}/tour.mp4`, spec: { mode: "indices" as const, indices } }

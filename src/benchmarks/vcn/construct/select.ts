@@ -6,7 +6,8 @@
  * group (so both Order and both Count subclasses appear, and "before" as often as "after", "first"
  * as "second": otherwise "the last frame showing the category" answers a type whose relation is
  * mostly one way); within a group, plans with the lower category chance come first (more distractor
- * frames of the target's category: design principle iii), ties in a seeded order.
+ * frames of the target's category: design principle iii; for Instance, more instances of its
+ * category, see rankingChance), ties in a seeded order.
  *
  * No window gives its answer away by where it starts or ends (issue 28): a window must start before
  * its first success frame (the target room or object) and go on past its last, and of the windows
@@ -103,10 +104,29 @@ export function targetInside(space: TourSpace, plan: EpisodePlan): boolean {
   return success.length > 0 && success[0]! > 0 && success[success.length - 1]! < length - 1;
 }
 
+/** Instance: one over the number of distinct instances of the target's category seen in the window (a blind pick among them). */
+function instanceShare(space: TourSpace, plan: EpisodePlan): number {
+  const category = space.house.objects.get(plan.targetObject!)!.category;
+  const seen = new Set(space.tour.frames.slice(plan.window.first, plan.window.last + 1).flatMap((f) => f.objects.filter((o) => o.category === category).map((o) => o.name)));
+  return 1 / Math.max(1, seen.size);
+}
+
+/**
+ * What a plan is ranked by, lower first: its category chance, except for Instance, ranked by how
+ * many instances of its category the window shows (instanceShare). There the category chance is the
+ * target's share of the category's sightings, and preferring it low picked targets seen briefly and
+ * small beside distractors seen often and large, which a cue forest reads (at seed 28, 250
+ * episodes: targets in 3.8 frames at 6,420 px on average, the other instances in 12.3 at 8,944 px;
+ * forest 38.0 against a category chance of 21.9).
+ */
+function rankingChance(space: TourSpace, plan: EpisodePlan): number {
+  return plan.task === "instance" ? instanceShare(space, plan) : planCategoryChance(space, plan);
+}
+
 /** Tagged plans of one task in the order they are tried (see the file comment); tags with no window holding the target inside are left out. */
 export function choiceOrder(tagged: readonly TaggedPlans[], task: TaskCode, rng: Rng): TaggedPlans[] {
   const own = rng.shuffle(tagged.filter((t) => t.task === task && t.variants.some((v) => targetInside(v.space, v.plan))));
-  const score = new Map(own.map((t) => [t.tag, Math.min(...t.variants.filter((v) => targetInside(v.space, v.plan)).map((v) => planCategoryChance(v.space, v.plan)))]));
+  const score = new Map(own.map((t) => [t.tag, Math.min(...t.variants.filter((v) => targetInside(v.space, v.plan)).map((v) => rankingChance(v.space, v.plan)))]));
   const groups = new Map<string, TaggedPlans[]>();
   for (const t of own) {
     const key = `${t.subclass}|${t.variants[0]!.plan.query?.relation ?? ""}`;
@@ -140,7 +160,7 @@ export function variantOrder(t: TaggedPlans, rng: Rng): TaggedPlans["variants"] 
   };
   return rng
     .shuffle(t.variants.filter((v) => targetInside(v.space, v.plan)))
-    .map((v, i) => ({ v, i, d: offAim(v), c: planCategoryChance(v.space, v.plan) }))
+    .map((v, i) => ({ v, i, d: offAim(v), c: rankingChance(v.space, v.plan) }))
     .sort((a, b) => a.d - b.d || a.c - b.c || a.i - b.i)
     .map((x) => x.v);
 }

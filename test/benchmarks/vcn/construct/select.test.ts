@@ -60,3 +60,22 @@ test("the category to locate does not single out the target room: one also seen 
   const alone = { rooms: ["k", "t"], seen: new Map([["bed_1", [1]], ["dresser_1", [2]]]) } as never;
   assert.deepEqual(sharedWithDistractors(house, alone, "t", ["bed", "dresser"]), ["bed", "dresser"]);
 });
+
+test("Instance tags are ranked by how many instances of the category the window shows, not by the target's share of the sightings", () => {
+  // A tour in one room. Tag A (frames 0..6): chair_1 in frame 1 only, chair_2 in frames 2-5: category
+  // chance 1/5, two instances. Tag B (frames 7..13): chair_3, chair_4, chair_5 in two frames each (one
+  // shared): chance 2/5, three instances. Ranking by category chance put A first; by instances, B.
+  const seen: string[][] = [[], ["chair_1"], ["chair_2"], ["chair_2"], ["chair_2"], ["chair_2"], [], [], ["chair_3"], ["chair_3", "chair_4"], ["chair_4"], ["chair_5"], ["chair_5"], []];
+  const chairs = new Map(["chair_1", "chair_2", "chair_3", "chair_4", "chair_5"].map((name) => [name, { name, category: "chair", room: "k" }]));
+  const room = {
+    tour: { frames: seen.map((names) => ({ room: "k", objects: names.map((name) => ({ name, category: "chair" })) })) },
+    house: { rooms: new Map([["k", { category: "kitchen" }]]), objects: chairs },
+  } as unknown as TourSpace;
+  const instance = (tag: string, target: string, first: number, last: number): TaggedPlans => ({
+    tag, task: "instance", subclass: "instance-room",
+    variants: [{ plan: { task: "instance", targetRoom: "k", targetObject: target, window: { first, last } } as unknown as EpisodePlan, facts: {} as never, space: room }],
+  });
+  for (const seed of [1, 2, 3, 4]) {
+    assert.deepEqual(choiceOrder([instance("A", "chair_1", 0, 6), instance("B", "chair_3", 7, 13)], "instance", createRng(seed)).map((x) => x.tag), ["B", "A"], `seed ${seed}`);
+  }
+});

@@ -242,7 +242,7 @@ export const CUE_RULE_SCORES = {
   "most-pixels-of-named-object": (c: Record<string, number>) => c["named_object_pixels"] ?? 0,
 } as const;
 
-/** The candidate a cue rule picks (the first frame's reply when there is none). */
+/** The candidate a cue rule picks (frame 0's reply when the unit has no candidates). */
 function pickByCue(unit: AuditUnit, score: (cues: Record<string, number>) => number): string {
   const candidates = choiceCandidates(unit);
   return candidates[pickIndexByCue(candidates.map((c) => (c.cues ? score(c.cues) : 0)))]?.reply ?? frameReply(0);

@@ -255,10 +255,7 @@ function pickByCue(unit: AuditUnit, score: (cues: Record<string, number>) => num
 export function cueRulePicks(item: CueItem, pixels: PixelTable | null): Record<keyof typeof CUE_RULE_SCORES, number> {
   const frames = frameCues(item, pixels).frames;
   const pick = (score: (c: Record<string, number>) => number) => item.annotations[pickIndexByCue(frames.map(score))]?.index ?? 0;
-  return {
-    "last-frame-of-named-category": pick(CUE_RULE_SCORES["last-frame-of-named-category"]),
-    "most-pixels-of-named-object": pick(CUE_RULE_SCORES["most-pixels-of-named-object"]),
-  };
+  return Object.fromEntries(Object.entries(CUE_RULE_SCORES).map(([rule, score]) => [rule, pick(score)])) as Record<keyof typeof CUE_RULE_SCORES, number>;
 }
 
 export const vcnRules: BlindRule[] = [

@@ -149,8 +149,8 @@ export const POSITION_TOLERANCE = 0.25;
 /**
  * A tag's variants in the order they are tried: only windows that hold the target inside; first those
  * whose success frames sit within POSITION_TOLERANCE of a position drawn uniformly for this tag,
- * lowest category chance first (design principle iii), then the others nearest first; ties in a
- * seeded order.
+ * by rankingChance (the lowest category chance first: design principle iii), then the others
+ * nearest first; ties in a seeded order.
  */
 export function variantOrder(t: TaggedPlans, rng: Rng): TaggedPlans["variants"] {
   const aim = rng.next();

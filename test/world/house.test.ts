@@ -14,6 +14,8 @@ import { colorName, generateHouse, sceneToJson } from "../../src/world/house/ind
 import { ROOM_TYPES, type Aabb3, type Room, type Scene, type SceneObject, type Wall } from "../../src/world/types.js";
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
+/** Large floors (over ten rooms, as VCN-Bench asks for): seed and room count; every invariant below holds for them too. */
+const LARGE: ReadonlyArray<readonly [number, number]> = [[21, 22], [22, 28]];
 const TOL = 1e-6;
 
 let catalogue: Catalogue;
@@ -29,9 +31,13 @@ before(async () => {
   const t0 = performance.now();
   for (const seed of SEEDS) scenes.set(seed, await generateHouse({ catalogue, library, seed }));
   generationMs = performance.now() - t0;
+  for (const [seed, rooms] of LARGE) scenes.set(seed, await generateHouse({ catalogue, library, seed, rooms }));
 });
 
-const all = () => SEEDS.map((s) => [s, scenes.get(s)!] as const);
+/** The houses of default size. */
+const defaults = () => SEEDS.map((s) => [s, scenes.get(s)!] as const);
+/** Every house generated here, the large floors included. */
+const all = () => [...SEEDS, ...LARGE.map(([s]) => s)].map((s) => [s, scenes.get(s)!] as const);
 
 // ---- independent geometry helpers -------------------------------------------------------------
 
@@ -78,18 +84,18 @@ test("the same seed gives the same Scene and the same scene.json bytes, also wit
 
 test("different seeds give different houses", () => {
   const texts = new Set(all().map(([, s]) => JSON.stringify(sceneToJson(s))));
-  assert.equal(texts.size, SEEDS.length);
+  assert.equal(texts.size, all().length);
   const layouts = new Set(all().map(([, s]) => JSON.stringify(s.rooms.map((r) => [r.type, r.polygon]))));
-  assert.equal(layouts.size, SEEDS.length);
+  assert.equal(layouts.size, all().length);
 });
 
-test("room counts: 4-7 by default, the requested number when given, and a RangeError outside 1..10", async () => {
-  for (const [, s] of all()) assert.ok(s.rooms.length >= 4 && s.rooms.length <= 7, `${s.id}: ${s.rooms.length} rooms`);
+test("room counts: 4-7 by default, the requested number when given, and a RangeError outside 1..30", async () => {
+  for (const [, s] of defaults()) assert.ok(s.rooms.length >= 4 && s.rooms.length <= 7, `${s.id}: ${s.rooms.length} rooms`);
   for (const rooms of [1, 2, 3, 9]) {
     const s = await generateHouse({ catalogue, library, seed: 100 + rooms, rooms });
     assert.equal(s.rooms.length, rooms);
   }
-  for (const rooms of [0, 11, 2.5]) await assert.rejects(generateHouse({ catalogue, library, seed: 1, rooms }), RangeError);
+  for (const rooms of [0, 31, 2.5]) await assert.rejects(generateHouse({ catalogue, library, seed: 1, rooms }), RangeError);
 });
 
 // ---- plan -------------------------------------------------------------------------------------
@@ -99,7 +105,8 @@ test("rooms: typed, rectangular, counter-clockwise, with plausible sizes and mat
   const AREA: Record<string, [number, number]> = { bathroom: [4, 8], bedroom: [9, 16], kitchen: [8, 14], "living room": [15, 30], "dining room": [9, 16], office: [7, 12] };
   const MIN_SIDE: Record<string, number> = { bathroom: 1.7, bedroom: 2.6, kitchen: 2.2, "living room": 3.1, "dining room": 2.6, office: 2.2, hallway: 1.0 };
   for (const [, s] of all()) {
-    assert.ok(s.rooms.filter((r) => r.type === "living room").length === 1, `${s.id}: one living room`);
+    const livingRooms = s.rooms.filter((r) => r.type === "living room").length;
+    assert.ok(livingRooms === 1 || (s.rooms.length > 10 && livingRooms === 2), `${s.id}: one living room (two on a large floor)`);
     for (const r of s.rooms) {
       assert.ok((ROOM_TYPES as readonly string[]).includes(r.type));
       assert.equal(r.polygon.length, 4);
@@ -471,9 +478,25 @@ test("scene.json: fixed key order, every number a multiple of 1e-4, objects with
   assert.deepEqual(jo.position, o.position.map((v) => Math.round(v * 1e4) / 1e4 || 0));
 });
 
+test("large floors: the requested count, one corridor, at most a bathroom per four rooms, an office per eight and two living rooms", () => {
+  for (const [seed, rooms] of LARGE) {
+    const s = scenes.get(seed)!;
+    const count = (type: string) => s.rooms.filter((r) => r.type === type).length;
+    assert.equal(s.rooms.length, rooms);
+    assert.equal(count("hallway"), 1, `${s.id}`);
+    assert.equal(count("kitchen"), 1, `${s.id}`);
+    assert.ok(count("bathroom") <= Math.floor(rooms / 4) && count("office") <= 1 + Math.floor(rooms / 8) && count("living room") <= 2 && count("dining room") <= 1, `${s.id}`);
+    // A floor along its corridor: the long side at least twice the short one.
+    const xs = s.rooms.flatMap((r) => r.polygon.map((p) => p[0]));
+    const ys = s.rooms.flatMap((r) => r.polygon.map((p) => p[1]));
+    const [w, h] = [Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)];
+    assert.ok(Math.max(w, h) >= 2 * Math.min(w, h), `${s.id}: ${w} x ${h} m`);
+  }
+});
+
 test("generation time and size figures (reported)", () => {
-  const objects = all().reduce((n, [, s]) => n + s.objects.length, 0);
-  const rooms = all().reduce((n, [, s]) => n + s.rooms.length, 0);
+  const objects = defaults().reduce((n, [, s]) => n + s.objects.length, 0);
+  const rooms = defaults().reduce((n, [, s]) => n + s.rooms.length, 0);
   console.log(`# houses ${SEEDS.length}: ${(generationMs / SEEDS.length).toFixed(0)} ms per house (cold model cache), ${(objects / SEEDS.length).toFixed(1)} objects and ${(rooms / SEEDS.length).toFixed(2)} rooms per house`);
   assert.ok(objects / SEEDS.length >= 25);
 });

@@ -8,7 +8,8 @@
  * consecutive groups of rooms in proportion to their areas, recursively; of all slicing trees of
  * the room order the one whose worst room is the least elongated wins (cost = aspect ratio, plus
  * a penalty when a side is shorter than the type's minimum). A house with a hallway gets a
- * corridor across its whole length with the other rooms on its two sides; an L-shaped house has a
+ * corridor across its whole length with the other rooms on its two sides (on a floor of over ten
+ * rooms, each side is cut into blocks of at most five rooms across the corridor); an L-shaped house has a
  * narrower second wing. Several layouts are drawn per seed and the best kept. Coordinates are
  * integers on a 5 cm grid until the walls are built, so shared edges compare exactly.
  *
@@ -28,7 +29,7 @@
  */
 import type { Rng } from "../../stats/rng.js";
 import type { Door, Opening, RoomType, Vec2, Wall } from "../types.js";
-import { HALLWAY_WIDTH_M, ROOM_AREA_M2, ROOM_MIN_SIDE_M, type RoomSpec } from "./program.js";
+import { HALLWAY_WIDTH_M, LARGE_HOUSE_ROOMS, ROOM_AREA_M2, ROOM_MIN_SIDE_M, type RoomSpec } from "./program.js";
 
 /** Layout grid, metres. */
 export const GRID_M = 0.05;
@@ -177,6 +178,32 @@ interface Block {
   items: LayoutItem[];
 }
 
+/** Most rooms one slicing block of a large floor holds (slice() is exponential in its rooms). */
+export const MAX_BLOCK_ROOMS = 5;
+
+/**
+ * A corridor side of a large floor cut across the corridor into consecutive blocks of at most
+ * MAX_BLOCK_ROOMS rooms, each as wide as its share of the side's area (its rooms keep their order).
+ */
+function alongCorridor(side: Block): Block[] {
+  const parts = Math.ceil(side.items.length / MAX_BLOCK_ROOMS);
+  if (parts <= 1) return [side];
+  const per = Math.ceil(side.items.length / parts);
+  const groups = Array.from({ length: parts }, (_, k) => side.items.slice(k * per, (k + 1) * per)).filter((g) => g.length > 0);
+  const total = side.items.reduce((sum, it) => sum + it.area, 0);
+  const width = side.rect.x1 - side.rect.x0;
+  const out: Block[] = [];
+  let area = 0;
+  let x0 = side.rect.x0;
+  groups.forEach((items, k) => {
+    area += items.reduce((sum, it) => sum + it.area, 0);
+    const x1 = k === groups.length - 1 ? side.rect.x1 : side.rect.x0 + Math.round((width * area) / total);
+    out.push({ rect: { ...side.rect, x0, x1 }, items });
+    x0 = x1;
+  });
+  return out;
+}
+
 /** One random layout: blocks of rooms, plus the corridor when there is a hallway. */
 function drawLayout(rng: Rng, specs: readonly RoomSpec[]): { blocks: Block[]; hallway: { spec: number; rect: GridRect } | null } {
   const hallIndex = specs.findIndex((s) => s.type === "hallway");
@@ -198,11 +225,12 @@ function drawLayout(rng: Rng, specs: readonly RoomSpec[]): { blocks: Block[]; ha
     const hb = units(areaOf(b) / toM(wb));
     const hw = units(rng.float(HALLWAY_WIDTH_M[0], HALLWAY_WIDTH_M[1]));
     const bx = l && rng.chance(0.5) ? w - wb : 0;
+    const sides: Block[] = [
+      { rect: { x0: 0, y0: 0, x1: w, y1: ha }, items: a },
+      { rect: { x0: bx, y0: ha + hw, x1: bx + wb, y1: ha + hw + hb }, items: b },
+    ];
     return {
-      blocks: [
-        { rect: { x0: 0, y0: 0, x1: w, y1: ha }, items: a },
-        { rect: { x0: bx, y0: ha + hw, x1: bx + wb, y1: ha + hw + hb }, items: b },
-      ],
+      blocks: specs.length > LARGE_HOUSE_ROOMS ? sides.flatMap(alongCorridor) : sides,
       hallway: { spec: hallIndex, rect: { x0: 0, y0: ha, x1: w, y1: ha + hw } },
     };
   }

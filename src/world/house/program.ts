@@ -37,19 +37,22 @@ export const HALLWAY_WIDTH_M: [number, number] = [1.1, 1.4];
 
 /** Room counts a house may ask for. */
 export const MIN_ROOMS = 1;
-export const MAX_ROOMS = 10;
+export const MAX_ROOMS = 30;
+/** Above this many rooms a house is a large floor: it always has a corridor, and more bathrooms and offices. */
+export const LARGE_HOUSE_ROOMS = 10;
 export const DEFAULT_ROOMS: [number, number] = [4, 7];
 
 /** The rooms every house gets first, in this order. */
 const CORE: RoomType[] = ["living room", "kitchen", "bathroom", "bedroom"];
 
-/** Further rooms drawn by weight. A hallway only for houses of 5 or more rooms, at most one. */
+/** Further rooms drawn by weight, where typeAllowed lets them (a second living room only on a large floor). */
 const EXTRA_WEIGHTS: [RoomType, number][] = [
   ["bedroom", 3],
   ["office", 1.5],
   ["dining room", 2],
   ["bathroom", 1],
   ["hallway", 2],
+  ["living room", 1],
 ];
 
 export interface RoomSpec {
@@ -68,18 +71,29 @@ function weightedPick<T>(rng: Rng, items: readonly [T, number][]): T {
   return items[items.length - 1]![0];
 }
 
+/**
+ * Whether one more room of `type` may join a house of `count` rooms that has `types` so far: one
+ * hallway from 5 rooms, a second bathroom from 6, one dining room and one office. A large floor
+ * (over LARGE_HOUSE_ROOMS rooms, as a Matterport3D floor) may have a bathroom per four rooms, an
+ * office per eight and a second living room.
+ */
+function typeAllowed(type: RoomType, count: number, types: readonly RoomType[]): boolean {
+  const have = types.filter((t) => t === type).length;
+  const large = count > LARGE_HOUSE_ROOMS;
+  if (type === "hallway") return count >= 5 && have === 0;
+  if (type === "bathroom") return count >= 6 && have < (large ? Math.floor(count / 4) : 2);
+  if (type === "office") return have < (large ? 1 + Math.floor(count / 8) : 1);
+  if (type === "living room") return have < (large ? 2 : 1);
+  if (type === "dining room") return have < 1;
+  return true;
+}
+
 /** The room types and target areas of a house of `count` rooms. */
 export function roomProgram(rng: Rng, count: number): RoomSpec[] {
   const types: RoomType[] = CORE.slice(0, Math.min(count, CORE.length));
-  while (types.length < count) {
-    const allowed = EXTRA_WEIGHTS.filter(([type]) => {
-      if (type === "hallway") return count >= 5 && !types.includes("hallway");
-      if (type === "bathroom") return count >= 6 && types.filter((t) => t === "bathroom").length < 2;
-      if (type === "dining room" || type === "office") return types.filter((t) => t === type).length < 1;
-      return true;
-    });
-    types.push(weightedPick(rng, allowed));
-  }
+  // A large floor is laid out along a corridor (floorplan.ts); without one its rooms would form a single slicing block.
+  if (count > LARGE_HOUSE_ROOMS) types.push("hallway");
+  while (types.length < count) types.push(weightedPick(rng, EXTRA_WEIGHTS.filter(([type]) => typeAllowed(type, count, types))));
   return types.map((type) => {
     if (type === "hallway") return { type, areaM2: 0 };
     const [lo, hi] = ROOM_AREA_M2[type];

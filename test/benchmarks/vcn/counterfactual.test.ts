@@ -276,23 +276,21 @@ test("deriving a set: skipped items listed and counted by reason; the scorer che
 });
 
 /**
- * examples/vcn-mini (regenerated with the position-balanced selection), read from items.jsonl by a
- * separate Python look at annotations, layout and meta, not this code: the prior video's room
- * visits, meta.initial_room, the rooms of the seen objects of meta.object_category, the recorded
- * geodesics (meta.room_distances) and object distances from layout positions.
- * - vcn_0002, 0007, 0009, 0013, 0014: no query (count-entries, orientation, instance-room).
- * - vcn_0001 count "second" of bedrooms region7, region6 -> "first" region7; start region3; dresser_3 seen there.
- * - vcn_0003 order-types "before" region0 -> "after" region3: no tv of region3 is seen.
- * - vcn_0004 order-same-type "after" region5 -> "before" region1: no sink of region1 is seen.
- * - vcn_0005 distance nearest region6 -> farthest region7 (16.39 m vs 10.36 m geodesic: 6.03 >= 5); start region2; bed_2 in region7.
- * - vcn_0006 distance farthest region7 -> nearest region6 (the same pair); bed_1 in region6.
- * - vcn_0008 instance nearest dresser_2 -> farthest dresser_3 (7.94 m vs 1.94 m from trash_can_1).
- * - vcn_0010 count "second" of region1, region5 -> "first" region1; start region2; nightstand_1 seen there.
- * - vcn_0011 order-same-type "after" region1 -> "before" region7: visits region7, region6, region2
- *   (start), region6, region1, region6; bed_4 in region7 is seen.
- * - vcn_0012 distance farthest region1 of three -> nearest: region3 2.96 m vs region7 5.66 m, under
- *   the 5 m margin (checkable because the item records its geodesics).
- * - vcn_0015 instance nearest nightstand_2 -> farthest nightstand_4 (7.68 m, next 2.87 m).
+ * examples/vcn-mini, read from items.jsonl by a separate Python look at query, meta and layout,
+ * not this code (re-checked when the example was regenerated with the farthest-start rule; the
+ * list did not change):
+ * - vcn_0007, 0013, 0014: orientation, no query.
+ * - vcn_0001, 0002, 0010: count "second"/"first" of two bedrooms -> the other one, a dresser, bed or
+ *   nightstand of it seen in the video.
+ * - vcn_0003, 0004: order-types, the other room of the list shows no fridge / tv in the video.
+ * - vcn_0005, 0006: distance, bedrooms region7 and region6 at 16.41 / 10.38 m and 15.74 / 9.71 m
+ *   (meta.room_distances): both swaps keep the 5 m margin (6.03 m).
+ * - vcn_0012: distance farthest of three -> nearest region3 at 2.96 m against region7 at 5.66 m,
+ *   under the 5 m margin.
+ * - vcn_0008: instance nearest sink_2 (0.96 m from fridge_1) -> farthest sink_3 (9.05 m).
+ * - vcn_0009: instance with one candidate: "farthest" names the original target.
+ * - vcn_0015: instance nearest nightstand_5 (0.78 m from armchair_2) -> farthest nightstand_4
+ *   (6.55 m, the next 4.17 m: over the 0.5 m margin).
  */
 test("examples/vcn-mini: which items get a counterfactual, and why the rest do not", () => {
   const loaded = loadVcn(path.join(import.meta.dirname, "../../../examples/vcn-mini"), {});

@@ -37,7 +37,7 @@ const signal = new AbortController().signal;
 
 before(async () => {
   for (const media of LAYOUTS) {
-    await generateVcnRelease({ outDir: setOf(media), seed: 31, count: 2, extra: { media, houses: "1", size: "64", fps: "1" } });
+    await generateVcnRelease({ outDir: setOf(media), seed: 31, count: 2, extra: { media, houses: "1", rooms: "7-10", size: "64", fps: "1" } });
   }
 }, { timeout: 600_000 });
 after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * VCN-Bench generated on spatialprobe's world engine (paper §3.3, App. B): houses of 7-10 rooms,
+ * VCN-Bench generated on spatialprobe's world engine (paper §3.3, App. B): floors of 22-28 rooms,
  * tour videos through them (tour.ts), prior videos cut from the tours by sliding windows, the five
  * instruction types by App. B.4's rules, starts and goals on the robot's grid, written as the
  * release's episode file plus the goal-identification items and shortest-path logs, so the
@@ -15,6 +15,7 @@ import { createRng, deriveSeed } from "../../../stats/rng.js";
 import { attributionText, readLibraries, type Catalogue, type CatalogEntry } from "../../../world/assets/catalog.js";
 import { ModelLibrary } from "../../../world/assets/models.js";
 import { sceneToJson } from "../../../world/house/index.js";
+import { MAX_ROOMS } from "../../../world/house/program.js";
 import { sceneMeshes, TextureCache } from "../../../world/meshes.js";
 import { prepareShadows, renderView, type ShadowMaps } from "../../../world/render/index.js";
 import type { Scene, WorldMesh } from "../../../world/types.js";
@@ -34,7 +35,7 @@ import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
 export interface VcnGenerateSettings {
-  /** Houses to build (default: one per 5 episodes wanted, at least 2). */
+  /** Houses to build (default: one per 10 episodes wanted, at least 1). */
   houses?: number;
   /** Room count range of a house. */
   rooms?: [number, number];
@@ -79,7 +80,7 @@ export function generateOptions(extra: Record<string, string>): VcnGenerateSetti
   for (const key of Object.keys(extra).sort()) {
     const value = extra[key]!;
     if (key === "houses") out.houses = whole(key, value, 1, 100);
-    else if (key === "rooms") out.rooms = range(key, 2, 10);
+    else if (key === "rooms") out.rooms = range(key, 2, MAX_ROOMS);
     else if (key === "tours") out.tours = whole(key, value, 1, 5);
     else if (key === "size") out.imageSide = whole(key, value, 64, 1024);
     else if (key === "fps") out.fps = whole(key, value, 1, 30);
@@ -193,7 +194,7 @@ export interface VcnRun {
 export function vcnRun(o: GenerateVcnOptions): VcnRun {
   checkSeedAndSize(o.seed, "count (episodes)", o.count);
   const settings = generateOptions(o.extra ?? {});
-  // One house per 5 episodes (at least one): a second house for --count 2 was rendered and given no episode (issue 28).
+  // One house per 10 episodes (at least one): a second house for --count 2 was rendered and given no episode (issue 28).
   return { o, settings, houseCount: settings.houses ?? Math.max(1, Math.ceil(o.count / P.episodesPerHouse)) };
 }
 

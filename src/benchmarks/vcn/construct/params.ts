@@ -7,8 +7,13 @@ export const VCN_PARAMS = Object.freeze({
   robotHeightM: 1.41,
   /** Plan grid of the agent, metres per cell. */
   gridCellM: 0.05,
-  /** Houses for VCN: 7-10 rooms so categories repeat (design principle iii: distractor rooms). */
-  houseRooms: [7, 10] as readonly [number, number],
+  /**
+   * Houses for VCN: 22-28 rooms along a corridor, a floor 33-44 m long as a large Matterport3D
+   * floor (the paper's tours cover a floor each, §3.3), so categories repeat (design principle iii:
+   * distractor rooms) and routes approach the paper's lengths (§3.4: 122.1 steps on average;
+   * 7-10 rooms gave 41).
+   */
+  houseRooms: [22, 28] as readonly [number, number],
   /** A house is kept when at least this many rooms share a category with another room (hallway aside). */
   minRepeatedRooms: 4,
   /** Seeds tried per house before giving up. */
@@ -37,13 +42,15 @@ export const VCN_PARAMS = Object.freeze({
   instanceAnchorMarginM: 0.5,
   /** Start candidates: every this many tour frames (a Dijkstra each). */
   startStrideFrames: 5,
+  /** Start positions tried per episode; the farthest from the goal is kept (episode.ts). */
+  startTries: 12,
   /** Navigation actions (§3.1): FORWARD 0.25 m, turns of 30 degrees. */
   forwardStepM: 0.25,
   turnStepDeg: 30,
-  /** Tour frame rate of generated sets (0.16 m of walking between frames at the tour's 0.8 m/s). */
-  tourFps: 5,
-  /** Default houses: one per this many episodes wanted, at least two. */
-  episodesPerHouse: 5,
+  /** Tour frame rate of generated sets: 0.8 m of walking between frames at the tour's 0.8 m/s, so prior videos through these floors stay near the paper's 157.9 frames (§3.4; 2 fps gave 238). */
+  tourFps: 1,
+  /** Default houses: one per this many episodes wanted (the paper draws 60 per tour: 1,250 from 21). */
+  episodesPerHouse: 10,
   /** Initial views and tour frames: 384 x 384 (App. C.3). */
   imageSide: 384,
   /** JPEG quality of the initial views. */

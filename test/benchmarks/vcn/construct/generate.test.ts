@@ -13,21 +13,21 @@ import sharp from "sharp";
 import { generateOptions, generateVcnRelease, taskQuotas, vcnRun } from "../../../../src/benchmarks/vcn/construct/index.js";
 
 const EXAMPLE = path.resolve(import.meta.dirname, "../../../../examples/vcn-mini");
-const EXAMPLE_COMMAND = "spatialprobe generate vcn --out examples/vcn-mini --seed 12 --count 15 --set houses=2 fps=2 media=video";
+const EXAMPLE_COMMAND = "spatialprobe generate vcn --out examples/vcn-mini --seed 12 --count 15 --set houses=2 rooms=7-10 fps=2 media=video";
 
 test("generate options: --set keys are read and checked", () => {
   assert.deepEqual(generateOptions({ houses: "3", rooms: "8-9", tours: "2", size: "256", fps: "4", frames: "300", window: "40-200", media: "video", order: "2", instance: "0" }), {
     houses: 3, rooms: [8, 9], tours: 2, imageSide: 256, fps: 4, tourFrames: 300, minWindow: 40, maxWindow: 200, media: "video", perTask: { order: 2, instance: 0 },
   });
   assert.deepEqual(generateOptions({ rooms: "7", window: "50" }), { rooms: [7, 7], minWindow: 50 });
-  assert.throws(() => generateOptions({ rooms: "9-8" }), /rooms must be a whole number from 9 to 10/);
+  assert.throws(() => generateOptions({ rooms: "9-8" }), /rooms must be a whole number from 9 to 30/);
   assert.throws(() => generateOptions({ media: "gif" }), /media must be both, video or frames/);
   assert.throws(() => generateOptions({ colour: "red" }), /no --set option "colour"/);
 });
 
-test("houses: one per 5 episodes, at least one (--count 2 rendered a second house that got no episode), or --set houses", () => {
+test("houses: one per 10 episodes, at least one (--count 2 rendered a second house that got no episode), or --set houses", () => {
   const houses = (count: number, extra: Record<string, string> = {}) => vcnRun({ outDir: "/tmp/unused", seed: 1, count, extra }).houseCount;
-  assert.deepEqual([houses(1), houses(2), houses(5), houses(6), houses(40), houses(250)], [1, 1, 1, 2, 8, 50]);
+  assert.deepEqual([houses(1), houses(2), houses(10), houses(11), houses(40), houses(250), houses(1250)], [1, 1, 1, 2, 4, 25, 125]);
   assert.equal(houses(2, { houses: "3" }), 3);
 });
 
@@ -54,7 +54,7 @@ test("examples/vcn-mini is exactly what its README's command makes", { timeout: 
   const work = await mkdtemp(path.join(tmpdir(), "vcn-mini-"));
   try {
     const fresh = path.join(work, "vcn-mini");
-    await generateVcnRelease({ outDir: fresh, seed: 12, count: 15, extra: { houses: "2", fps: "2", media: "video" }, command: EXAMPLE_COMMAND });
+    await generateVcnRelease({ outDir: fresh, seed: 12, count: 15, extra: { houses: "2", rooms: "7-10", fps: "2", media: "video" }, command: EXAMPLE_COMMAND });
     const [a, b] = [await listFiles(EXAMPLE), await listFiles(fresh)];
     assert.deepEqual(b, a);
     for (const file of a) {

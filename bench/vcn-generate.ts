@@ -1,6 +1,6 @@
 /**
  * Time and memory of generating a 20-episode VCN-Bench set with its tour videos (default
- * settings: 384 x 384 frames at 1 fps, floors of 22-28 rooms, one tour per house), in one process
+ * settings: 384 x 384 frames at 1 fps, floors of 24-30 rooms, one tour per house), in one process
  * on this machine:
  *
  *   node --import tsx bench/vcn-generate.ts

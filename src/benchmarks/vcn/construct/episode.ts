@@ -7,12 +7,13 @@
  *   category in the target room. Instance: the goal is the target object.
  * - Start (§3.3, §3.1): a tour position of the window (every 5th frame) in the initial room, free
  *   at the robot's radius, at least 3 m geodesic from the nearest view point; of up to
- *   P.startTries positions drawn in a seeded order over the initial rooms, the farthest from the
+ *   P.startTries positions drawn in a seeded order, the initial rooms in turn, the farthest from the
  *   goal (§3.4: the paper's episodes need 122.1 steps on average; a random start gave 47 here).
  *   The start is outside the target room because the initial room never is the target room.
  * - Heading: a seeded multiple of 30 degrees (the turn step); Orientation: a seeded compass
  *   direction, stated in the instruction ("Now facing north.").
  */
+import { appendAll } from "../../../core/problems.js";
 import type { Rng } from "../../../stats/rng.js";
 import { isFreePoint, shortestPathTree, type OccupancyGrid, type ShortestPathTree } from "../../../world/space/index.js";
 import type { Scene, SceneObject, Vec2 } from "../../../world/types.js";
@@ -120,6 +121,14 @@ export function sharedWithDistractors(house: HouseFacts, w: WindowFacts, target:
   return shared.length > 0 ? shared : [...categories];
 }
 
+/** The lists' first elements, then their second ones, and so on (so the first tries of a start span every initial room). */
+export function roundRobin<T>(lists: ReadonlyArray<readonly T[]>): T[] {
+  const out: T[] = [];
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  for (let k = 0; k < longest; k++) for (const list of lists) if (k < list.length) out.push(list[k]!);
+  return out;
+}
+
 export interface StartTry {
   room: string;
   frame: number;
@@ -158,7 +167,7 @@ export function buildEpisode(space: TourSpace, w: WindowFacts, plan: EpisodePlan
   const allPoints = goals.flatMap((g) => g.viewPoints);
   const tries: StartTry[] = [];
   if (plan.startFrame !== undefined) tries.push({ room: plan.initialRooms[0]!, frame: plan.startFrame });
-  else for (const room of rng.shuffle(plan.initialRooms)) for (const frame of rng.shuffle(space.startsIn(w, room))) tries.push({ room, frame });
+  else appendAll(tries, roundRobin(rng.shuffle(plan.initialRooms).map((room) => rng.shuffle(space.startsIn(w, room)).map((frame) => ({ room, frame })))));
   const chosen = farthestStart(tries, (frame) => nearestViewPoint(space.tree(frame), allPoints));
   if (!chosen) return tries.length === 0 ? "no start position in the initial rooms" : "every start is closer than 3 m to the goal or cut off";
   const heading = plan.statesFacing ? (rng.int(0, 3) * Math.PI) / 2 : (rng.int(0, 11) * Math.PI) / 6;

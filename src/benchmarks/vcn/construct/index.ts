@@ -1,5 +1,5 @@
 /**
- * VCN-Bench generated on spatialprobe's world engine (paper §3.3, App. B): floors of 22-28 rooms,
+ * VCN-Bench generated on spatialprobe's world engine (paper §3.3, App. B): floors of 24-30 rooms,
  * tour videos through them (tour.ts), prior videos cut from the tours by sliding windows, the five
  * instruction types by App. B.4's rules, starts and goals on the robot's grid, written as the
  * release's episode file plus the goal-identification items and shortest-path logs, so the

@@ -8,12 +8,12 @@ export const VCN_PARAMS = Object.freeze({
   /** Plan grid of the agent, metres per cell. */
   gridCellM: 0.05,
   /**
-   * Houses for VCN: 22-28 rooms along a corridor, a floor 33-44 m long as a large Matterport3D
+   * Houses for VCN: 24-30 rooms along a corridor, a floor 27-53 m long as a large Matterport3D
    * floor (the paper's tours cover a floor each, §3.3), so categories repeat (design principle iii:
    * distractor rooms) and routes approach the paper's lengths (§3.4: 122.1 steps on average;
    * 7-10 rooms gave 41).
    */
-  houseRooms: [22, 28] as readonly [number, number],
+  houseRooms: [24, 30] as readonly [number, number],
   /** A house is kept when at least this many rooms share a category with another room (hallway aside). */
   minRepeatedRooms: 4,
   /** Seeds tried per house before giving up. */

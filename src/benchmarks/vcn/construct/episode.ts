@@ -13,7 +13,6 @@
  * - Heading: a seeded multiple of 30 degrees (the turn step); Orientation: a seeded compass
  *   direction, stated in the instruction ("Now facing north.").
  */
-import { appendAll } from "../../../core/problems.js";
 import type { Rng } from "../../../stats/rng.js";
 import { isFreePoint, shortestPathTree, type OccupancyGrid, type ShortestPathTree } from "../../../world/space/index.js";
 import type { Scene, SceneObject, Vec2 } from "../../../world/types.js";
@@ -165,9 +164,9 @@ export function buildEpisode(space: TourSpace, w: WindowFacts, plan: EpisodePlan
   const goals = objects.map((object) => ({ object, viewPoints: viewPoints(scene, space.grid, object) })).filter((g) => g.viewPoints.length > 0);
   if (goals.length === 0) return "no navigable view point";
   const allPoints = goals.flatMap((g) => g.viewPoints);
-  const tries: StartTry[] = [];
-  if (plan.startFrame !== undefined) tries.push({ room: plan.initialRooms[0]!, frame: plan.startFrame });
-  else appendAll(tries, roundRobin(rng.shuffle(plan.initialRooms).map((room) => rng.shuffle(space.startsIn(w, room)).map((frame) => ({ room, frame })))));
+  const tries: StartTry[] = plan.startFrame !== undefined
+    ? [{ room: plan.initialRooms[0]!, frame: plan.startFrame }]
+    : roundRobin(rng.shuffle(plan.initialRooms).map((room) => rng.shuffle(space.startsIn(w, room)).map((frame) => ({ room, frame }))));
   const chosen = farthestStart(tries, (frame) => nearestViewPoint(space.tree(frame), allPoints));
   if (!chosen) return tries.length === 0 ? "no start position in the initial rooms" : "every start is closer than 3 m to the goal or cut off";
   const heading = plan.statesFacing ? (rng.int(0, 3) * Math.PI) / 2 : (rng.int(0, 11) * Math.PI) / 6;

@@ -345,6 +345,7 @@ export class VcnAssembly {
     const rng = createRng(deriveSeed(o.seed, 4000 + h));
     const housesLeft = this.run.houseCount - h;
     const rejected: Record<string, number> = {};
+    const reject = (reason: string) => (rejected[reason] = (rejected[reason] ?? 0) + 1);
     // No two episodes share a prior video and a target (issue 28): a second question on the same window and goal adds little.
     const used = new Set<string>();
     const windowTarget = (v: { space: TourSpace; plan: EpisodePlan }) => `${v.space.tour.id}|${v.plan.window.first}|${v.plan.window.last}|${v.plan.targetObject ?? v.plan.targetRoom}`;
@@ -357,7 +358,7 @@ export class VcnAssembly {
       for (const v of variantOrder(t, rng).filter((x) => !used.has(windowTarget(x))).slice(0, 3)) {
         const e = buildEpisode(v.space, v.facts, v.plan, rng);
         if (typeof e === "string") {
-          rejected[e] = (rejected[e] ?? 0) + 1;
+          reject(e);
           continue;
         }
         const c = { key: windowTarget(v), e, outcome: outcomeOf(e) };
@@ -385,8 +386,9 @@ export class VcnAssembly {
         else take(c);
       }
       for (const c of deferred.sort((a, b) => rulesAnswering(a.outcome) - rulesAnswering(b.outcome))) {
-        if (built < quota && !used.has(c.key)) take(c);
-        else if (!used.has(c.key)) rejected["a cue rule would run ahead"] = (rejected["a cue rule would run ahead"] ?? 0) + 1;
+        if (used.has(c.key)) continue;
+        if (built < quota) take(c);
+        else reject("a cue rule would run ahead");
       }
       remaining[task] -= built;
     }

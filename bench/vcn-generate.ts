@@ -1,33 +1,78 @@
 /**
- * Time and memory of generating a 20-episode VCN-Bench set with its tour videos (default
- * settings: 384 x 384 frames at 1 fps, floors of 24-30 rooms, one tour per house), in one process
- * on this machine:
+ * Time and memory of generating a VCN-Bench set with its tour videos (default settings: 384 x 384
+ * frames at 1 fps, floors of 24-30 rooms, one tour per house, one house per 10 episodes), in one
+ * process on this machine, with the two stages of a queued run timed apart:
  *
  *   node --import tsx bench/vcn-generate.ts
  *
+ * - a house job (what a `worker` does: the house, its tour, the tour's video and frames);
+ * - the assembly of that house (what the coordinator does, in house order: the house's geometry
+ *   rebuilt from its seed as a queued coordinator does, every window's plans, the episodes chosen
+ *   and their initial views).
+ *
  * Environment (optional): VCN_BENCH_EPISODES (default 20), VCN_BENCH_SEED (default 2026).
- * Prints the generator's summary, the wall time and its ratio to the 10-minute target of 20
- * episodes, the pace per episode against issue 28's (250 episodes in 30 minutes: 7.2 s each; run
- * with VCN_BENCH_EPISODES=250 for the whole figure), and the peak resident memory against its
- * 2 GB target.
+ * Prints the wall time and the pace per episode against issue 28's first target (250 episodes in
+ * 30 minutes on this machine: 7.2 s each; run with VCN_BENCH_EPISODES=250 for the whole figure),
+ * and, from the per-house times measured here, the time of 250 episodes with `--queue` and one
+ * worker beside the coordinator, and of the paper's 1,250 (125 houses) with `--queue` and 4 workers,
+ * against the same 30 minutes: the jobs spread over the workers, the assembly one house after
+ * another on the coordinator, so the slower of the two bounds the run. The second is a projection
+ * for 4 free cores; this machine has os.availableParallelism() of them.
+ * Peak resident memory is printed against a 2 GB target (ffmpeg children not counted).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { generateVcnRelease } from "../src/benchmarks/vcn/construct/index.js";
+import { vcnHouseJob, vcnRun, vcnShared, VcnAssembly } from "../src/benchmarks/vcn/construct/index.js";
 
 const episodes = Number(process.env["VCN_BENCH_EPISODES"] ?? 20);
 const seed = Number(process.env["VCN_BENCH_SEED"] ?? 2026);
+const TARGET_S = 30 * 60;
+const PAPER_HOUSES = 125;
+const WORKERS = 4;
 const root = mkdtempSync(path.join(os.tmpdir(), "vcn-gen-bench-"));
+const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
+const sum = (v: number[]) => v.reduce((a, b) => a + b, 0);
 try {
+  const run = vcnRun({ outDir: path.join(root, "set"), seed, count: episodes, command: "bench" });
+  const shared = vcnShared();
+  const jobs: number[] = [];
+  const assembly: number[] = [];
   const t0 = process.hrtime.bigint();
-  const summary = await generateVcnRelease({ outDir: path.join(root, "set"), seed, count: episodes, log: (line) => console.error(line) });
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  try {
+    const asm = await VcnAssembly.begin(run, shared, (line) => console.error(line));
+    for (let h = 0; h < run.houseCount; h++) {
+      const tJob = process.hrtime.bigint();
+      const job = await vcnHouseJob(run, h, shared);
+      jobs.push(seconds(tJob));
+      const tAsm = process.hrtime.bigint();
+      // Without the job's geometry: a queued coordinator rebuilds it from the house's seed.
+      await asm.addHouse(h, { record: job.record, files: job.files });
+      assembly.push(seconds(tAsm));
+    }
+    console.log(await asm.finish());
+  } finally {
+    shared.library.close();
+  }
+  const wall = seconds(t0);
   const rssMb = process.resourceUsage().maxRSS / 1024;
-  console.log(summary);
-  console.log(`${episodes} episodes wanted: ${seconds.toFixed(1)} s = ${(seconds / 600).toFixed(2)} x the 10-minute target`);
-  const pace = seconds / episodes;
-  console.log(`pace: ${pace.toFixed(1)} s per episode = ${(pace / 7.2).toFixed(2)} x issue 28's pace (250 episodes in 30 minutes)`);
+  const houses = run.houseCount;
+  // Per house after the first, whose job and assembly also load the model library (one house: that one).
+  const steady = (v: number[]) => (houses > 1 ? sum(v.slice(1)) / (houses - 1) : v[0]!);
+  const perHouseJob = steady(jobs);
+  const perHouseAsm = steady(assembly);
+  console.log(`${episodes} episodes from ${houses} houses: ${wall.toFixed(1)} s; per house${houses > 1 ? " after the first" : ""}: job ${perHouseJob.toFixed(1)} s, assembly ${perHouseAsm.toFixed(1)} s (first house ${jobs[0]!.toFixed(1)} + ${assembly[0]!.toFixed(1)} s)`);
+  const pace = wall / episodes;
+  console.log(`one process: ${pace.toFixed(1)} s per episode = ${(pace / 7.2).toFixed(2)} x issue 28's pace (250 episodes in 30 minutes)`);
+  /** A queued run of `houseCount` houses on `workers` free cores: the jobs spread over the workers, the assembly one house after another on the coordinator (it starts with the first house done). */
+  const projected = (houseCount: number, workers: number) => {
+    const jobsMin = (Math.ceil(houseCount / workers) * perHouseJob) / 60;
+    const assemblyMin = (houseCount * perHouseAsm) / 60;
+    const totalMin = Math.max(jobsMin, assemblyMin) + Math.min(perHouseJob, perHouseAsm) / 60;
+    return `jobs ${jobsMin.toFixed(1)} min spread over the workers, assembly ${assemblyMin.toFixed(1)} min on the coordinator in house order; about ${totalMin.toFixed(1)} min = ${((totalMin * 60) / TARGET_S).toFixed(2)} x the 30-minute target, bound by the ${assemblyMin >= jobsMin ? "assembly" : "jobs"}`;
+  };
+  console.log(`250 episodes (25 houses) with --queue and one worker beside the coordinator, projected from these per-house times: ${projected(25, 1)}`);
+  console.log(`1,250 episodes (${PAPER_HOUSES} houses) with --queue and ${WORKERS} workers on ${WORKERS} free cores, projected the same way: ${projected(PAPER_HOUSES, WORKERS)} (this machine has ${os.availableParallelism()} cores)`);
   console.log(`peak RSS of the process: ${rssMb.toFixed(0)} MB = ${(rssMb / 2048).toFixed(2)} x the 2 GB target (ffmpeg runs as a child process and is not counted)`);
 } finally {
   rmSync(root, { recursive: true, force: true });

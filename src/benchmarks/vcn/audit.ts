@@ -18,8 +18,8 @@
  *   Categories are matched in the instruction text only (never from the target), against the
  *   category names the item's own annotations use.
  * - Rules: first / last / middle frame; a relative-position prior learned per task on the
- *   training folds; cue rules "last frame showing the named category" and "frame with most
- *   pixels of the named object category".
+ *   training folds; cue rules "first / last frame showing the named category" and "frame with
+ *   most pixels of the named object category".
  * - Chance: the exact category chance level (chance.ts), the one the issue compares Rid-SR to.
  */
 import { existsSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
@@ -223,12 +223,15 @@ export function pickByPrior(unit: AuditUnit, prior: Map<string, number[]>): stri
   return candidates[best]!.reply;
 }
 
-/** The position a cue rule picks among frame scores: the highest positive one (the latest at a tie), or the last when none is above 0. */
-export function pickIndexByCue(scores: readonly number[]): number {
+/**
+ * The position a cue rule picks among frame scores: the highest positive one (the latest at a tie,
+ * or the earliest when `earliest`), or the last when none is above 0.
+ */
+export function pickIndexByCue(scores: readonly number[], earliest = false): number {
   let best = scores.length - 1;
   let bestScore = 0;
   scores.forEach((s, k) => {
-    if (s > 0 && s >= bestScore) {
+    if (s > 0 && (s > bestScore || (s === bestScore && !earliest))) {
       best = k;
       bestScore = s;
     }
@@ -236,26 +239,39 @@ export function pickIndexByCue(scores: readonly number[]): number {
   return best;
 }
 
-/** The cue rules' frame scores, read from frameCues' per-frame features. */
-export const CUE_RULE_SCORES = {
-  "last-frame-of-named-category": (c: Record<string, number>) => c["shows_named_category"] ?? 0,
-  "most-pixels-of-named-object": (c: Record<string, number>) => c["named_object_pixels"] ?? 0,
-} as const;
+/** A cue rule: its score of a frame, read from frameCues' per-frame features, and which frame wins a tie. */
+interface CueRule {
+  score: (cues: Record<string, number>) => number;
+  earliest: boolean;
+}
+
+/**
+ * The cue rules. The first and the last frame showing the named category come as a pair: a set
+ * balanced against one alone moves its answers to the other end (issue 28: with only the last,
+ * Distance targets came early among their candidates 67 times in 100, and the cue forest read it).
+ */
+export const CUE_RULES = {
+  "last-frame-of-named-category": { score: (c) => c["shows_named_category"] ?? 0, earliest: false },
+  "most-pixels-of-named-object": { score: (c) => c["named_object_pixels"] ?? 0, earliest: false },
+  "first-frame-of-named-category": { score: (c) => c["shows_named_category"] ?? 0, earliest: true },
+} as const satisfies Record<string, CueRule>;
+
+export type CueRuleName = keyof typeof CUE_RULES;
 
 /** The candidate a cue rule picks (frame 0's reply when the unit has no candidates). */
-function pickByCue(unit: AuditUnit, score: (cues: Record<string, number>) => number): string {
+function pickByCue(unit: AuditUnit, rule: CueRule): string {
   const candidates = choiceCandidates(unit);
-  return candidates[pickIndexByCue(candidates.map((c) => (c.cues ? score(c.cues) : 0)))]?.reply ?? frameReply(0);
+  return candidates[pickIndexByCue(candidates.map((c) => (c.cues ? rule.score(c.cues) : 0)), rule.earliest)]?.reply ?? frameReply(0);
 }
 
 /**
  * The annotation index each cue rule picks for an item shown whole in tour order (the default
  * run, as audited here); the generator balances these against the category chance.
  */
-export function cueRulePicks(item: CueItem, pixels: PixelTable | null): Record<keyof typeof CUE_RULE_SCORES, number> {
+export function cueRulePicks(item: CueItem, pixels: PixelTable | null): Record<CueRuleName, number> {
   const frames = frameCues(item, pixels).frames;
-  const pick = (score: (c: Record<string, number>) => number) => item.annotations[pickIndexByCue(frames.map(score))]?.index ?? 0;
-  return Object.fromEntries(Object.entries(CUE_RULE_SCORES).map(([rule, score]) => [rule, pick(score)])) as Record<keyof typeof CUE_RULE_SCORES, number>;
+  const pick = (rule: CueRule) => item.annotations[pickIndexByCue(frames.map(rule.score), rule.earliest)]?.index ?? 0;
+  return Object.fromEntries(Object.entries(CUE_RULES).map(([name, rule]) => [name, pick(rule)])) as Record<CueRuleName, number>;
 }
 
 export const vcnRules: BlindRule[] = [
@@ -274,13 +290,19 @@ export const vcnRules: BlindRule[] = [
     name: "last-frame-of-named-category",
     describe: "the last frame showing the category the instruction names (room category by a scene classifier, else the object category by a detector; the annotations record both)",
     cue: true,
-    fit: () => (unit) => pickByCue(unit, CUE_RULE_SCORES["last-frame-of-named-category"]),
+    fit: () => (unit) => pickByCue(unit, CUE_RULES["last-frame-of-named-category"]),
+  },
+  {
+    name: "first-frame-of-named-category",
+    describe: "the first frame showing the category the instruction names (as the last-frame rule reads it)",
+    cue: true,
+    fit: () => (unit) => pickByCue(unit, CUE_RULES["first-frame-of-named-category"]),
   },
   {
     name: "most-pixels-of-named-object",
     describe: "the frame with the most pixels of the object category the instruction names (tour.json pixels; instance count without it); the latest at a tie",
     cue: true,
-    fit: () => (unit) => pickByCue(unit, CUE_RULE_SCORES["most-pixels-of-named-object"]),
+    fit: () => (unit) => pickByCue(unit, CUE_RULES["most-pixels-of-named-object"]),
   },
 ];
 

@@ -2,8 +2,9 @@
  * The validity gates a generated VCN-Bench set must pass (issue 28), read off an audit with cues:
  * at least 250 episodes, and per instruction type every blind rule (the frame-position rules:
  * first, last and middle frame, the position prior, each option position), every cue rule (the
- * last frame showing the named category, the most pixels of the named object) and the cue forest
- * within 0.05 of the type's category chance (§6.2: the retrieval shortcut a frame must beat).
+ * first and the last frame showing the named category, the most pixels of the named object) and
+ * the cue forest within 0.05 of the type's category chance (§6.2: the retrieval shortcut a frame
+ * must beat).
  */
 import type { AuditDocument } from "../../audit/audit.js";
 import { gateAtLeast, gateAtMost, type Gate } from "../../audit/gates.js";

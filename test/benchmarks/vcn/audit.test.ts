@@ -5,7 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fittedReplies, summaryOfReplies } from "../../helpers/audit.js";
 import type { AuditUnit, BlindRule } from "../../../src/audit/types.js";
-import { vcnAudit, positionClass, firstNamed } from "../../../src/benchmarks/vcn/audit.js";
+import { vcnAudit, positionClass, firstNamed, pickIndexByCue } from "../../../src/benchmarks/vcn/audit.js";
 import { vcn, type VcnItem } from "../../../src/benchmarks/vcn/index.js";
 import { createRng } from "../../../src/stats/rng.js";
 
@@ -68,6 +68,8 @@ test("planted shortcut (the goal is always the last frame): last-frame and the p
     assert.deepEqual(vcnAudit.headline(summary, "order"), { metric: "Rid-SR", score: 1, ci: null }, name);
   }
   assert.equal(vcnAudit.headline(scoreRule(items, units, rule("first-frame")), "order").score, 0);
+  // The target is the last of the three bedroom frames, never the first.
+  assert.equal(vcnAudit.headline(scoreRule(items, units, rule("first-frame-of-named-category")), "order").score, 0);
   // The dresser is seen only in the target's frame: the detector cue (instance count without tour.json) finds it.
   assert.equal(vcnAudit.headline(scoreRule(items, units, rule("most-pixels-of-named-object")), "order").score, 1);
   assert.ok(units.every((u) => u.answerClass === "last frame"));
@@ -89,6 +91,17 @@ test("answers drawn at random: blind rules stay near the complete chance 1/10, c
   // The last bedroom frame is the target a third of the time; the dresser is seen in the target's frame only (a detector finds it).
   const lastBedroom = vcnAudit.headline(scoreRule(heldItems, held, rule("last-frame-of-named-category"), train), "order").score!;
   assert.ok(Math.abs(lastBedroom - 1 / 3) <= 0.12, `last-frame-of-named-category: ${lastBedroom}`);
+  const firstBedroom = vcnAudit.headline(scoreRule(heldItems, held, rule("first-frame-of-named-category"), train), "order").score!;
+  assert.ok(Math.abs(firstBedroom - 1 / 3) <= 0.12, `first-frame-of-named-category: ${firstBedroom}`);
+});
+
+test("a cue rule's pick: the highest positive score, the latest or the earliest at a tie; the last frame when no score is positive", () => {
+  assert.equal(pickIndexByCue([0, 1, 0, 1, 0]), 3);
+  assert.equal(pickIndexByCue([0, 1, 0, 1, 0], true), 1);
+  assert.equal(pickIndexByCue([0, 2, 0, 5, 5, 1], true), 3);
+  assert.equal(pickIndexByCue([0, 2, 0, 5, 5, 1]), 4);
+  assert.equal(pickIndexByCue([0, 0, 0], true), 2);
+  assert.equal(pickIndexByCue([], true), -1);
 });
 
 test("units(): on every example item, each candidate's label is the credit the benchmark's scorer gives its reply", async () => {

@@ -25,7 +25,7 @@ import type { EpisodePlan } from "./plan.js";
 import { houseFacts } from "./facts.js";
 import { robotGrid, vcnHouse } from "./houses.js";
 import { VCN_PARAMS as P } from "./params.js";
-import { CueTally, cueOutcome, rulesAnswering, tourPixels, type CueOutcome } from "./balance.js";
+import { CueTally, cueOutcome, rulesAnswering, tallyKeys, tourPixels, type CueOutcome } from "./balance.js";
 import { episodeRecord, goalTarget, itemRecord, regionMapper, trajectoryRecord, type MediaPaths } from "./release.js";
 import { choiceOrder, mergeTagged, tourPlans, variantOrder, type TaggedPlans } from "./select.js";
 import { setStatistics, statisticsText, type EpisodeFacts } from "./stats.js";
@@ -300,7 +300,7 @@ export class VcnAssembly {
   private readonly files = new Map<string, string | Buffer>();
   private readonly tourFrames: number[] = [];
   private readonly facts: EpisodeFacts[] = [];
-  /** The cue rules' hits against the category chance of the episodes chosen so far, per task (balance.ts). */
+  /** The cue rules' hits against the category chance of the episodes chosen so far, per task and place relation (balance.ts tallyKeys). */
   private readonly cues = new CueTally();
   private readonly episodes: object[] = [];
   private readonly items: object[] = [];
@@ -353,7 +353,7 @@ export class VcnAssembly {
     const pixels = new Map(spaces.map((sp) => [sp.tour.id, tourPixels(sp.tour)]));
     const outcomeOf = (e: Episode) => cueOutcome(itemRecord(e, "probe", probePaths, region), goalTarget(e, region), pixels.get(e.space.tour.id)!);
     // Of a tag's first three unused windows, the first whose episode keeps the cue rules within the slack, else the one fewest rules answer.
-    const bestVariant = (t: TaggedPlans, task: TaskCode): Candidate | null => {
+    const bestVariant = (t: TaggedPlans): Candidate | null => {
       let best: Candidate | null = null;
       for (const v of variantOrder(t, rng).filter((x) => !used.has(windowTarget(x))).slice(0, 3)) {
         const e = buildEpisode(v.space, v.facts, v.plan, rng);
@@ -362,7 +362,7 @@ export class VcnAssembly {
           continue;
         }
         const c = { key: windowTarget(v), e, outcome: outcomeOf(e) };
-        if (!this.cues.worsens(task, c.outcome, CUE_SLACK)) return c;
+        if (!this.cues.worsens(tallyKeys(e.plan), c.outcome, CUE_SLACK)) return c;
         if (!best || rulesAnswering(c.outcome) < rulesAnswering(best.outcome)) best = c;
       }
       return best;
@@ -373,16 +373,16 @@ export class VcnAssembly {
       const take = (c: Candidate) => {
         drawn.push(c.e);
         used.add(c.key);
-        this.cues.add(task, c.outcome);
+        this.cues.add(tallyKeys(c.e.plan), c.outcome);
         built++;
       };
       // Episodes that would take a cue rule beyond the slack wait until the plans that do not have been tried.
       const deferred: Candidate[] = [];
       for (const t of choiceOrder(tagged, task, rng)) {
         if (built >= quota) break;
-        const c = bestVariant(t, task);
+        const c = bestVariant(t);
         if (!c) continue;
-        if (this.cues.worsens(task, c.outcome, CUE_SLACK)) deferred.push(c);
+        if (this.cues.worsens(tallyKeys(c.e.plan), c.outcome, CUE_SLACK)) deferred.push(c);
         else take(c);
       }
       for (const c of deferred.sort((a, b) => rulesAnswering(a.outcome) - rulesAnswering(b.outcome))) {

@@ -11,6 +11,7 @@ import path from "node:path";
 import { test } from "node:test";
 import sharp from "sharp";
 import { generateOptions, generateVcnRelease, taskQuotas, vcnRun } from "../../../../src/benchmarks/vcn/construct/index.js";
+import { paperFigures } from "../../../../src/benchmarks/vcn/construct/stats.js";
 
 const EXAMPLE = path.resolve(import.meta.dirname, "../../../../examples/vcn-mini");
 const EXAMPLE_COMMAND = "spatialprobe generate vcn --out examples/vcn-mini --seed 12 --count 15 --set houses=2 rooms=7-10 fps=2 media=video";
@@ -46,6 +47,24 @@ test("the set's statistics stand beside the paper's (§3.4): stats.json and the 
   const steps = stats.steps.mean as number;
   const readme = await readFile(path.join(EXAMPLE, "README.md"), "utf8");
   assert.ok(readme.includes(`prior video frames 157.9 on average (here ${frames.toFixed(1)}), shortest-path steps 122.1 (here ${steps.toFixed(1)})`), `${frames} ${steps}`);
+  // The example's houses of 7-10 rooms are far below the paper's figures: both are called outside the 15%.
+  const ratio = (here: number, paper: number) => Math.round((here / paper) * 1e4) / 1e4;
+  assert.deepEqual(stats.paper_comparison, {
+    tolerance: 0.15,
+    figures: [
+      { figure: "prior video frames", paper: 157.9, here: stats.prior_video.frames.mean, ratio: ratio(frames, 157.9), within: false },
+      { figure: "shortest-path steps", paper: 122.1, here: steps, ratio: ratio(steps, 122.1), within: false },
+    ],
+  });
+  assert.ok(readme.includes(`within 15% of the paper's: prior video frames NO (${(frames / 157.9).toFixed(2)}x), shortest-path steps NO (${(steps / 122.1).toFixed(2)}x)`));
+});
+
+test("a set's means are within 15% of the paper's or not: the bounds are inclusive, a missing mean is neither", () => {
+  const at = (mean: number) => ({ mean, min: mean, max: mean });
+  // 134.215 = 0.85 x 157.9 (inside); 103.7 < 0.85 x 122.1 = 103.785 (outside); 140.4 = 1.15 x 122.1 (inside).
+  assert.deepEqual(paperFigures(at(134.215), at(103.7)).map((f) => [f.ratio, f.within]), [[0.85, true], [0.8493, false]]);
+  assert.deepEqual(paperFigures(at(181.6), at(140.415)).map((f) => [f.ratio, f.within]), [[1.1501, false], [1.15, true]]);
+  assert.deepEqual(paperFigures(null, null).map((f) => [f.here, f.ratio, f.within]), [[null, null, null], [null, null, null]]);
 });
 
 test("examples/vcn-mini is exactly what its README's command makes", { timeout: 600_000 }, async () => {

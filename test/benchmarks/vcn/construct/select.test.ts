@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { choiceOrder, POSITION_TOLERANCE, successPosition, targetInside, variantOrder, type TaggedPlans } from "../../../../src/benchmarks/vcn/construct/select.js";
+import { candidateSide, choiceOrder, POSITION_TOLERANCE, successPosition, targetInside, variantOrder, type TaggedPlans } from "../../../../src/benchmarks/vcn/construct/select.js";
 import { sharedWithDistractors, type TourSpace } from "../../../../src/benchmarks/vcn/construct/episode.js";
 import type { EpisodePlan } from "../../../../src/benchmarks/vcn/construct/plan.js";
 import { createRng } from "../../../../src/stats/rng.js";
@@ -61,6 +61,20 @@ test("the category to locate does not single out the target room: one also seen 
   assert.deepEqual(sharedWithDistractors(house, alone, "t", ["bed", "dresser"]), ["bed", "dresser"]);
 });
 
+test("the category to locate is the one seen in the most rooms of the target's kind", () => {
+  // Bedrooms t, b, c. Beds seen in all three, lamps in t and b, a dresser in t only.
+  const where: Array<[string, string, string]> = [["bed_1", "bed", "t"], ["bed_2", "bed", "b"], ["bed_3", "bed", "c"], ["lamp_1", "lamp", "t"], ["lamp_2", "lamp", "b"], ["dresser_1", "dresser", "t"]];
+  const house = {
+    rooms: new Map([["t", { category: "bedroom" }], ["b", { category: "bedroom" }], ["c", { category: "bedroom" }]]),
+    objects: new Map(where.map(([name, category, room]) => [name, { category, room, inWall: false }])),
+  } as never;
+  const all = { rooms: ["t", "b", "c"], seen: new Map(where.map(([name], k) => [name, [k]])) } as never;
+  assert.deepEqual(sharedWithDistractors(house, all, "t", ["bed", "dresser", "lamp"]), ["bed"]);
+  // Without bed_3 seen, bed and lamp are both in two of the three rooms.
+  const noBed3 = { rooms: ["t", "b", "c"], seen: new Map(where.filter(([name]) => name !== "bed_3").map(([name], k) => [name, [k]])) } as never;
+  assert.deepEqual(sharedWithDistractors(house, noBed3, "t", ["bed", "dresser", "lamp"]), ["bed", "lamp"]);
+});
+
 test("Instance tags are ranked by how many instances of the category the window shows, not by the target's share of the sightings", () => {
   // A tour in one room. Tag A (frames 0..6): chair_1 in frame 1 only, chair_2 in frames 2-5: category
   // chance 1/5, two instances. Tag B (frames 7..13): chair_3, chair_4, chair_5 in two frames each (one
@@ -77,5 +91,38 @@ test("Instance tags are ranked by how many instances of the category the window 
   });
   for (const seed of [1, 2, 3, 4]) {
     assert.deepEqual(choiceOrder([instance("A", "chair_1", 0, 6), instance("B", "chair_3", 7, 13)], "instance", createRng(seed)).map((x) => x.tag), ["B", "A"], `seed ${seed}`);
+  }
+});
+
+// Distance plans on the same tour, target t; `candidates` in visit order.
+const distance = (first: number, last: number, candidates: string[]) =>
+  ({ task: "distance", targetRoom: "t", window: { first, last }, query: { relation: "farthest", candidates, anchor: "start" } }) as unknown as EpisodePlan;
+const distanceTag = (tag: string, variants: Array<[number, number, string[]]>): TaggedPlans => ({
+  tag, task: "distance", subclass: "distance-farthest", variants: variants.map(([a, b, c]) => ({ plan: distance(a, b, c), facts: {} as never, space })),
+});
+
+test("a Distance target's side: in the first half of its candidates in visit order, or not", () => {
+  assert.equal(candidateSide(distance(1, 5, ["t", "b"])), "early");
+  assert.equal(candidateSide(distance(1, 5, ["b", "t"])), "late");
+  // Of three, the second is in the first half (1 < 1.5); of four, the third is not (2 < 2 fails).
+  assert.equal(candidateSide(distance(1, 5, ["b", "t", "x"])), "early");
+  assert.equal(candidateSide(distance(1, 5, ["b", "x", "t", "y"])), "late");
+  assert.equal(candidateSide(plan(1, 5)), "");
+});
+
+test("Distance tags take turns by side, and a tag's windows on its side come first", () => {
+  // Three early tags and one late one (window 1..5 = k t t b b and 6..12 = k k h h t t k hold t inside).
+  const tags = [distanceTag("E1", [[1, 5, ["t", "b"]]]), distanceTag("E2", [[1, 5, ["t", "b"]]]), distanceTag("E3", [[1, 5, ["t", "b"]]]), distanceTag("L1", [[6, 12, ["b", "t"]]])];
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+    const order = choiceOrder(tags, "distance", createRng(seed)).map((x) => x.tag);
+    assert.equal(order.length, 4);
+    assert.equal(order.slice(0, 2).filter((tag) => tag === "L1").length, 1, `seed ${seed}: ${order.join(" ")}`);
+  }
+  // A tag whose first window has the target early and whose second has it late: the early window first, whatever the drawn position.
+  const mixed = distanceTag("M", [[1, 5, ["t", "b"]], [6, 12, ["b", "t"]]]);
+  const lateFirst = distanceTag("N", [[6, 12, ["b", "t"]], [1, 5, ["t", "b"]]]);
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+    assert.deepEqual(variantOrder(mixed, createRng(seed)).map((v) => v.plan.window.first), [1, 6], `seed ${seed}`);
+    assert.deepEqual(variantOrder(lateFirst, createRng(seed)).map((v) => v.plan.window.first), [6, 1], `seed ${seed}`);
   }
 });

@@ -1,12 +1,12 @@
 /**
  * Cue balance across a generated set (issue 28 item 1). The audit's cue rules answer without the
  * relation: "the first / the last frame showing the named category" and "the frame with the most
- * pixels of the named object" (audit.ts CUE_RULES). Over a task's episodes, each rule should find a success frame no
- * more often than the category chance says a blind pick among the category's frames would. The
- * tour's order makes them stronger than that (the farthest room is often visited last, the asked
- * instance often seen last), so each task (and each place relation, tallyKeys) keeps a tally — per rule, how many chosen episodes the
- * rule answers, against the sum of their category chances — and the choice of episodes keeps the
- * first from running ahead of the second.
+ * pixels of the named object" (audit.ts CUE_RULES). Over a task's episodes, each rule should find
+ * a success frame no more often than the category chance says a blind pick among the category's
+ * frames would. The tour's order makes them stronger than that (the farthest room is often visited
+ * last, the asked instance often seen last), so each task, and each place relation (tallyKeys),
+ * keeps a tally — per rule, how many chosen episodes the rule answers, against the sum of their
+ * category chances — and the choice of episodes keeps the first from running ahead of the second.
  */
 import { cueRulePicks, CUE_RULES, type CueItem, type CueRuleName, type PixelTable } from "../audit.js";
 import { chanceLevels } from "../chance.js";
@@ -17,7 +17,7 @@ import type { Tour } from "./tour-types.js";
 
 const RULES = Object.keys(CUE_RULES) as CueRuleName[];
 
-/** What one episode adds to its task's tally: 1 per cue rule that picks a success frame, and its category chance. */
+/** What one episode adds to its tallies: 1 per cue rule that picks a success frame, and its category chance. */
 export interface CueOutcome {
   hits: number[];
   chance: number;

@@ -5,9 +5,10 @@
  * Choice, per task: the plans' subclasses, and within each its relations, take turns from a drawn
  * group (so both Order and both Count subclasses appear, and "before" as often as "after", "first"
  * as "second": otherwise "the last frame showing the category" answers a type whose relation is
- * mostly one way; Distance targets early among their candidates as often as late, candidateSide); within a group, plans with the lower category chance come first (more distractor
- * frames of the target's category: design principle iii; for Instance, more instances of its
- * category, see rankingChance), ties in a seeded order.
+ * mostly one way; Distance targets early among their candidates take turns with late ones,
+ * candidateSide); within a group, plans with the lower category chance come first (more
+ * distractor frames of the target's category: design principle iii; for Instance, more instances
+ * of its category, see rankingChance), ties in a seeded order.
  *
  * No window gives its answer away by where it starts or ends (issue 28): a window must start before
  * its first success frame (the target room or object) and go on past its last, and of the windows

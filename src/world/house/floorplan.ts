@@ -9,8 +9,8 @@
  * the room order the one whose worst room is the least elongated wins (cost = aspect ratio, plus
  * a penalty when a side is shorter than the type's minimum). A house with a hallway gets a
  * corridor across its whole length with the other rooms on its two sides (on a floor of over ten
- * rooms, each side is cut into blocks of at most five rooms across the corridor); an L-shaped house has a
- * narrower second wing. Several layouts are drawn per seed and the best kept. Coordinates are
+ * rooms, each side is cut into blocks of at most five rooms across the corridor); an L-shaped
+ * house has a narrower second wing. Several layouts are drawn per seed and the best kept. Coordinates are
  * integers on a 5 cm grid until the walls are built, so shared edges compare exactly.
  *
  * Walls. Every maximal stretch of a partition line with the same two rooms on its sides (one may
@@ -189,7 +189,8 @@ function alongCorridor(side: Block): Block[] {
   const parts = Math.ceil(side.items.length / MAX_BLOCK_ROOMS);
   if (parts <= 1) return [side];
   const per = Math.ceil(side.items.length / parts);
-  const groups = Array.from({ length: parts }, (_, k) => side.items.slice(k * per, (k + 1) * per)).filter((g) => g.length > 0);
+  // None is empty: per <= 5 and (parts - 1) * 5 < n.
+  const groups = Array.from({ length: parts }, (_, k) => side.items.slice(k * per, (k + 1) * per));
   const total = side.items.reduce((sum, it) => sum + it.area, 0);
   const width = side.rect.x1 - side.rect.x0;
   const out: Block[] = [];

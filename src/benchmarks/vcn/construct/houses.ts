@@ -1,8 +1,8 @@
 /**
  * Houses for VCN-Bench: large floors (params.ts houseRooms), so room categories repeat (several
  * bedrooms, bathrooms) and the rules have distractor rooms (design principle iii); a seed whose
- * house has too few rooms in repeated categories is replaced by the next derived seed. The agent's plan grid uses the
- * robot's radius (Stretch, App. C.2: 0.17 m) on EgoPath's obstacle rule.
+ * house has too few rooms in repeated categories is replaced by the next derived seed. The agent's
+ * plan grid uses the robot's radius (Stretch, App. C.2: 0.17 m) on EgoPath's obstacle rule.
  */
 import type { Catalogue } from "../../../world/assets/catalog.js";
 import type { ModelLibrary } from "../../../world/assets/models.js";

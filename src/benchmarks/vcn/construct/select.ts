@@ -136,19 +136,19 @@ export function candidateSide(plan: EpisodePlan): "early" | "late" | "" {
   return plan.query.candidates.indexOf(plan.targetRoom) < plan.query.candidates.length / 2 ? "early" : "late";
 }
 
-/** A tag's side (candidateSide of its first window holding the target inside): its variants may differ, since windows of other extents hold other candidates. */
-const tagSide = (t: TaggedPlans): string => {
-  const inside = t.variants.find((v) => targetInside(v.space, v.plan));
-  return inside ? candidateSide(inside.plan) : "";
-};
+/** A tag's windows that hold the target inside, in the tag's order. */
+const insideVariants = (t: TaggedPlans): TaggedPlans["variants"] => t.variants.filter((v) => targetInside(v.space, v.plan));
+
+/** A tag's side: candidateSide of its first window holding the target inside (windows of other extents may hold other candidates). */
+const sideOf = (inside: TaggedPlans["variants"]): string => (inside.length > 0 ? candidateSide(inside[0]!.plan) : "");
 
 /** Tagged plans of one task in the order they are tried (see the file comment); tags with no window holding the target inside are left out. */
 export function choiceOrder(tagged: readonly TaggedPlans[], task: TaskCode, rng: Rng): TaggedPlans[] {
-  const own = rng.shuffle(tagged.filter((t) => t.task === task && t.variants.some((v) => targetInside(v.space, v.plan))));
-  const score = new Map(own.map((t) => [t.tag, Math.min(...t.variants.filter((v) => targetInside(v.space, v.plan)).map((v) => rankingChance(v.space, v.plan)))]));
+  const own = rng.shuffle(tagged.filter((t) => t.task === task).map((t) => ({ t, inside: insideVariants(t) })).filter((x) => x.inside.length > 0));
+  const score = new Map(own.map(({ t, inside }) => [t.tag, Math.min(...inside.map((v) => rankingChance(v.space, v.plan)))]));
   const groups = new Map<string, TaggedPlans[]>();
-  for (const t of own) {
-    const key = `${t.subclass}|${t.variants[0]!.plan.query?.relation ?? ""}|${tagSide(t)}`;
+  for (const { t, inside } of own) {
+    const key = `${t.subclass}|${t.variants[0]!.plan.query?.relation ?? ""}|${sideOf(inside)}`;
     const g = groups.get(key);
     if (g) g.push(t);
     else groups.set(key, [t]);
@@ -167,19 +167,21 @@ export const POSITION_TOLERANCE = 0.25;
 
 /**
  * A tag's variants in the order they are tried: only windows that hold the target inside; those on
- * the tag's side (candidateSide) before the others; first those whose success frames sit within POSITION_TOLERANCE of a position drawn uniformly for this tag,
- * by rankingChance (the lowest category chance first: design principle iii), then the others
- * nearest first; ties in a seeded order.
+ * the tag's side (candidateSide) before the others; then first those whose success frames sit
+ * within POSITION_TOLERANCE of a position drawn uniformly for this tag, by rankingChance (the
+ * lowest category chance first: design principle iii), then the others nearest first; ties in a
+ * seeded order.
  */
 export function variantOrder(t: TaggedPlans, rng: Rng): TaggedPlans["variants"] {
   const aim = rng.next();
-  const side = tagSide(t);
+  const inside = insideVariants(t);
+  const side = sideOf(inside);
   const offAim = (v: TaggedPlans["variants"][number]) => {
     const d = Math.abs(successPosition(v.space, v.plan)! - aim);
     return d <= POSITION_TOLERANCE ? 0 : d;
   };
   return rng
-    .shuffle(t.variants.filter((v) => targetInside(v.space, v.plan)))
+    .shuffle(inside)
     .map((v, i) => ({ v, i, s: candidateSide(v.plan) === side ? 0 : 1, d: offAim(v), c: rankingChance(v.space, v.plan) }))
     .sort((a, b) => a.s - b.s || a.d - b.d || a.c - b.c || a.i - b.i)
     .map((x) => x.v);

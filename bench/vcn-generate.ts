@@ -10,7 +10,7 @@
  *   rebuilt from its seed as a queued coordinator does, every window's plans, the episodes chosen
  *   and their initial views).
  *
- * Environment (optional): VCN_BENCH_EPISODES (default 20), VCN_BENCH_SEED (default 2026).
+ * Environment (optional): VCN_BENCH_EPISODES (default two houses' worth: 20), VCN_BENCH_SEED (default 2026).
  * Prints the wall time and the pace per episode against issue 28's first target (250 episodes in
  * 30 minutes on this machine: 7.2 s each; run with VCN_BENCH_EPISODES=250 for the whole figure),
  * and, from the per-house times measured here, the time of 250 episodes with `--queue` and one
@@ -24,11 +24,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { vcnHouseJob, vcnRun, vcnShared, VcnAssembly } from "../src/benchmarks/vcn/construct/index.js";
+import { VCN_PARAMS } from "../src/benchmarks/vcn/construct/params.js";
 
-const episodes = Number(process.env["VCN_BENCH_EPISODES"] ?? 20);
+const episodes = Number(process.env["VCN_BENCH_EPISODES"] ?? 2 * VCN_PARAMS.episodesPerHouse);
 const seed = Number(process.env["VCN_BENCH_SEED"] ?? 2026);
 const TARGET_S = 30 * 60;
-const PAPER_HOUSES = 125;
 const WORKERS = 4;
 const root = mkdtempSync(path.join(os.tmpdir(), "vcn-gen-bench-"));
 const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
@@ -71,8 +71,9 @@ try {
     const totalMin = Math.max(jobsMin, assemblyMin) + Math.min(perHouseJob, perHouseAsm) / 60;
     return `jobs ${jobsMin.toFixed(1)} min spread over the workers, assembly ${assemblyMin.toFixed(1)} min on the coordinator in house order; about ${totalMin.toFixed(1)} min = ${((totalMin * 60) / TARGET_S).toFixed(2)} x the 30-minute target, bound by the ${assemblyMin >= jobsMin ? "assembly" : "jobs"}`;
   };
-  console.log(`250 episodes (25 houses) with --queue and one worker beside the coordinator, projected from these per-house times: ${projected(25, 1)}`);
-  console.log(`1,250 episodes (${PAPER_HOUSES} houses) with --queue and ${WORKERS} workers on ${WORKERS} free cores, projected the same way: ${projected(PAPER_HOUSES, WORKERS)} (this machine has ${os.availableParallelism()} cores)`);
+  const housesFor = (n: number) => Math.ceil(n / VCN_PARAMS.episodesPerHouse);
+  console.log(`250 episodes (${housesFor(250)} houses) with --queue and one worker beside the coordinator, projected from these per-house times: ${projected(housesFor(250), 1)}`);
+  console.log(`1,250 episodes (${housesFor(1250)} houses) with --queue and ${WORKERS} workers on ${WORKERS} free cores, projected the same way: ${projected(housesFor(1250), WORKERS)} (this machine has ${os.availableParallelism()} cores)`);
   console.log(`peak RSS of the process: ${rssMb.toFixed(0)} MB = ${(rssMb / 2048).toFixed(2)} x the 2 GB target (ffmpeg runs as a child process and is not counted)`);
 } finally {
   rmSync(root, { recursive: true, force: true });

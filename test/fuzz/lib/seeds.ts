@@ -157,8 +157,8 @@ const idIs = (id: string) => (row: Record<string, unknown>) => row["id"] === id;
 export const SEED_SPECS: SeedSpec[] = [
   ...["a1", "b1", "a2", "c"].map(egopathSeed),
   epicSeed("epic-category", "EPIC_Bench/TargetLocalization/BasicAttributes/Category/" + "0001_mask_rle.json"),
-  epicSeed("epic-feasible-path", "EPIC_Bench/Navigation/FeasiblePath/FeasiblePath_Ego/0008_mask_rle.json"),
-  epicSeed("epic-visual-matching", "EPIC_Bench/Navigation/VisualMatching/0027a__0027b_mask_rle.json"),
+  epicSeed("epic-feasible-path", "EPIC_Bench/Navigation/FeasiblePath/FeasiblePath_Ego/0012_mask_rle.json"),
+  epicSeed("epic-visual-matching", "EPIC_Bench/Navigation/VisualMatching/0023a__0023b_mask_rle.json"),
   jsonlSeed("vcn", "vcn-video-order", "examples/vcn-mini", "items.jsonl", idIs("vcn_0003")),
   jsonlSeed("vcn", "vcn-video-instance", "examples/vcn-mini", "items.jsonl", idIs("vcn_0010")),
   jsonlSeed("vcn", "vcn-dir-count", "test/fixtures/vcn-legacy-mini", "items.jsonl", idIs("house_1/count")),

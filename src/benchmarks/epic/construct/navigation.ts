@@ -6,6 +6,7 @@
  * view b of the same place).
  */
 import { labelComponents } from "../../../geometry/components.js";
+import { pointToRegionDistance, regionToRegionMinDistance } from "../../../geometry/distance-transform.js";
 import { BitMask } from "../../../geometry/mask.js";
 import { cameraBasis, floorPointAt } from "../../../world/camera.js";
 import { frontDirection } from "../../../world/house/footprint.js";
@@ -142,7 +143,7 @@ function pathDraft(leaf: string, description: string, free: BitMask, areas: Zone
 /**
  * Feasible Path Ego: from the camera (the scorer's start, the bottom centre of the picture, must
  * be free floor) to the area in front of an object, reachable on the plan grid and through the
- * free floor of the picture.
+ * free floor of the picture, and at least minStartGoalDistance from the start.
  */
 export function egoPathSample(v: ViewScene): Draft | null {
   const free = pathMask(v);
@@ -151,10 +152,17 @@ export function egoPathSample(v: ViewScene): Draft | null {
   if (!start) return null;
   const grid = v.house.grids.embodied;
   const distances = geodesicDistances(grid, [v.view.camera.position[0], v.view.camera.position[1]]);
-  const goals = zones(v, free).filter((z) => overlaps(z.mask, start) && reachable(grid, distances, v, z.mask) && !z.mask.get(Math.floor(width / 2), height - 1));
+  const startX = width / 2, startY = height - 1; // the scorer's start point
+  const minDistance = minStartGoalDistance(width, height);
+  const goals = zones(v, free).filter((z) => overlaps(z.mask, start) && pointToRegionDistance(z.mask, startX, startY) >= minDistance && reachable(grid, distances, v, z.mask));
   if (goals.length === 0) return null;
   const goal = v.rng.pick(goals);
   return pathDraft("FeasiblePath_Ego", `the floor in front of ${goal.phrase}`, free, [goal]);
+}
+
+/** The least start-to-goal-area distance of a path sample, pixels (params.ts minStartGoalDiagShare). */
+export function minStartGoalDistance(width: number, height: number): number {
+  return P.minStartGoalDiagShare * Math.hypot(width, height);
 }
 
 /** Pixel sets equal. */
@@ -163,14 +171,16 @@ function sameMask(a: BitMask, b: BitMask): boolean {
 }
 
 /**
- * Feasible Path Exo: between the areas in front of two objects, both in one free-floor component
- * of the picture and reachable from each other on the grid; kept only when the scorer's split of
- * the target area into two regions (score.ts splitRegions) gives back exactly the two areas.
+ * Feasible Path Exo: between the areas in front of two objects at least minStartGoalDistance
+ * apart, both in one free-floor component of the picture and reachable from each other on the
+ * grid; kept only when the scorer's split of the target area into two regions (score.ts
+ * splitRegions) gives back exactly the two areas.
  */
 export function exoPathSample(v: ViewScene): Draft | null {
   const free = pathMask(v);
   const all = zones(v, free);
   const grid = v.house.grids.embodied;
+  const minDistance = minStartGoalDistance(free.width, free.height);
   const pairs: Array<[Zone, Zone]> = [];
   const labeling = labelComponents(free, 4);
   const labelsOf = (z: Zone) => {
@@ -181,7 +191,7 @@ export function exoPathSample(v: ViewScene): Draft | null {
   for (let i = 0; i < all.length; i++) {
     for (let j = i + 1; j < all.length; j++) {
       const a = all[i]!, b = all[j]!;
-      if (overlaps(a.mask, b.mask)) continue;
+      if (regionToRegionMinDistance(a.mask, b.mask) < minDistance) continue;
       const la = labelsOf(a), lb = labelsOf(b);
       if (![...la].some((l) => lb.has(l))) continue;
       const union = a.mask.clone().union(b.mask);

@@ -35,8 +35,8 @@ import { isFreePoint } from "../../../../src/world/space/index.js";
 import type { SceneObject } from "../../../../src/world/types.js";
 
 type Json = Record<string, any>;
-const MINI = { seed: 7, houses: 2, extra: { views: "1" } };
-const MINI_COMMAND = "spatialprobe generate epic --out examples/epic-mini --seed 7 --count 2 --set views=1";
+const MINI = { seed: 9, houses: 2, extra: { views: "1" } };
+const MINI_COMMAND = "spatialprobe generate epic --out examples/epic-mini --seed 9 --count 2 --set views=1";
 let work: string;
 let root: string;
 let records: Json[];
@@ -215,6 +215,32 @@ test("the oracle scores what the official rules give it: box-union IoU on the ma
     assert.ok(Math.abs(outcome.score - expected) < 1e-12, `${item.id}: oracle ${outcome.score}, expected ${expected}`);
   }
   assert.ok(paths > 0);
+});
+
+/** Set pixels of a decoded mask as [x, y] pairs. */
+function pixelList(mask: Uint8Array, width: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  mask.forEach((v, i) => v && out.push([i % width, Math.floor(i / width)]));
+  return out;
+}
+
+test("a Feasible Path goal area lies at least a tenth of the image diagonal from its start (the scorer's diag/30 steps fit)", () => {
+  const { items } = loadEpic(root);
+  const seen = { FeasiblePath_Ego: 0, FeasiblePath_Exo: 0 } as Record<string, number>;
+  for (const item of items.filter((i) => i.leaf.group === "FeasiblePath")) {
+    const { width: W, height: H } = item;
+    const bound = 0.1 * Math.sqrt(W * W + H * H);
+    const areas = item.masks["masklet_target_area"]!.map((rle) => pixelList(decoded(rle, W, H), W));
+    // Brute force over every pixel pair: Ego from the scorer's start (W/2, H-1), Exo between the two areas.
+    const from = item.leaf.leaf === "FeasiblePath_Ego" ? [[W / 2, H - 1] as [number, number]] : areas[0]!;
+    const to = item.leaf.leaf === "FeasiblePath_Ego" ? areas[0]! : areas[1]!;
+    assert.equal(areas.length, item.leaf.leaf === "FeasiblePath_Ego" ? 1 : 2, item.id);
+    let best = Infinity;
+    for (const [ax, ay] of from) for (const [bx, by] of to) best = Math.min(best, (ax - bx) ** 2 + (ay - by) ** 2);
+    assert.ok(Math.sqrt(best) >= bound, `${item.id}: start-goal ${Math.sqrt(best).toFixed(1)} px < ${bound.toFixed(1)} px`);
+    seen[item.leaf.leaf]!++;
+  }
+  assert.ok(seen["FeasiblePath_Ego"]! > 0 && seen["FeasiblePath_Exo"]! > 0, JSON.stringify(seen));
 });
 
 test("examples/epic-mini is exactly what its README's command makes", async () => {

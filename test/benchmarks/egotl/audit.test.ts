@@ -290,12 +290,12 @@ test("example set: a candidate's label is the credit its reply earns from readRe
 
 test("cues: the clip's frames and seconds from the episode video's timestamps (10 fps)", async () => {
   const { items } = loadEgoTL(EXAMPLE, { tasks: ["distance"] });
-  const item = items.find((i) => i.id === "house_001_ep02-distance-c08")!; // frames 169..201
+  const item = items.find((i) => i.id === "house_002_ep03-distance-c04")!; // frames 100..129
   const [unit] = await egotlAudit.units([item], { root: EXAMPLE, cues: true });
-  assert.equal(unit!.cues!["clip_frames"], 33);
-  assert.ok(Math.abs(unit!.cues!["clip_seconds"]! - 3.3) < 1e-6, String(unit!.cues!["clip_seconds"]));
-  assert.equal(unit!.features["span_frames"], 33);
-  assert.equal(unit!.features["span_first_frame"], 169);
+  assert.equal(unit!.cues!["clip_frames"], 30);
+  assert.ok(Math.abs(unit!.cues!["clip_seconds"]! - 3.0) < 1e-6, String(unit!.cues!["clip_seconds"]));
+  assert.equal(unit!.features["span_frames"], 30);
+  assert.equal(unit!.features["span_first_frame"], 100);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -131,9 +131,11 @@ function episodeCandidates(he: HouseEpisode, view: HouseView | null, names: Read
     if (label) {
       out.push({ task: "direction", episode: id, group: label, clip, row: (media) => ({ ...base("direction", `c${pad(clip.index)}`), task: "direction", media: clipMedia(id, clip, media), answer: label, meta: { clip: clip.index, kind: clip.kind, narration: clip.narration, frames: [clip.first, clip.last] } }) });
     }
-    if ((clip.kind === "walk" && label === "Move forward") || (clip.kind === "turn" && label)) {
+    // §4 "Walking Distance Estimation": distances are labelled on walk-straight clips only (a
+    // turn on the spot, answer 0, let a constant 0 score MRA 41.7; issue 29).
+    if (clip.kind === "walk" && label === "Move forward") {
       const metres = clipDistance(episode, clip);
-      out.push({ task: "distance", episode: id, group: clip.kind === "turn" ? "turn" : `walk ${Math.min(4, Math.floor(metres))}`, clip, row: (media) => ({ ...base("distance", `c${pad(clip.index)}`), task: "distance", media: clipMedia(id, clip, media), answer: metres, meta: { clip: clip.index, kind: clip.kind, narration: clip.narration, frames: [clip.first, clip.last] } }) });
+      out.push({ task: "distance", episode: id, group: `walk ${Math.min(4, Math.floor(metres))}`, clip, row: (media) => ({ ...base("distance", `c${pad(clip.index)}`), task: "distance", media: clipMedia(id, clip, media), answer: metres, meta: { clip: clip.index, kind: clip.kind, narration: clip.narration, frames: [clip.first, clip.last] } }) });
     }
     if (clip.kind === "pick" || clip.kind === "put" || clip.kind === "switch") {
       const goal = episode.activity.subgoals[clip.subgoal]!;

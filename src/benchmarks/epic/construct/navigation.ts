@@ -161,7 +161,7 @@ export function egoPathSample(v: ViewScene): Draft | null {
 }
 
 /** The least start-to-goal-area distance of a path sample, pixels (params.ts minStartGoalDiagShare). */
-export function minStartGoalDistance(width: number, height: number): number {
+function minStartGoalDistance(width: number, height: number): number {
   return P.minStartGoalDiagShare * Math.hypot(width, height);
 }
 

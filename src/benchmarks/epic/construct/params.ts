@@ -29,9 +29,9 @@ export const EPIC_PARAMS = Object.freeze({
   /**
    * Feasible path: the start (Ego: the bottom centre; Exo: one goal area) lies at least this share
    * of the image diagonal from the goal area. The scorer keeps only points diag/30 apart and
-   * credits a step up to 2/3 of the start-goal distance (App. D), so below diag/20 no step can
-   * count and below diag/15 no three-point path can; diag/10 leaves room for a path of three
-   * points. Nearer goal areas gave samples the oracle could not score (issue 29).
+   * credits a step of at most 2/3 of the start-goal distance (App. D), so below diag/20 no step
+   * can be credited; at diag/10, steps of diag/30 to diag/15 are (longer ones as the distance
+   * grows). Nearer goal areas gave samples the oracle could not score (issue 29).
    */
   minStartGoalDiagShare: 0.1,
   /** Visual matching: view b moves 0.5-1.2 m from view a and turns 12-35 degrees. */

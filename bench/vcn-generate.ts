@@ -10,14 +10,16 @@
  *   rebuilt from its seed as a queued coordinator does, every window's plans, the episodes chosen
  *   and their initial views).
  *
- * Environment (optional): VCN_BENCH_EPISODES (default two houses' worth: 20), VCN_BENCH_SEED (default 2026).
+ * Environment (optional): VCN_BENCH_EPISODES (default: two houses' worth, 20), VCN_BENCH_SEED
+ * (default 2026).
  * Prints the wall time and the pace per episode against issue 28's first target (250 episodes in
  * 30 minutes on this machine: 7.2 s each; run with VCN_BENCH_EPISODES=250 for the whole figure),
  * and, from the per-house times measured here, the time of 250 episodes with `--queue` and one
- * worker beside the coordinator, and of the paper's 1,250 (125 houses) with `--queue` and 4 workers,
- * against the same 30 minutes: the jobs spread over the workers, the assembly one house after
- * another on the coordinator, so the slower of the two bounds the run. The second is a projection
- * for 4 free cores; this machine has os.availableParallelism() of them.
+ * worker beside the coordinator, and of the paper's 1,250 with `--queue` and 4 workers, against
+ * the same 30 minutes (house counts as `generate vcn` gives them): the jobs spread over the
+ * workers, the assembly one house after another on the coordinator, so the slower of the two
+ * bounds the run. The second is a projection for 4 free cores; this machine has
+ * os.availableParallelism() of them.
  * Peak resident memory is printed against a 2 GB target (ffmpeg children not counted).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -71,7 +73,7 @@ try {
     const totalMin = Math.max(jobsMin, assemblyMin) + Math.min(perHouseJob, perHouseAsm) / 60;
     return `jobs ${jobsMin.toFixed(1)} min spread over the workers, assembly ${assemblyMin.toFixed(1)} min on the coordinator in house order; about ${totalMin.toFixed(1)} min = ${((totalMin * 60) / TARGET_S).toFixed(2)} x the 30-minute target, bound by the ${assemblyMin >= jobsMin ? "assembly" : "jobs"}`;
   };
-  const housesFor = (n: number) => Math.ceil(n / VCN_PARAMS.episodesPerHouse);
+  const housesFor = (n: number) => vcnRun({ outDir: run.o.outDir, seed, count: n, command: "bench" }).houseCount;
   console.log(`250 episodes (${housesFor(250)} houses) with --queue and one worker beside the coordinator, projected from these per-house times: ${projected(housesFor(250), 1)}`);
   console.log(`1,250 episodes (${housesFor(1250)} houses) with --queue and ${WORKERS} workers on ${WORKERS} free cores, projected the same way: ${projected(housesFor(1250), WORKERS)} (this machine has ${os.availableParallelism()} cores)`);
   console.log(`peak RSS of the process: ${rssMb.toFixed(0)} MB = ${(rssMb / 2048).toFixed(2)} x the 2 GB target (ffmpeg runs as a child process and is not counted)`);

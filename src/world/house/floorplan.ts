@@ -10,8 +10,9 @@
  * a penalty when a side is shorter than the type's minimum). A house with a hallway gets a
  * corridor across its whole length with the other rooms on its two sides (on a floor of over ten
  * rooms, each side is cut into blocks of at most five rooms across the corridor); an L-shaped
- * house has a narrower second wing. Several layouts are drawn per seed and the best kept. Coordinates are
- * integers on a 5 cm grid until the walls are built, so shared edges compare exactly.
+ * house has a narrower second wing. Several layouts are drawn per seed and the best kept.
+ * Coordinates are integers on a 5 cm grid until the walls are built, so shared edges compare
+ * exactly.
  *
  * Walls. Every maximal stretch of a partition line with the same two rooms on its sides (one may
  * be the outside) is one wall. Interior walls are 0.10 m thick, centred on the line; exterior

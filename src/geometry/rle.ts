@@ -14,13 +14,15 @@
  *
  * | input | strict (default) | strict: false (the official EPIC-Bench evaluator with pycocotools) |
  * |---|---|---|
- * | counts summing to more than h*w, list | RleError | runs cut at h*w (its fallback decoder) |
- * | counts summing to more than h*w, string | RleError | RleError (pycocotools raises; the instance is dropped) |
+ * | counts summing to more than h*w, list | RleError | runs cut at h*w (the official fallback decoder; pycocotools itself writes past its buffer) |
+ * | counts summing to more than h*w, string | RleError | RleError (pycocotools writes past its buffer: undefined, or an abort) |
  * | counts summing to less than h*w | RleError | the remaining pixels are 0 (pycocotools leaves them uninitialised; in practice 0) |
  * | list counts that are non-integer numbers | RleError | truncated toward zero (numpy uint32 / int()) |
+ * | list counts that are integer strings | RleError | read as numbers (numpy uint32) |
  * | string characters outside '0'..'o' | RleError | read with rleFrString's C arithmetic on the UTF-8 bytes |
  * | string ending inside a value (continuation bit set) | RleError | RleError (the C code reads past the end) |
  * | size given as numbers with fractions or as integer strings | RleError | truncated / parsed (Python int()) |
+ * | size given as a string ("57") | RleError | its first two characters, as Python indexes it (5 x 7) |
  * | empty counts (`[]` or `""`) | RleError | an all-zero mask |
  *
  * In both modes: a missing or malformed `size`, zero height or width, missing `counts`, negative
@@ -90,8 +92,10 @@ function readDimension(value: unknown, name: string, strict: boolean): number {
 }
 
 function readSize(rle: Record<string, unknown>, strict: boolean): { height: number; width: number } {
-  const size = rle["size"];
+  let size = rle["size"];
   if (size === undefined || size === null) throw new RleError("RLE has no size");
+  // Python indexes a string too: the official int(size[0]), int(size[1]) read "57" as 5 x 7.
+  if (!strict && typeof size === "string") size = [...size];
   if (!Array.isArray(size)) throw new RleError(`RLE size must be a list [h, w], got ${describe(size)}`);
   if (strict ? size.length !== 2 : size.length < 2) throw new RleError(`RLE size must be [h, w], got a list of ${size.length}`);
   const height = readDimension(size[0], "h", strict);
@@ -189,7 +193,9 @@ export function rleCountsToString(counts: ArrayLike<number>): string {
 function readListCounts(list: readonly unknown[], strict: boolean): number[] {
   const counts = new Array<number>(list.length);
   for (let i = 0; i < list.length; i++) {
-    const v = list[i];
+    // Not strict: integer strings as numpy's uint32 conversion reads them (very large values arrive
+    // as such strings from the JSON reader).
+    const v = !strict && typeof list[i] === "string" && /^\s*\+?\d+\s*$/.test(list[i] as string) ? Number(list[i]) : list[i];
     if (typeof v !== "number" || !Number.isFinite(v)) throw new RleError(`counts[${i}] must be a number, got ${describe(v)}`);
     if (v < 0) throw new RleError(`counts[${i}] is negative (${v})`);
     if (strict && !Number.isInteger(v)) throw new RleError(`counts[${i}] is not an integer (${v})`);
@@ -310,10 +316,7 @@ export function encodeRle(mask: BitMask): CompressedRle {
 
 /** Number of set pixels, from the runs (pycocotools' `area`). */
 export function rleArea(rle: unknown, options: RleOptions = {}): number {
-  const { counts } = readRle(rle, options);
-  let a = 0;
-  for (let i = 1; i < counts.length; i += 2) a += counts[i]!;
-  return a;
+  return runsArea(readRle(rle, options));
 }
 
 /**
@@ -361,6 +364,69 @@ export interface RleUnionOptions extends RleOptions {
   onSkip?: (instance: number, reason: string) => void;
 }
 
+/** The checked runs of the instances a union keeps, all of one size. */
+export interface RleUnionRuns {
+  height: number;
+  width: number;
+  instances: RleRuns[];
+}
+
+/**
+ * The instances of a list of RLEs (or of one RLE object) that `decodeRleUnion` unions, read and
+ * checked but not drawn (so an RLE of any stated size costs only its run list); null when there is
+ * no instance. Same rules as decodeRleUnion.
+ */
+export function readRleUnion(rles: unknown, options: RleUnionOptions = {}): RleUnionRuns | null {
+  const strict = options.strict ?? true;
+  let items: unknown[];
+  if (Array.isArray(rles)) items = rles;
+  else if (typeof rles === "object" && rles !== null) items = [rles];
+  else if (strict) throw new RleError(`expected a list of RLEs or one RLE object, got ${describe(rles)}`);
+  else return null;
+  let out: RleUnionRuns | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i];
+    if (typeof it !== "object" || it === null || Array.isArray(it)) {
+      if (strict) throw new RleError(`RLE must be an object {size, counts}, got ${describe(it)}`, i);
+      options.onSkip?.(i, `not an RLE object (${describe(it)})`);
+      continue;
+    }
+    let runs: RleRuns;
+    try {
+      runs = readRle(it, { strict });
+    } catch (e) {
+      if (!(e instanceof RleError)) throw e;
+      if (strict) throw new RleError(e.message, i);
+      options.onSkip?.(i, e.message);
+      continue;
+    }
+    if (out === null) {
+      out = { height: runs.height, width: runs.width, instances: [runs] };
+    } else if (runs.height !== out.height || runs.width !== out.width) {
+      const msg = `size [${runs.height}, ${runs.width}] differs from the first instance's [${out.height}, ${out.width}]`;
+      if (strict) throw new RleError(msg, i);
+      options.onSkip?.(i, msg);
+    } else {
+      out.instances.push(runs);
+    }
+  }
+  return out;
+}
+
+/** Set pixels of checked runs (the odd runs). */
+export function runsArea(runs: RleRuns): number {
+  let n = 0;
+  for (let i = 1; i < runs.counts.length; i += 2) n += runs.counts[i]!;
+  return n;
+}
+
+/** The union of instances read by readRleUnion, drawn. */
+export function drawRleUnion(union: RleUnionRuns): BitMask {
+  const out = runsToMask(union.instances[0]!);
+  for (let i = 1; i < union.instances.length; i++) out.union(runsToMask(union.instances[i]!));
+  return out;
+}
+
 /**
  * The union of a list of RLE instances (or of one RLE object), as the official
  * `decode_rle_list_to_mask`; null when there is no instance (`[]` means "no target").
@@ -371,38 +437,6 @@ export interface RleUnionOptions extends RleOptions {
  * first decoded instance are left out (reported through `onSkip`); null when none decodes.
  */
 export function decodeRleUnion(rles: unknown, options: RleUnionOptions = {}): BitMask | null {
-  const strict = options.strict ?? true;
-  let items: unknown[];
-  if (Array.isArray(rles)) items = rles;
-  else if (typeof rles === "object" && rles !== null) items = [rles];
-  else if (strict) throw new RleError(`expected a list of RLEs or one RLE object, got ${describe(rles)}`);
-  else return null;
-  let out: BitMask | null = null;
-  for (let i = 0; i < items.length; i++) {
-    const it = items[i];
-    if (typeof it !== "object" || it === null || Array.isArray(it)) {
-      if (strict) throw new RleError(`RLE must be an object {size, counts}, got ${describe(it)}`, i);
-      options.onSkip?.(i, `not an RLE object (${describe(it)})`);
-      continue;
-    }
-    let m: BitMask;
-    try {
-      m = decodeRle(it, { strict });
-    } catch (e) {
-      if (!(e instanceof RleError)) throw e;
-      if (strict) throw new RleError(e.message, i);
-      options.onSkip?.(i, e.message);
-      continue;
-    }
-    if (out === null) {
-      out = m;
-    } else if (!out.sameShape(m)) {
-      const msg = `size [${m.height}, ${m.width}] differs from the first instance's [${out.height}, ${out.width}]`;
-      if (strict) throw new RleError(msg, i);
-      options.onSkip?.(i, msg);
-    } else {
-      out.union(m);
-    }
-  }
-  return out;
+  const union = readRleUnion(rles, options);
+  return union === null ? null : drawRleUnion(union);
 }

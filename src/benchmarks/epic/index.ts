@@ -50,8 +50,42 @@ export function stdFields(f: Formatted): FormattedReply {
 
 interface Settings {
   coords: CoordMode;
+  /** --coords was given: it overrides a standard record's own coordinate_system (the official --coord-mode). */
+  coordsGiven: boolean;
   strict: boolean;
   rules: EpicRules;
+}
+
+/** The fields that make a predictions row an official standard (already formatted) record. */
+const STANDARD_FIELDS = ["formatted_response_localization", "formatted_response_count", "formatted_response_path", "formatted_response_binary"] as const;
+
+/** A standard record's fields as read by the official scorers (`_first(...)`; an absent field is None). */
+interface StandardReply extends FormattedReply {
+  coordMode: CoordMode;
+}
+
+const isStandardRecord = (row: PyDict) => STANDARD_FIELDS.some((k) => row.has(k));
+
+/**
+ * An official standard record (what format_response.py writes and epic_eval.evaluate reads): its
+ * formatted fields are scored as they stand, boxes or, with `format_type: ["mask"]`, COCO RLE.
+ * Only the fields the official scorers take from the reply are read: ground-truth values a record
+ * carries under `ground_truth` (which the official scorers would prefer) are ignored, the release's
+ * files being the truth.
+ */
+function readStandardRecord(row: PyDict): Answer {
+  const field = (key: string) => (row.has(key) ? pyToPlain(row.get(key)!) : null);
+  const [localization, count, pathPoints, binary] = STANDARD_FIELDS.map(field);
+  const firstOf = (v: unknown) => (Array.isArray(v) ? (v.length > 0 ? v[0] : null) : v);
+  const coords = canonicalCoordMode(typeof firstOf(field("coordinate_system")) === "string" ? (firstOf(field("coordinate_system")) as string) : null);
+  const value: StandardReply = {
+    localization, count, path: pathPoints, binary,
+    formatType: firstOf(field("format_type")) === "mask" ? "mask" : "bbox",
+    coordMode: (COORD_MODES as readonly string[]).includes(coords) ? (coords as CoordMode) : "auto",
+  };
+  const marked = [localization, count, pathPoints, binary].some((v) => firstOf(v) === NO_VALID_RESPONSE);
+  const stored = pyToPlain(row as unknown as PyValue);
+  return marked ? { status: "unparseable", value, reason: "the standard record marks a field as No Valid Response", stored } : { status: "ok", value, stored };
 }
 
 /** The count-only prompt (paper Table 4): its reply has only a count, so the count alone is scored. */
@@ -67,8 +101,9 @@ function readReply(item: EpicItem, text: string): Answer {
 
 function scoreWith(settings: Settings) {
   return (item: EpicItem, answer: Answer, prompt?: Record<string, unknown>): EpicOutcome => {
-    const fields = (answer.value as FormattedReply | null) ?? { localization: [NO_VALID_RESPONSE], count: [NO_VALID_RESPONSE], path: [NO_VALID_RESPONSE], binary: [NO_VALID_RESPONSE] };
-    const scored = scoreSample(item, fields, { coordMode: settings.coords, rules: settings.rules });
+    const fields = (answer.value as (FormattedReply & { coordMode?: CoordMode }) | null) ?? { localization: [NO_VALID_RESPONSE], count: [NO_VALID_RESPONSE], path: [NO_VALID_RESPONSE], binary: [NO_VALID_RESPONSE] };
+    const coordMode = !settings.coordsGiven && fields.coordMode ? fields.coordMode : settings.coords;
+    const scored = scoreSample(item, fields, { coordMode, rules: settings.rules });
     const outcome: EpicOutcome = isCountOnly(prompt) ? { ...scored, score: scored.components.count, weights: { localization: 0, count: 1, path: 0, binary: 0 } } : scored;
     // --strict: an unreadable reply scores 0 whatever the ground truth.
     if (settings.strict && answer.status !== "ok") return { ...outcome, score: 0, components: { localization: 0, count: 0, path: 0, binary: 0 }, invalid: true };
@@ -76,14 +111,29 @@ function scoreWith(settings: Settings) {
   };
 }
 
-/** The official formatter's way to find a sample from a raw reply's image paths. */
-function sampleKeyFromImages(row: PyDict, dataRoot: string): string | undefined {
+/** A path of a predictions row relative to the data root, with forward slashes. */
+const relativeToRoot = (p: string, dataRoot: string) => (path.isAbsolute(p) ? path.relative(dataRoot, p) : p).split(path.sep).join("/");
+
+/**
+ * The sample a predictions row answers: its `id`; a standard record's `ground_truth.gt_json_path[0]`
+ * (what the official evaluator opens); else the official formatter's way, from the image paths.
+ */
+function sampleKey(row: PyDict, dataRoot: string): string | undefined {
   const id = row.get("id");
   if (typeof id === "string") return id;
+  const truth = row.get("ground_truth");
+  const gtPath = truth instanceof Map ? truth.get("gt_json_path") : undefined;
+  const gtFirst = Array.isArray(gtPath) ? gtPath[0] : gtPath;
+  if (typeof gtFirst === "string" && gtFirst !== "") return relativeToRoot(gtFirst, dataRoot);
+  return sampleKeyFromImages(row, dataRoot);
+}
+
+/** The official formatter's way to find a sample from a raw reply's image paths. */
+function sampleKeyFromImages(row: PyDict, dataRoot: string): string | undefined {
   const images = row.get("images");
   if (!Array.isArray(images)) return undefined;
   const paths = images.map((img) => (typeof img === "string" ? img : img instanceof Map && typeof img.get("path") === "string" ? (img.get("path") as string) : undefined)).filter((p): p is string => p !== undefined);
-  const rel = paths.map((p) => (path.isAbsolute(p) ? path.relative(dataRoot, p) : p).split(path.sep).join("/"));
+  const rel = paths.map((p) => relativeToRoot(p, dataRoot));
   const leaf = rel.map((p) => leafFromPath(p.split("/"))).find((l) => l !== undefined);
   const stems = rel.filter((p) => /_image\.[^/.]+$/.test(p));
   if (leaf?.leaf === "VisualMatching") {
@@ -189,6 +239,7 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     readReply: (item, text) => readReply(item, text),
     readPrediction(item, row) {
       if (!row) return { status: "missing", value: null, reason: "no reply for this sample" };
+      if (isStandardRecord(row)) return readStandardRecord(row);
       const response = row.get("response");
       return typeof response === "string" ? readReply(item, response) : { status: "unparseable", value: null, reason: "\"response\" must be the raw reply text" };
     },
@@ -208,7 +259,7 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     // frame, so pictures keep their size: only re-encoded when over a byte limit, and a picture over
     // a provider's side limit is a limit error, never a silently rescaled score.
     imageBudget: { picture: { format: "keep", keepSize: true }, frame: { format: "keep", keepSize: true } },
-    predictionKey: sampleKeyFromImages,
+    predictionKey: sampleKey,
     async generate({ outDir, seed, count, extra, log, assetsDir }) {
       // Loaded on demand: the generator pulls in the world engine.
       const { epicSummary, generateEpicRelease, generateOptions } = await import("./construct/index.js");
@@ -221,9 +272,9 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     },
     configure(options: BenchmarkOptions) {
       const coords = options.coords ? coordsOption(options.coords) : options.model ? coordModeForModel(options.model) : "auto";
-      return makeEpic({ coords, strict: options.strict ?? false, rules: rulesOption(options.rules) });
+      return makeEpic({ coords, coordsGiven: options.coords !== undefined, strict: options.strict ?? false, rules: rulesOption(options.rules) });
     },
   };
 }
 
-export const epic = makeEpic({ coords: "auto", strict: false, rules: "official" });
+export const epic = makeEpic({ coords: "auto", coordsGiven: false, strict: false, rules: "official" });

@@ -22,7 +22,7 @@ import { asRecord } from "../../core/results.js";
 import { labelComponents } from "../../geometry/components.js";
 import { pointToRegionDistance } from "../../geometry/distance-transform.js";
 import { BitMask, intersectionCount } from "../../geometry/mask.js";
-import { decodeRleUnion } from "../../geometry/rle.js";
+import { decodeRleUnion, drawRleUnion, readRleUnion, runsArea } from "../../geometry/rle.js";
 import { box, dot, finish, label, MARK, polyline, ring } from "../../media/draw.js";
 import { boxesToPixels, pointsToPixels } from "./coords.js";
 import { filterNearbyPoints, groundTruth, splitRegions, type GroundTruth } from "./score.js";
@@ -80,6 +80,8 @@ interface Reading {
   predCount: number | null;
   predFeasible: boolean | null;
   path: Record<string, unknown> | null;
+  /** A mask-format reply (official format_type "mask"): its RLE as recorded, drawn by drawBoxes. */
+  maskReply: unknown;
 }
 
 // ------------------------------------------------------------------ entry point
@@ -165,6 +167,7 @@ function readResult(result: ItemResult | null | undefined, kind: Kind): Reading 
     predCount: finite(detail["predCount"]),
     predFeasible: kind === "placement" && !failed ? readBinary(value["binary"]) : null,
     path: Object.keys(asRecord(detail["path"])).length > 0 ? asRecord(detail["path"]) : null,
+    maskReply: value["formatType"] === "mask" ? (value["localization"] ?? null) : undefined,
   };
   reading.answerLine = answerLine(r, answer, reading, kind);
   return reading;
@@ -181,7 +184,8 @@ function answerLine(r: Record<string, unknown>, answer: Partial<Answer>, reading
   const parts: string[] = [];
   const rows = kind === "path" ? reading.points : reading.boxes;
   const mode = rows.length > 0 ? ` (${reading.coordMode})` : "";
-  parts.push(`${kind === "path" ? `path of ${plural(rows.length, "point")}` : plural(rows.length, "box", "boxes")}${mode}${listed(rows)}`);
+  if (reading.maskReply !== undefined && kind !== "path") parts.push(`mask (format_type mask): ${describeReplyMask(reading.maskReply)}`);
+  else parts.push(`${kind === "path" ? `path of ${plural(rows.length, "point")}` : plural(rows.length, "box", "boxes")}${mode}${listed(rows)}`);
   if (kind === "counted") parts.push(`count ${reading.predCount ?? "unreadable"}`);
   if (kind === "placement") parts.push(`feasible: ${yesNo(reading.predFeasible)}`);
   return `answer: ${parts.join("; ")}`;
@@ -416,12 +420,37 @@ function drawBoxes(ctx: SKRSContext2D, item: EpicItem, panel: Panel, reading: Re
   const truth = [!mask || mask.isEmpty() ? "truth: no target (empty mask)" : `truth: target mask ${describeMask(mask)}`];
   if (kind === "counted") truth.push(`count ${gt.count ?? "unknown"}${gt.count === 0 && mask && !mask.isEmpty() ? " (scored as no target)" : ""}${gt.preciseCount || gt.countInDescription ? " (exact count required)" : ""}`);
   if (kind === "placement") truth.push(`feasible: ${gt.feasibility === null ? "unknown" : yesNo(gt.feasibility)}`);
+  const replied = reading.maskReply !== undefined ? drawReplyMask(ctx, panel, reading.maskReply, noTarget ? null : mask, W, H) : undefined;
+  if (replied !== undefined) return { truth: truth.join(", "), ...(replied ? { note: replied } : {}) };
   const dropped = reading.boxes.length - pixels.length;
   const emptied = dropped > 0 ? `${plural(dropped, "box", "boxes")} empty after scaling and clipping (not drawn)` : "";
   const note = pixels.length > 0
     ? `boxes on the target mask: ${hits} of ${pixels.length} (purple overlaps it, red misses)${emptied ? `; ${emptied}` : ""}`
     : emptied || undefined;
   return { truth: truth.join(", "), ...(note ? { note } : {}) };
+}
+
+/** What a mask reply holds, as the scorer reads it (runs only: its stated size may be anything). */
+function describeReplyMask(value: unknown): string {
+  const union = safe(() => readRleUnion(value, { strict: false }), null);
+  if (!union) return Array.isArray(value) && value.length === 0 ? "empty (no target)" : "nothing decodable";
+  const px = union.instances.reduce((s, runs) => s + runsArea(runs), 0);
+  return `${plural(union.instances.length, "RLE")} of size ${union.height} x ${union.width}, ${px.toLocaleString("en-US")} px set`;
+}
+
+/**
+ * A mask reply over the scored picture: purple where it has a pixel on the target mask, red where
+ * it has none; drawn only at the picture's own size (the scorer gives any other size 0).
+ */
+function drawReplyMask(ctx: SKRSContext2D, panel: Panel, value: unknown, target: BitMask | null, W: number, H: number): string | null {
+  const union = safe(() => readRleUnion(value, { strict: false }), null);
+  if (!union) return null;
+  if (union.height !== H || union.width !== W) return `mask reply of size ${union.height} x ${union.width}, not the picture's ${H} x ${W} (not drawn; scored 0)`;
+  const reply = drawRleUnion(union);
+  if (reply.isEmpty()) return null;
+  const shared = target ? intersectionCount(reply, target) : 0;
+  paintLayers(ctx, panel, [{ mask: reply, color: shared > 0 ? MARK.chosen : MARK.wrong }]);
+  return `mask reply on the target mask: ${shared.toLocaleString("en-US")} of ${reply.count().toLocaleString("en-US")} px (purple overlaps it, red misses)`;
 }
 
 /** A pixel box (columns [x1, x2), rows [y1, y2)) drawn with its stroke on the box's own edge pixels. */

@@ -1,7 +1,7 @@
 import { labelComponents, componentMask } from "../../geometry/components.js";
 import { pointToRegionDistance, regionToRegionMinDistance } from "../../geometry/distance-transform.js";
 import { BitMask, iou } from "../../geometry/mask.js";
-import { decodeRleUnion } from "../../geometry/rle.js";
+import { decodeRleUnion, drawRleUnion, readRleUnion, runsArea } from "../../geometry/rle.js";
 import { boxesToPixels, pointsToPixels, resolveCoordMode, type CoordMode } from "./coords.js";
 import { gtFields, type LeafTask } from "./taxonomy.js";
 import type { EpicItem } from "./types.js";
@@ -11,13 +11,19 @@ import { first, isNoValidResponse, isNotRequired, readBinary, readBoxes, readCou
  * Scoring one EPIC-Bench sample from its formatted reply, with the official rules (epic.md;
  * paper Appendix D and Table 7 for the path score), or with the paper's where the two differ
  * (`rules: "paper"`; rules.ts lists each difference). The formatted fields are the official
- * std_format ones: `localization` (boxes), `count`, `path` (points), `binary` (feasibility).
+ * std_format ones: `localization` (boxes, or COCO RLE masks when `formatType` is "mask"),
+ * `count`, `path` (points), `binary` (feasibility).
  */
 export interface FormattedReply {
   localization: unknown;
   count: unknown;
   path: unknown;
   binary: unknown;
+  /**
+   * The record's official `format_type`: "mask" when `localization` holds COCO RLE (only standard
+   * records read from a predictions file can say so; the official formatter always writes boxes).
+   */
+  formatType?: "bbox" | "mask";
 }
 
 /**
@@ -45,6 +51,8 @@ export interface EpicOutcome {
   gtCount: number | null;
   predCount: number | null;
   boxes?: number[][];
+  /** Set pixels of the reply's mask (format_type "mask"). */
+  maskPixels?: number;
   points?: Array<[number, number]>;
   path?: PathDetail;
 }
@@ -109,20 +117,56 @@ interface Component {
   error: string | null;
 }
 
+/** The scored ground-truth mask, or why there is none: no RLEs, or a count of 0, is "no target". */
+function groundTruthMask(gtRles: unknown, gtCount: number | null): { empty: boolean; mask: BitMask | null } {
+  const empty = gtRles === null || gtRles === undefined || (Array.isArray(gtRles) && gtRles.length === 0) || (gtCount !== null && gtCount === 0);
+  return { empty, mask: empty ? null : decodeRleUnion(gtRles, { strict: false }) };
+}
+
+const GT_DECODE_FAILED = "Failed to decode GT mask or GT mask is missing";
+
 /** IoU of the union of predicted boxes with the union of ground-truth instances. */
 export function localizationScore(value: unknown, gtRles: unknown, gtCount: number | null, coordMode: CoordMode): Component & { actual: string; boxes: number[][] } {
   if (isNotRequired(value)) return { score: 0, error: null, actual: coordMode, boxes: [] };
   if (isNoValidResponse(value)) return { score: 0, error: "No Valid Response", actual: coordMode, boxes: [] };
-  const gtEmpty = gtRles === null || gtRles === undefined || (Array.isArray(gtRles) && gtRles.length === 0) || (gtCount !== null && gtCount === 0);
-  const gtMask = gtEmpty ? null : decodeRleUnion(gtRles, { strict: false });
-  if (!gtEmpty && !gtMask) return { score: 0, error: "Failed to decode GT mask or GT mask is missing", actual: coordMode, boxes: [] };
-  const [h, w] = gtMask ? [gtMask.height, gtMask.width] : [1, 1];
+  const gt = groundTruthMask(gtRles, gtCount);
+  if (!gt.empty && !gt.mask) return { score: 0, error: GT_DECODE_FAILED, actual: coordMode, boxes: [] };
+  const [h, w] = gt.mask ? [gt.mask.height, gt.mask.width] : [1, 1];
   const raw = readBoxes(value);
   const actual = resolveCoordMode(coordMode, raw.flat(), h, w);
-  if (raw.length === 0) return { score: gtEmpty ? 1 : 0, error: null, actual, boxes: [] };
-  if (gtEmpty) return { score: 0, error: null, actual, boxes: raw };
+  if (raw.length === 0) return { score: gt.empty ? 1 : 0, error: null, actual, boxes: [] };
+  if (gt.empty) return { score: 0, error: null, actual, boxes: raw };
   const boxes = boxesToPixels(raw, coordMode, h, w);
-  return { score: iou(BitMask.fromBoxes(boxes, w, h), gtMask), error: null, actual, boxes: raw };
+  return { score: iou(BitMask.fromBoxes(boxes, w, h), gt.mask), error: null, actual, boxes: raw };
+}
+
+/** The coordinate mode a mask reply reports (no coordinates are read). */
+const MASK_COORDS = "n/a";
+
+const isEmptyObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+
+/**
+ * The official `format_type: "mask"` rule: the reply's RLE (one object, or a list whose non-object
+ * entries are left out) decoded and unioned as the ground truth is (an entry that fails to decode or
+ * differs in size from the first decoded one is left out); `[]`, `{}` or an all-zero mask is "no
+ * target" (1 on an empty ground truth, else 0); nothing decodable, or a mask of another size than
+ * the ground truth's, scores 0 with an error that does not make the reply invalid.
+ */
+export function maskLocalizationScore(value: unknown, gtRles: unknown, gtCount: number | null, coordMode: CoordMode): Component & { actual: string; pixels: number | null } {
+  if (isNotRequired(value)) return { score: 0, error: null, actual: coordMode, pixels: null };
+  if (isNoValidResponse(value)) return { score: 0, error: "No Valid Response", actual: coordMode, pixels: null };
+  const gt = groundTruthMask(gtRles, gtCount);
+  if (!gt.empty && !gt.mask) return { score: 0, error: GT_DECODE_FAILED, actual: coordMode, pixels: null };
+  const noTarget = { score: gt.empty ? 1 : 0, error: null, actual: MASK_COORDS, pixels: 0 };
+  if ((Array.isArray(value) && value.length === 0) || isEmptyObject(value)) return noTarget;
+  // Read as runs first: only a reply of the truth's size is drawn, so its stated size costs nothing.
+  const reply = readRleUnion(value, { strict: false });
+  if (!reply) return { score: 0, error: "Failed to decode predicted mask response", actual: MASK_COORDS, pixels: null };
+  if (reply.instances.every((runs) => runsArea(runs) === 0)) return noTarget;
+  if (gt.empty) return { score: 0, error: null, actual: MASK_COORDS, pixels: null };
+  if (reply.height !== gt.mask!.height || reply.width !== gt.mask!.width) return { score: 0, error: "Pred mask shape does not match GT mask shape", actual: MASK_COORDS, pixels: null };
+  const pred = drawRleUnion(reply);
+  return { score: iou(pred, gt.mask), error: null, actual: MASK_COORDS, pixels: pred.count() };
 }
 
 /** Exact when exactCountRequired (by the rules in force), else 1 − relative error. */
@@ -394,10 +438,12 @@ export function scoreSample(item: EpicItem, reply: FormattedReply, options: Scor
     out.points = p.points;
     if (p.detail) out.path = p.detail;
   } else {
-    const loc = localizationScore(reply.localization, item.masks[f.localizationMask!], gt.count, options.coordMode);
+    const gtRles = item.masks[f.localizationMask!];
+    const loc = reply.formatType === "mask" ? maskLocalizationScore(reply.localization, gtRles, gt.count, options.coordMode) : localizationScore(reply.localization, gtRles, gt.count, options.coordMode);
     components.localization = loc.score;
     actual = loc.actual;
-    out.boxes = loc.boxes;
+    if ("boxes" in loc) out.boxes = loc.boxes;
+    else if (loc.pixels !== null) out.maskPixels = loc.pixels;
     if (loc.error) errors.push(loc.error);
     if (kind === "counted") {
       const c = countScore(reply.count, gt, options.rules);
@@ -419,6 +465,6 @@ export function scoreSample(item: EpicItem, reply: FormattedReply, options: Scor
     score, components, weights, error,
     invalid: error !== null && INVALID_MARKERS.some((m) => error.includes(m)),
     coordMode: actual, gtCount: gt.count, predCount: out.predCount ?? null,
-    ...(out.boxes ? { boxes: out.boxes } : {}), ...(out.points ? { points: out.points } : {}), ...(out.path ? { path: out.path } : {}),
+    ...(out.boxes ? { boxes: out.boxes } : {}), ...(out.maskPixels !== undefined ? { maskPixels: out.maskPixels } : {}), ...(out.points ? { points: out.points } : {}), ...(out.path ? { path: out.path } : {}),
   };
 }

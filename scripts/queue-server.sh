@@ -54,7 +54,8 @@ if [ "$port" != 5432 ]; then
   exit 1
 fi
 if ! pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" && $4 == "online" { found = 1 } END { exit !found }'; then
-  "${as_root[@]}" pg_ctlcluster "$version" main start
+  # Its notes ("Removed stale pid file." after a crash) go to stderr: stdout is the URL alone.
+  "${as_root[@]}" pg_ctlcluster "$version" main start >&2
 fi
 for _ in $(seq 1 50); do
   pg_isready -q -h 127.0.0.1 -p 5432 && break

@@ -19,6 +19,7 @@ import {
   depthToPng16,
   encodeRgbPng,
   prepareShadows,
+  renderDepth,
   renderInstanceCoverage,
   renderView,
   type RenderBuffers,
@@ -145,6 +146,26 @@ test("depth of a floor seen at a grazing angle is the distance along the viewing
   }
   // The bottom row (centre 47.5): 1.25 * 24 / 23.5 = 1.2766 m.
   assert.ok(Math.abs(b.depth[47 * W + 5]! - 30 / 23.5) < 1e-6);
+});
+
+test("renderDepth: the floor's depth along the viewing axis, and bit for bit the depth of an unlit centre-sample renderView", async () => {
+  const floor = mesh(1_000_000, "floor", [quadPart([-5, -30, 0], [35, 0, 0], [0, 60, 0], { diffuse: [0.5, 0.5, 0.5] })]);
+  const d = renderDepth([floor], CAM);
+  for (let j = 25; j < H; j++) {
+    const expected = (1.25 * 24) / (j + 0.5 - 24);
+    if (expected <= 30) assert.ok(Math.abs(d[j * W + 17]! - expected) <= 1e-6 * expected, `row ${j}`);
+  }
+  assert.equal(d[10 * W + 17], 0);
+  // Whole scenes and single objects (the VCN depth test draws each object alone), several views;
+  // glass draws no depth in either.
+  const meshes = await smallRoom();
+  const views = [camera([0.4, 0.5, 1.3], 0.6, -0.2, 80, W, H), camera([2.8, 2.6, 1.1], -2.3, -0.35, 95, 96, 72), camera([1.6, 0.2, 1.6], Math.PI / 2, -0.6, 60, 40, 40)];
+  for (const view of views) {
+    for (const subset of [meshes, ...meshes.map((m) => [m])]) {
+      const want = renderView(subset, view, { shading: "unlit", antialias: false, ambientOcclusion: false, shadows: false }).depth;
+      assert.deepEqual(renderDepth(subset, view), want);
+    }
+  }
 });
 
 test("a nearer box hides a farther one in the instance, depth and category buffers", () => {

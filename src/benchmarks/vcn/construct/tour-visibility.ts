@@ -17,7 +17,7 @@
  *   at least 1% of the frame's pixels, while the camera is not in it.
  */
 import type { PinholeCamera } from "../../../world/camera.js";
-import { renderInstanceCoverage, renderView, type RenderBuffers } from "../../../world/render/index.js";
+import { renderDepth, renderInstanceCoverage, type RenderBuffers } from "../../../world/render/index.js";
 import { roomAt } from "../../../world/space/index.js";
 import { STRUCTURE_ID_BASE, type Scene, type SceneObject, type Vec2, type WorldMesh } from "../../../world/types.js";
 import { pointSegmentDistanceSq } from "../../../geometry/polygon.js";
@@ -96,7 +96,7 @@ export function horizontalSurfaceDistance(mesh: WorldMesh, p: Vec2): number {
 
 /** The depth map of one mesh drawn alone (its own z-buffer), with exactly the scene render's centre-sample coverage. */
 export function objectDepthMap(mesh: WorldMesh, camera: PinholeCamera): Float32Array {
-  return renderView([mesh], camera, { shading: "unlit", antialias: false, ambientOcclusion: false, shadows: false }).depth;
+  return renderDepth([mesh], camera);
 }
 
 /** B.3's depth test of one object: its front-surface pixels and those within the tolerance of the scene depth. */

@@ -12,7 +12,7 @@ import { generateQueuedAndLocally } from "./generate-helpers.js";
  * with the same command.
  */
 
-const ARGS = ["generate", "vcn", "--count", "5", "--seed", "5", "--set", "houses=2", "rooms=7-10", "size=64", "fps=2", "frames=60"];
+const ARGS = ["generate", "vcn", "--count", "5", "--seed", "5", "--set", "houses=2", "rooms=7-10", "size=64", "fps=2", "frames=60", "area=1", "speed=0.8", "turn=90"];
 
 test("generate vcn --queue with 2 workers writes the same bytes as a local generate; a killed worker's house is made again", { timeout: 300_000 }, async () => {
   await generateQueuedAndLocally(ARGS, { benchmark: "vcn", jobs: 2, unit: "houses" }, ({ local, run, reference }) => {

@@ -89,13 +89,31 @@ test("different seeds give different houses", () => {
   assert.equal(layouts.size, all().length);
 });
 
-test("room counts: 4-7 by default, the requested number when given, and a RangeError outside 1..30", async () => {
+test("room counts: 4-7 by default, the requested number when given, and a RangeError outside 1..48", async () => {
   for (const [, s] of defaults()) assert.ok(s.rooms.length >= 4 && s.rooms.length <= 7, `${s.id}: ${s.rooms.length} rooms`);
   for (const rooms of [1, 2, 3, 9]) {
     const s = await generateHouse({ catalogue, library, seed: 100 + rooms, rooms });
     assert.equal(s.rooms.length, rooms);
   }
-  for (const rooms of [0, 31, 2.5]) await assert.rejects(generateHouse({ catalogue, library, seed: 1, rooms }), RangeError);
+  for (const rooms of [0, 49, 2.5]) await assert.rejects(generateHouse({ catalogue, library, seed: 1, rooms }), RangeError);
+});
+
+test("roomAreaScale: every room's area in its type's range times the scale (+-15 %), minimum sides kept; refused outside 0.5..3", async () => {
+  const AREA: Record<string, [number, number]> = { bathroom: [4, 8], bedroom: [9, 16], kitchen: [8, 14], "living room": [15, 30], "dining room": [9, 16], office: [7, 12] };
+  const s = await generateHouse({ catalogue, library, seed: 4242, rooms: 20, roomAreaScale: 1.4 });
+  let larger = 0;
+  for (const r of s.rooms) {
+    const b = roomRect(r);
+    const w = b.maxX - b.minX, h = b.maxY - b.minY;
+    if (r.type === "hallway") continue;
+    const area = (w + 0.1) * (h + 0.1);
+    const [lo, hi] = AREA[r.type]!;
+    assert.ok(area >= 1.4 * lo * 0.85 - TOL && area <= 1.4 * hi * 1.15 + TOL, `${r.id} ${r.type} area ${area}`);
+    if (area > hi * 1.15 + TOL) larger++;
+  }
+  // Some rooms are larger than any of their type at scale 1 could be.
+  assert.ok(larger >= 3, `${larger} rooms above the unscaled range`);
+  for (const roomAreaScale of [0.4, 3.5, Number.NaN]) await assert.rejects(generateHouse({ catalogue, library, seed: 1, rooms: 5, roomAreaScale }), RangeError);
 });
 
 // ---- plan -------------------------------------------------------------------------------------

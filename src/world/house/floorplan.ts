@@ -30,7 +30,7 @@
  */
 import type { Rng } from "../../stats/rng.js";
 import type { Door, Opening, RoomType, Vec2, Wall } from "../types.js";
-import { HALLWAY_WIDTH_M, LARGE_HOUSE_ROOMS, ROOM_AREA_M2, ROOM_MIN_SIDE_M, type RoomSpec } from "./program.js";
+import { HALLWAY_WIDTH_M, LARGE_HOUSE_ROOMS, ROOM_MIN_SIDE_M, type RoomSpec } from "./program.js";
 
 /** Layout grid, metres. */
 export const GRID_M = 0.05;
@@ -87,10 +87,13 @@ interface LayoutItem {
   spec: number;
   type: RoomType;
   area: number;
+  /** RoomSpec.areaRange. */
+  range: readonly [number, number];
 }
 
 /** A room's cost: its aspect ratio; a side shorter than the type's minimum makes it unusable (strict) or costs 10 per metre short. */
-function leafCost(r: GridRect, type: RoomType, strict: boolean): number {
+function leafCost(r: GridRect, item: LayoutItem, strict: boolean): number {
+  const type = item.type;
   const w = toM(rectW(r));
   const h = toM(rectH(r));
   const short = Math.min(w, h);
@@ -98,7 +101,7 @@ function leafCost(r: GridRect, type: RoomType, strict: boolean): number {
   const shortfall = Math.max(0, ROOM_MIN_SIDE_M[type] - short);
   if (strict && shortfall > 1e-9) return Infinity;
   if (strict && type !== "hallway") {
-    const [lo, hi] = ROOM_AREA_M2[type];
+    const [lo, hi] = item.range;
     const area = w * h;
     if (area < lo * (1 - AREA_SLACK) || area > hi * (1 + AREA_SLACK)) return Infinity;
   }
@@ -107,7 +110,7 @@ function leafCost(r: GridRect, type: RoomType, strict: boolean): number {
 
 /** Relative change of a cut from its proportional position allowed for groups of up to 4 rooms. */
 const CUT_SLACK = 0.12;
-/** A room's area may leave its type's range (ROOM_AREA_M2) by this fraction. */
+/** A room's area may leave its type's range (RoomSpec.areaRange) by this fraction. */
 const AREA_SLACK = 0.15;
 
 interface Slicing {
@@ -117,7 +120,7 @@ interface Slicing {
 
 /** Best slicing tree of `items` (in this order) over the rectangle; rects[i] belongs to items[i]. */
 function slice(r: GridRect, items: readonly LayoutItem[], strict: boolean): Slicing {
-  if (items.length === 1) return { cost: leafCost(r, items[0]!.type, strict), rects: [r] };
+  if (items.length === 1) return { cost: leafCost(r, items[0]!, strict), rects: [r] };
   const total = items.reduce((s, it) => s + it.area, 0);
   let best: Slicing = { cost: Infinity, rects: [] };
   let head = 0;
@@ -210,7 +213,7 @@ function alongCorridor(side: Block): Block[] {
 function drawLayout(rng: Rng, specs: readonly RoomSpec[]): { blocks: Block[]; hallway: { spec: number; rect: GridRect } | null } {
   const hallIndex = specs.findIndex((s) => s.type === "hallway");
   const items: LayoutItem[] = specs
-    .map((s, i) => ({ spec: i, type: s.type, area: s.areaM2 }))
+    .map((s, i) => ({ spec: i, type: s.type, area: s.areaM2, range: s.areaRange }))
     .filter((it) => it.type !== "hallway");
   const areaOf = (group: LayoutItem[]) => group.reduce((s, it) => s + it.area, 0);
   if (hallIndex >= 0 && items.length >= 2) {
@@ -236,7 +239,7 @@ function drawLayout(rng: Rng, specs: readonly RoomSpec[]): { blocks: Block[]; ha
       hallway: { spec: hallIndex, rect: { x0: 0, y0: ha, x1: w, y1: ha + hw } },
     };
   }
-  const all = hallIndex >= 0 ? [...items, { spec: hallIndex, type: "hallway" as RoomType, area: 6 }] : items;
+  const all = hallIndex >= 0 ? [...items, { spec: hallIndex, type: "hallway" as RoomType, area: 6, range: [0, 0] as const }] : items;
   if (all.length >= 3 && rng.chance(0.45)) {
     const [a, b] = splitByArea(rng, all, rng.float(0.25, 0.45));
     const w = units(Math.sqrt(areaOf(a) * rng.float(1.2, 2.0)));

@@ -45,6 +45,11 @@ export interface GenerateHouseOptions {
    * shelves); default "standard" (the recipes' odds).
    */
   furnishing?: "standard" | "dense";
+  /**
+   * Multiplies every room type's area range (program.ts ROOM_AREA_M2; default 1): larger rooms for
+   * floors as large as a benchmark's source scans. Minimum sides and the corridor stay as they are.
+   */
+  roomAreaScale?: number;
 }
 
 /** Random streams of one house (deriveSeed stream numbers). */
@@ -127,7 +132,9 @@ export async function generateHouse(options: GenerateHouseOptions): Promise<Scen
   if (!Number.isInteger(roomCount) || roomCount < MIN_ROOMS || roomCount > MAX_ROOMS)
     throw new RangeError(`rooms must be an integer in [${MIN_ROOMS}, ${MAX_ROOMS}], got ${roomCount}`);
 
-  const specs = roomProgram(stream(STREAM.program), roomCount);
+  const areaScale = options.roomAreaScale ?? 1;
+  if (!(areaScale >= 0.5 && areaScale <= 3)) throw new RangeError(`roomAreaScale must be in [0.5, 3], got ${areaScale}`);
+  const specs = roomProgram(stream(STREAM.program), roomCount, areaScale);
   const planned = planRooms(stream(STREAM.plan), specs);
   const roomIds = planned.map((_, i) => `room_${i}`);
   const heights = stream(STREAM.heights);

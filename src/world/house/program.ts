@@ -37,7 +37,7 @@ export const HALLWAY_WIDTH_M: [number, number] = [1.1, 1.4];
 
 /** Room counts a house may ask for. */
 export const MIN_ROOMS = 1;
-export const MAX_ROOMS = 30;
+export const MAX_ROOMS = 48;
 /** Above this many rooms a house is a large floor: it always has a corridor, and more bathrooms and offices. */
 export const LARGE_HOUSE_ROOMS = 10;
 export const DEFAULT_ROOMS: [number, number] = [4, 7];
@@ -59,6 +59,8 @@ export interface RoomSpec {
   type: RoomType;
   /** Target area, m2 (0 for the hallway). */
   areaM2: number;
+  /** The range a laid-out room of this type may take (ROOM_AREA_M2 times the house's area scale; [0, 0] for the hallway). */
+  areaRange: readonly [number, number];
 }
 
 function weightedPick<T>(rng: Rng, items: readonly [T, number][]): T {
@@ -88,16 +90,16 @@ function typeAllowed(type: RoomType, count: number, types: readonly RoomType[]):
   return true;
 }
 
-/** The room types and target areas of a house of `count` rooms. */
-export function roomProgram(rng: Rng, count: number): RoomSpec[] {
+/** The room types and target areas of a house of `count` rooms; `areaScale` multiplies every type's area range. */
+export function roomProgram(rng: Rng, count: number, areaScale = 1): RoomSpec[] {
   const types: RoomType[] = CORE.slice(0, Math.min(count, CORE.length));
   // A large floor is laid out along a corridor (floorplan.ts); without one its rooms would form a single slicing block.
   if (count > LARGE_HOUSE_ROOMS) types.push("hallway");
   while (types.length < count) types.push(weightedPick(rng, EXTRA_WEIGHTS.filter(([type]) => typeAllowed(type, count, types))));
   return types.map((type) => {
-    if (type === "hallway") return { type, areaM2: 0 };
+    if (type === "hallway") return { type, areaM2: 0, areaRange: [0, 0] as const };
     const [lo, hi] = ROOM_AREA_M2[type];
-    return { type, areaM2: rng.float(lo, hi) };
+    return { type, areaM2: rng.float(lo * areaScale, hi * areaScale), areaRange: [lo * areaScale, hi * areaScale] as const };
   });
 }
 

@@ -27,6 +27,8 @@ export interface VcnHouseOptions {
   seed: number;
   id: string;
   rooms?: readonly [number, number];
+  /** world/house roomAreaScale (default 1). */
+  roomAreaScale?: number;
   minRepeatedRooms?: number;
 }
 
@@ -37,7 +39,7 @@ export async function vcnHouse(o: VcnHouseOptions): Promise<Scene> {
   for (let attempt = 0; attempt < P.houseAttempts; attempt++) {
     const seed = deriveSeed(o.seed, attempt);
     const rooms = createRng(seed).int(lo, hi);
-    const scene = await generateHouse({ catalogue: o.catalogue, library: o.library, seed, rooms });
+    const scene = await generateHouse({ catalogue: o.catalogue, library: o.library, seed, rooms, ...(o.roomAreaScale !== undefined ? { roomAreaScale: o.roomAreaScale } : {}) });
     if (repeatedRooms(scene) >= wanted) return { ...scene, id: o.id };
   }
   throw new Error(`no house with ${wanted} rooms in repeated categories after ${P.houseAttempts} seeds (base seed ${o.seed}); ask for more rooms`);

@@ -1,5 +1,5 @@
 /**
- * VCN-Bench generated on spatialprobe's world engine (paper §3.3, App. B): floors of 24-30 rooms,
+ * VCN-Bench generated on spatialprobe's world engine (paper §3.3, App. B): floors of 32-38 rooms,
  * tour videos through them (tour.ts), prior videos cut from the tours by sliding windows, the five
  * instruction types by App. B.4's rules, starts and goals on the robot's grid, written as the
  * release's episode file plus the goal-identification items and shortest-path logs, so the
@@ -39,6 +39,11 @@ export interface VcnGenerateSettings {
   houses?: number;
   /** Room count range of a house. */
   rooms?: [number, number];
+  /** Room area scale of a house (world/house roomAreaScale). */
+  area?: number;
+  /** The tour walker's speed, m/s, and turn rate on the spot, degrees/s (tour-motion.ts WalkerPace). */
+  speed?: number;
+  turn?: number;
   /** Tours per house. */
   tours?: number;
   imageSide?: number;
@@ -66,10 +71,15 @@ export interface GenerateVcnOptions {
   log?: (line: string) => void;
 }
 
-/** `--set` options of `generate vcn`: houses, rooms=LO-HI, tours, size, fps, frames, window=MIN[-MAX], media, and per-task counts (order=, count=, distance=, orientation=, instance=). */
+/** `--set` options of `generate vcn`: houses, rooms=LO-HI, area, tours, size, fps, speed, turn, frames, window=MIN[-MAX], media, and per-task counts (order=, count=, distance=, orientation=, instance=). */
 export function generateOptions(extra: Record<string, string>): VcnGenerateSettings {
   const out: VcnGenerateSettings = {};
   const whole = wholeSetting;
+  const decimal = (key: string, value: string, lo: number, hi: number): number => {
+    const v = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+    if (!(v >= lo && v <= hi)) throw new UsageError(`--set ${key} must be a number from ${lo} to ${hi}, got "${value}"`);
+    return v;
+  };
   const range = (key: string, lo: number, hi: number): [number, number] => {
     const parts = extra[key]!.split("-");
     if (parts.length > 2) throw new UsageError(`--set ${key} takes N or LO-HI, got "${extra[key]}"`);
@@ -81,6 +91,9 @@ export function generateOptions(extra: Record<string, string>): VcnGenerateSetti
     const value = extra[key]!;
     if (key === "houses") out.houses = whole(key, value, 1, 100);
     else if (key === "rooms") out.rooms = range(key, 2, MAX_ROOMS);
+    else if (key === "area") out.area = decimal(key, value, 0.5, 3);
+    else if (key === "speed") out.speed = decimal(key, value, 0.2, 3);
+    else if (key === "turn") out.turn = decimal(key, value, 30, 360);
     else if (key === "tours") out.tours = whole(key, value, 1, 5);
     else if (key === "size") out.imageSide = whole(key, value, 64, 1024);
     else if (key === "fps") out.fps = whole(key, value, 1, 30);
@@ -93,7 +106,7 @@ export function generateOptions(extra: Record<string, string>): VcnGenerateSetti
       if (value !== "both" && value !== "video" && value !== "frames") throw new UsageError(`--set media must be both, video or frames, got "${value}"`);
       out.media = value;
     } else if ((TASK_CODES as readonly string[]).includes(key)) out.perTask = { ...out.perTask, [key]: whole(key, value, 0, 10000) };
-    else throw new UsageError(`vcn generate has no --set option "${key}" (houses, rooms, tours, size, fps, frames, window, media, ${TASK_CODES.join(", ")})`);
+    else throw new UsageError(`vcn generate has no --set option "${key}" (houses, rooms, area, tours, size, fps, speed, turn, frames, window, media, ${TASK_CODES.join(", ")})`);
   }
   return out;
 }
@@ -222,7 +235,7 @@ export interface VcnHouseGeometry {
 export async function vcnHouseGeometry(run: VcnRun, h: number, shared: VcnShared): Promise<VcnHouseGeometry> {
   const { catalogue, library, textures } = shared;
   const rooms = run.settings.rooms;
-  const scene: Scene = await vcnHouse({ catalogue, library, seed: deriveSeed(run.o.seed, 1000 + h), id: vcnSceneId(h), ...(rooms ? { rooms } : {}) });
+  const scene: Scene = await vcnHouse({ catalogue, library, seed: deriveSeed(run.o.seed, 1000 + h), id: vcnSceneId(h), roomAreaScale: run.settings.area ?? P.roomAreaScale, ...(rooms ? { rooms } : {}) });
   const meshes = await sceneMeshes(scene, library, catalogue, { textures });
   return { scene, meshes, shadows: prepareShadows(meshes, scene.lights) };
 }
@@ -271,7 +284,8 @@ export async function vcnHouseJob(run: VcnRun, h: number, shared: VcnShared, log
       const tourDir = path.join(scratch, `tour_${t}`);
       const tour = await buildTour({
         scene, meshes, grids, seed: deriveSeed(o.seed, 2000 + h), tourIndex: t, outDir: tourDir, shadows, index, log, imageSide: settings.imageSide ?? P.imageSide,
-        fps: settings.fps ?? P.tourFps, ...(settings.tourFrames ? { maxFrames: settings.tourFrames } : {}),
+        fps: settings.fps ?? P.tourFps, pace: { speedMps: settings.speed ?? P.tourSpeedMps, spotTurnDegPerS: settings.turn ?? P.tourSpotTurnDegPerS },
+        ...(settings.tourFrames ? { maxFrames: settings.tourFrames } : {}),
       });
       for (const rel of await filesUnder(tourDir)) {
         if ((media === "video" && rel.startsWith("frames/")) || (media === "frames" && rel === "tour.mp4")) continue;

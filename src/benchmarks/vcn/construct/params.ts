@@ -8,12 +8,14 @@ export const VCN_PARAMS = Object.freeze({
   /** Plan grid of the agent, metres per cell. */
   gridCellM: 0.05,
   /**
-   * Houses for VCN: 24-30 rooms along a corridor, a floor 27-53 m long as a large Matterport3D
-   * floor (the paper's tours cover a floor each, §3.3), so categories repeat (design principle iii:
-   * distractor rooms) and routes approach the paper's lengths (§3.4: 122.1 steps on average;
-   * 7-10 rooms gave 41).
+   * Houses for VCN: 32-38 rooms along a corridor, each type's area range (world/house program.ts)
+   * times 1.4, as large a floor as a big Matterport3D one (the paper's tours cover a floor each,
+   * §3.3), so categories repeat (design principle iii: distractor rooms) and shortest paths reach
+   * the paper's length (§3.4: 122.1 steps on average; seed 28, 250 episodes: 107.8; 7-10 rooms
+   * gave 41, 24-30 rooms of the catalogue's sizes 77-84).
    */
-  houseRooms: [24, 30] as readonly [number, number],
+  houseRooms: [32, 38] as readonly [number, number],
+  roomAreaScale: 1.4,
   /** A house is kept when at least this many rooms share a category with another room (hallway aside). */
   minRepeatedRooms: 4,
   /** Seeds tried per house before giving up. */
@@ -47,8 +49,16 @@ export const VCN_PARAMS = Object.freeze({
   /** Navigation actions (§3.1): FORWARD 0.25 m, turns of 30 degrees. */
   forwardStepM: 0.25,
   turnStepDeg: 30,
-  /** Tour frame rate of generated sets: 0.8 m of walking between frames at the tour's 0.8 m/s, so prior videos through these floors stay near the paper's 157.9 frames (§3.4; 2 fps gave 238). */
+  /**
+   * Tours of generated sets: a frame a second of a person walking at 1.4 m/s (a usual walking
+   * speed) who turns round on the spot at 180 degrees a second, so prior videos through these floors
+   * come near the paper's 157.9 frames (§3.4; seed 28, 250 episodes: 150.1). At 0.8 m/s and 90
+   * degrees a second a quarter of the frames were turns on the spot, and floors large enough for
+   * the paper's steps gave prior videos 1.2-1.4x the paper's.
+   */
   tourFps: 1,
+  tourSpeedMps: 1.4,
+  tourSpotTurnDegPerS: 180,
   /** Default houses: one per this many episodes wanted (the paper draws 60 per tour: 1,250 from 21). */
   episodesPerHouse: 10,
   /** Initial views and tour frames: 384 x 384 (App. C.3). */

@@ -7,12 +7,13 @@
  * densified to control points at most controlSpacingM apart, and a centripetal Catmull-Rom spline
  * runs through them. A spline span with any fine sample off the free space (the grid inflated by
  * sampleClearanceM) is replaced by its straight chord, which lies on the planned polyline.
- * The walker moves at a constant speed (speedMps / fps metres per frame, measured along the curve).
+ * The walker moves at a constant speed (speedMps / fps metres per frame, measured along the curve;
+ * the speed and the turn rate on the spot may be set per tour, WalkerPace).
  *
  * Headings: in the plan, the shortest-arc interpolation of yaw (2-D slerp) toward the direction
  * to the point lookAheadM ahead, closing headingGain of the error per frame and never turning more
  * than maxTurnDegPerFrame; an error above turnOnSpotDeg stops the walker, who turns on the spot
- * (maxTurnDegPerFrame a frame, the remainder in the last frame) until facing the target.
+ * (spotTurnDegPerFrame a frame, the remainder in the last frame) until facing the target.
  */
 import type { Vec2 } from "../../../world/types.js";
 import { isFreePoint, type OccupancyGrid } from "../../../world/space/index.js";
@@ -28,20 +29,30 @@ export interface MotionParams {
   lookAheadM: number;
   headingGain: number;
   maxTurnDegPerFrame: number;
+  /** Largest heading change between two frames while turning on the spot, degrees. */
+  spotTurnDegPerFrame: number;
   turnOnSpotDeg: number;
   positionDecimals: number;
   angleDecimals: number;
 }
 
-export function motionParams(fps: number = TOUR_PARAMS.fps): MotionParams {
+/** The walker's pace: walking speed and the turn rate on the spot (defaults: TOUR_PARAMS, the same turn rate as while walking). */
+export interface WalkerPace {
+  speedMps?: number;
+  spotTurnDegPerS?: number;
+}
+
+export function motionParams(fps: number = TOUR_PARAMS.fps, pace: WalkerPace = {}): MotionParams {
   const P = TOUR_PARAMS;
+  const walkTurnDegPerS = P.maxTurnDegPerFrame * P.fps;
   return {
-    stepM: P.speedMps / fps,
+    stepM: (pace.speedMps ?? P.speedMps) / fps,
     controlSpacingM: P.controlSpacingM,
     stopCornerDeg: P.stopCornerDeg,
     lookAheadM: P.lookAheadM,
     headingGain: P.headingGain,
-    maxTurnDegPerFrame: (P.maxTurnDegPerFrame * P.fps) / fps,
+    maxTurnDegPerFrame: walkTurnDegPerS / fps,
+    spotTurnDegPerFrame: (pace.spotTurnDegPerS ?? walkTurnDegPerS) / fps,
     turnOnSpotDeg: P.turnOnSpotDeg,
     positionDecimals: P.positionDecimals,
     angleDecimals: P.angleDecimals,
@@ -204,6 +215,7 @@ export function walkCurves(curves: readonly (readonly Vec2[])[], params: MotionP
   const paths = curves.map((c) => new ArcPath(c));
   if (paths.length === 0 || paths.some((p) => !(p.length > 1e-6))) throw new Error("every curve of a walk needs a length above 1e-6 m");
   const cap = params.maxTurnDegPerFrame * DEG;
+  const spotCap = params.spotTurnDegPerFrame * DEG;
   const lookAhead = (piece: number, s: number): number | null => {
     const path = paths[piece]!;
     return headingOf(path.at(s), path.at(Math.min(path.length, s + params.lookAheadM)));
@@ -234,7 +246,7 @@ export function walkCurves(curves: readonly (readonly Vec2[])[], params: MotionP
     const error = aim === null ? 0 : shortestArc(yaw, aim);
     if (Math.abs(error) > params.turnOnSpotDeg * DEG || (turning && Math.abs(error) > TURN_DONE)) {
       turning = true;
-      yaw += Math.sign(error) * Math.min(cap, Math.abs(error));
+      yaw += Math.sign(error) * Math.min(spotCap, Math.abs(error));
       emit();
       continue;
     }

@@ -17,7 +17,7 @@ import { DEFAULT_ROOM_AMBIENT, prepareShadows, renderView, type RenderOptions, t
 import { inflate, isFreePoint, largestFreeComponent, occupancyForScene, roomAt, type OccupancyGrid } from "../../../world/space/index.js";
 import type { PointLight, Scene, Vec2, Vec3, WorldMesh } from "../../../world/types.js";
 import { EGOPATH_PARAMS } from "../../egopath/construct/params.js";
-import { ArcPath, densify, motionParams, pieceCurve, splitAtStops, walkCurves, type PlanPose } from "./tour-motion.js";
+import { ArcPath, densify, motionParams, pieceCurve, splitAtStops, walkCurves, type PlanPose, type WalkerPace } from "./tour-motion.js";
 import { roundTo, TOUR_PARAMS as P } from "./tour-params.js";
 import { planRoute, routeNodes, type RouteNode } from "./tour-route.js";
 import { tourFrameFile, type RoomVisit, type Tour, type TourCamera, type TourFrame, type TourLighting } from "./tour-types.js";
@@ -106,6 +106,8 @@ export interface TourPlanOptions {
   tourIndex: number;
   startRoom?: string;
   fps?: number;
+  /** Walking speed and turn rate on the spot (tour-motion.ts; default TOUR_PARAMS'). */
+  pace?: WalkerPace;
   maxFrames?: number;
   /** Square frame side, pixels (default 384). */
   imageSide?: number;
@@ -129,8 +131,8 @@ export interface TourPlan extends TourSettings {
 const MAX_STRAIGHTEN_ROUNDS = 50;
 
 /** Plan poses along the route: the spline curves walked at constant speed, spans straightened until every pose is free. */
-function walkRoute(polyline: readonly Vec2[], clearance: OccupancyGrid, fps: number, maxFrames: number): PlanPose[] {
-  const params = motionParams(fps);
+function walkRoute(polyline: readonly Vec2[], clearance: OccupancyGrid, fps: number, pace: WalkerPace, maxFrames: number): PlanPose[] {
+  const params = motionParams(fps, pace);
   const pieces = splitAtStops(polyline, params.stopCornerDeg).filter((p) => p.length >= 2);
   if (pieces.length === 0) return [{ x: roundTo(polyline[0]![0], P.positionDecimals), y: roundTo(polyline[0]![1], P.positionDecimals), yaw: 0 }];
   const controls = pieces.map((p) => densify(p, params.controlSpacingM));
@@ -172,7 +174,7 @@ export function planTourPoses(options: TourPlanOptions): TourPlan {
   const settings = tourSettings(rooms, options.seed, options.tourIndex, options.startRoom, side);
   const route = planRoute(scene, grids.route, settings.startRoom);
   const pitch = roundTo(settings.camera.pitchDeg * DEG, P.angleDecimals);
-  const poses = walkRoute(route.polyline, grids.clearance, fps, maxFrames).map((p, index): TourPose => ({
+  const poses = walkRoute(route.polyline, grids.clearance, fps, options.pace ?? {}, maxFrames).map((p, index): TourPose => ({
     index,
     position: [p.x, p.y, settings.camera.heightM] as Vec3,
     yaw: p.yaw,

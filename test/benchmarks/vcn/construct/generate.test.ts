@@ -14,14 +14,18 @@ import { generateOptions, generateVcnRelease, taskQuotas, vcnRun } from "../../.
 import { paperFigures } from "../../../../src/benchmarks/vcn/construct/stats.js";
 
 const EXAMPLE = path.resolve(import.meta.dirname, "../../../../examples/vcn-mini");
-const EXAMPLE_COMMAND = "spatialprobe generate vcn --out examples/vcn-mini --seed 12 --count 15 --set houses=2 rooms=7-10 fps=2 media=video";
+const EXAMPLE_COMMAND = "spatialprobe generate vcn --out examples/vcn-mini --seed 12 --count 15 --set houses=2 rooms=7-10 fps=2 media=video area=1 speed=0.8 turn=90";
 
 test("generate options: --set keys are read and checked", () => {
   assert.deepEqual(generateOptions({ houses: "3", rooms: "8-9", tours: "2", size: "256", fps: "4", frames: "300", window: "40-200", media: "video", order: "2", instance: "0" }), {
     houses: 3, rooms: [8, 9], tours: 2, imageSide: 256, fps: 4, tourFrames: 300, minWindow: 40, maxWindow: 200, media: "video", perTask: { order: 2, instance: 0 },
   });
   assert.deepEqual(generateOptions({ rooms: "7", window: "50" }), { rooms: [7, 7], minWindow: 50 });
-  assert.throws(() => generateOptions({ rooms: "9-8" }), /rooms must be a whole number from 9 to 30/);
+  assert.deepEqual(generateOptions({ area: "1.4", speed: "0.8", turn: "180" }), { area: 1.4, speed: 0.8, turn: 180 });
+  assert.throws(() => generateOptions({ rooms: "9-8" }), /rooms must be a whole number from 9 to 48/);
+  assert.throws(() => generateOptions({ area: "4" }), /area must be a number from 0.5 to 3, got "4"/);
+  assert.throws(() => generateOptions({ speed: "fast" }), /speed must be a number from 0.2 to 3, got "fast"/);
+  assert.throws(() => generateOptions({ turn: "-90" }), /turn must be a number from 30 to 360/);
   assert.throws(() => generateOptions({ media: "gif" }), /media must be both, video or frames/);
   assert.throws(() => generateOptions({ colour: "red" }), /no --set option "colour"/);
 });
@@ -73,7 +77,7 @@ test("examples/vcn-mini is exactly what its README's command makes", { timeout: 
   const work = await mkdtemp(path.join(tmpdir(), "vcn-mini-"));
   try {
     const fresh = path.join(work, "vcn-mini");
-    await generateVcnRelease({ outDir: fresh, seed: 12, count: 15, extra: { houses: "2", rooms: "7-10", fps: "2", media: "video" }, command: EXAMPLE_COMMAND });
+    await generateVcnRelease({ outDir: fresh, seed: 12, count: 15, extra: { houses: "2", rooms: "7-10", fps: "2", media: "video", area: "1", speed: "0.8", turn: "90" }, command: EXAMPLE_COMMAND });
     const [a, b] = [await listFiles(EXAMPLE), await listFiles(fresh)];
     assert.deepEqual(b, a);
     for (const file of a) {

@@ -141,6 +141,24 @@ test("walk: out 1 m, turn on the spot 180 degrees at 9 degrees a frame, back 1 m
   assert.equal(walkCurves(curves, params, 10).poses.length, 10);
 });
 
+test("walk at 1 fps, 1.4 m/s, turning on the spot at 180 degrees a second: out 3 m in 1.4 m steps, one frame to turn round, back", () => {
+  const params = motionParams(1, { speedMps: 1.4, spotTurnDegPerS: 180 });
+  assert.equal(params.stepM, 1.4);
+  // Walking turns keep the default rate (90 degrees a second), on-the-spot turns take the pace's.
+  assert.deepEqual([params.maxTurnDegPerFrame, params.spotTurnDegPerFrame], [90, 180]);
+  const free = emptyGrid([-1, -1], 0.05, 100, 40);
+  const pieces = splitAtStops([[0, 0], [3, 0], [0, 0]], params.stopCornerDeg);
+  const curves = pieces.map((p) => pieceCurve(densify(p, params.controlSpacingM), free).points);
+  const { poses } = walkCurves(curves, params);
+  // Start, 1.4, 2.8, 3.0 (the end; arriving, the heading turns up to 90 degrees a frame toward the
+  // way back, 0.35 of the 180-degree error: 63), one frame turning on the spot (the 117 left), then
+  // 1.6, 0.2, 0.
+  assert.deepEqual(poses.map((p) => [p.x, p.y]), [[0, 0], [1.4, 0], [2.8, 0], [3, 0], [3, 0], [1.6, 0], [0.2, 0], [0, 0]]);
+  assert.ok(Math.abs(Math.abs(poses[4]!.yaw) - Math.PI) <= 1e-6, `after the turn: ${poses[4]!.yaw}`);
+  // At 90 degrees a second the same turn takes two frames.
+  assert.equal(walkCurves(curves, motionParams(1, { speedMps: 1.4 })).poses.length, poses.length + 1);
+});
+
 test("spline: through its control points, cut corners replaced by the chord when they leave the free space", () => {
   const p: Vec2[] = [[0, 0], [1, 0], [1, 1], [2, 1]];
   assert.deepEqual(catmullRomPoint(p[0]!, p[1]!, p[2]!, p[3]!, 0), [1, 0]);

@@ -1,0 +1,62 @@
+/**
+ * Wall time of every test file, run as `npm test` runs them (the same files in the same order, two
+ * at a time, each in its own `node --import tsx --test` process), and of the whole run against
+ * issue 31's 15-minute target:
+ *
+ *   npm run build && node --import tsx bench/test-times.ts [--jobs N] [FILE...]
+ *
+ * Prints the ten slowest files, the sum of the file times and the wall time of the run; with
+ * `--all`, every file. Exits 1 when a file fails (its output is printed). Needs what the suite
+ * needs (the queue server of scripts/queue-server.sh, dist/ built).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import path from "node:path";
+
+const args = process.argv.slice(2);
+const jobsAt = args.indexOf("--jobs");
+const jobs = jobsAt >= 0 ? Number(args[jobsAt + 1]) : 2;
+const all = args.includes("--all");
+const named = args.filter((a, i) => a.endsWith(".ts") && args[i - 1] !== "--jobs");
+const ROOT = path.resolve(import.meta.dirname, "..");
+const TARGET_S = 15 * 60;
+
+const files = named.length > 0 ? named : execFileSync("node", ["scripts/test-files.mjs"], { cwd: ROOT, encoding: "utf8" }).trim().split("\n");
+
+interface Timing {
+  file: string;
+  seconds: number;
+  ok: boolean;
+  output: string;
+}
+
+function runFile(file: string): Promise<Timing> {
+  const start = process.hrtime.bigint();
+  return new Promise((resolve) => {
+    const child = spawn("node", ["--import", "tsx", "--test", file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("close", (code) => resolve({ file, seconds: Number(process.hrtime.bigint() - start) / 1e9, ok: code === 0, output }));
+  });
+}
+
+const t0 = process.hrtime.bigint();
+const queue = [...files];
+const timings: Timing[] = [];
+await Promise.all(Array.from({ length: Math.max(1, jobs) }, async () => {
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const t = await runFile(file);
+    timings.push(t);
+    console.error(`${t.ok ? "ok  " : "FAIL"} ${t.seconds.toFixed(1).padStart(6)} s  ${file}`);
+  }
+}));
+const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+
+const sorted = [...timings].sort((a, b) => b.seconds - a.seconds);
+const sum = timings.reduce((s, t) => s + t.seconds, 0);
+console.log(`${all ? "every" : "the ten slowest of"} ${timings.length} test files (wall seconds, ${jobs} at a time):`);
+for (const t of all ? sorted : sorted.slice(0, 10)) console.log(`  ${t.seconds.toFixed(1).padStart(7)}  ${t.file}`);
+console.log(`sum of file times ${(sum / 60).toFixed(1)} min; whole run ${(wall / 60).toFixed(1)} min = ${(wall / TARGET_S).toFixed(2)}x the 15-minute target`);
+const failed = timings.filter((t) => !t.ok);
+for (const t of failed) console.log(`\nFAILED ${t.file}:\n${t.output.slice(-4000)}`);
+process.exit(failed.length > 0 ? 1 : 0);

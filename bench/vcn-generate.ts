@@ -1,7 +1,7 @@
 /**
  * Time and memory of generating a VCN-Bench set with its tour videos (default settings: 384 x 384
- * frames at 1 fps walked at 1.4 m/s, floors of 32-38 rooms, one tour per house, one house per 10 episodes), in one
- * process on this machine, with the two stages of a queued run timed apart:
+ * frames at 1 fps walked at 1.4 m/s, floors of 32-38 rooms, one tour per house, one house per 10
+ * episodes), in one process on this machine, with the two stages of a queued run timed apart:
  *
  *   node --import tsx bench/vcn-generate.ts
  *

@@ -77,7 +77,8 @@ function readStandardRecord(row: PyDict): Answer {
   const field = (key: string) => (row.has(key) ? pyToPlain(row.get(key)!) : null);
   const [localization, count, pathPoints, binary] = STANDARD_FIELDS.map(field);
   const firstOf = (v: unknown) => (Array.isArray(v) ? (v.length > 0 ? v[0] : null) : v);
-  const coords = canonicalCoordMode(typeof firstOf(field("coordinate_system")) === "string" ? (firstOf(field("coordinate_system")) as string) : null);
+  const system = firstOf(field("coordinate_system"));
+  const coords = canonicalCoordMode(typeof system === "string" ? system : null);
   const value: StandardReply = {
     localization, count, path: pathPoints, binary,
     formatType: firstOf(field("format_type")) === "mask" ? "mask" : "bbox",

@@ -138,3 +138,16 @@ test("score epic reads a file of standard records end to end: each sample scored
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test("a standard record's coordinate_system applies unless --coords is given (the official --coord-mode)", () => {
+  const root = path.join(FIXTURES, "conformance");
+  const item = loadEpic(root).items.find((i) => i.id === "EPIC_Bench/TargetLocalization/BasicAttributes/Category/0001_mask_rle.json")!;
+  // The truth is 20 x 20 px at x 10-30, y 8-28 of a 64 x 48 image (the conformance set's 0001).
+  const record = (system: string) => pyJsonLoads(JSON.stringify({ format_type: ["bbox"], coordinate_system: [system], formatted_response_localization: [[156.25, 166.667, 468.75, 583.334]], formatted_response_count: [1], formatted_response_path: ["Not Required"], formatted_response_binary: ["Not Required"] })) as PyDict;
+  const localization = (benchmark: typeof epic, system: string) => (benchmark.scoreItem(item, benchmark.readPrediction(item, record(system))) as unknown as EpicOutcome).components.localization;
+  // Read on the 0-1000 scale the box is x 10-30, y 8-28: the truth's own box.
+  assert.equal(localization(epic, "normalized_0_1000"), 1);
+  // Read as pixels it lies far outside the 64 x 48 picture: no overlap.
+  assert.equal(localization(epic, "absolute"), 0);
+  assert.equal(localization(epic.configure!({ coords: "absolute" }) as typeof epic, "normalized_0_1000"), 0);
+});

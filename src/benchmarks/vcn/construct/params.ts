@@ -53,8 +53,8 @@ export const VCN_PARAMS = Object.freeze({
    * Tours of generated sets: a frame a second of a person walking at 1.4 m/s (a usual walking
    * speed) who turns round on the spot at 180 degrees a second, so prior videos through these floors
    * come near the paper's 157.9 frames (§3.4; seed 28, 250 episodes: 150.1). At 0.8 m/s and 90
-   * degrees a second a quarter of the frames were turns on the spot, and floors large enough for
-   * the paper's steps gave prior videos 1.2-1.4x the paper's.
+   * degrees a second (0.8 m a walking frame, 21% of the frames turns on the spot), floors large
+   * enough for the paper's steps gave prior videos 1.2-1.4x the paper's.
    */
   tourFps: 1,
   tourSpeedMps: 1.4,

@@ -8,6 +8,13 @@ export function wholeSetting(key: string, text: string | undefined, lo: number, 
   return v;
 }
 
+/** A decimal `--set key=text` value (digits, an optional fraction) within [lo, hi]; anything else is a UsageError naming the key. */
+export function decimalSetting(key: string, text: string | undefined, lo: number, hi: number): number {
+  const v = text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(v >= lo && v <= hi)) throw new UsageError(`--set ${key} must be a number from ${lo} to ${hi}, got "${text}"`);
+  return v;
+}
+
 /** A generator's seed must be a whole number >= 0 and its size (houses, episodes) a whole number >= 1. */
 export function checkSeedAndSize(seed: number, sizeName: string, size: number): void {
   if (!Number.isInteger(seed) || seed < 0) throw new RangeError(`seed must be a whole number (got ${seed})`);

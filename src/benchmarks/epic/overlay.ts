@@ -22,7 +22,7 @@ import { asRecord } from "../../core/results.js";
 import { labelComponents } from "../../geometry/components.js";
 import { pointToRegionDistance } from "../../geometry/distance-transform.js";
 import { BitMask, intersectionCount } from "../../geometry/mask.js";
-import { decodeRleUnion, drawRleUnion, readRleUnion, runsArea } from "../../geometry/rle.js";
+import { decodeRleUnion, drawRleUnion, readRleUnion, runsArea, type RleUnionRuns } from "../../geometry/rle.js";
 import { box, dot, finish, label, MARK, polyline, ring } from "../../media/draw.js";
 import { boxesToPixels, pointsToPixels } from "./coords.js";
 import { filterNearbyPoints, groundTruth, splitRegions, type GroundTruth } from "./score.js";
@@ -80,8 +80,11 @@ interface Reading {
   predCount: number | null;
   predFeasible: boolean | null;
   path: Record<string, unknown> | null;
-  /** A mask-format reply (official format_type "mask"): its RLE as recorded, drawn by drawBoxes. */
-  maskReply: unknown;
+  /**
+   * A mask-format reply (official format_type "mask"), read as runs once (its stated size may be
+   * anything: drawBoxes draws it only at the picture's size); null when nothing decodes.
+   */
+  maskReply: { union: RleUnionRuns | null; empty: boolean } | undefined;
 }
 
 // ------------------------------------------------------------------ entry point
@@ -167,7 +170,7 @@ function readResult(result: ItemResult | null | undefined, kind: Kind): Reading 
     predCount: finite(detail["predCount"]),
     predFeasible: kind === "placement" && !failed ? readBinary(value["binary"]) : null,
     path: Object.keys(asRecord(detail["path"])).length > 0 ? asRecord(detail["path"]) : null,
-    maskReply: value["formatType"] === "mask" ? (value["localization"] ?? null) : undefined,
+    maskReply: value["formatType"] === "mask" ? readMaskReply(value["localization"] ?? null) : undefined,
   };
   reading.answerLine = answerLine(r, answer, reading, kind);
   return reading;
@@ -420,7 +423,7 @@ function drawBoxes(ctx: SKRSContext2D, item: EpicItem, panel: Panel, reading: Re
   const truth = [!mask || mask.isEmpty() ? "truth: no target (empty mask)" : `truth: target mask ${describeMask(mask)}`];
   if (kind === "counted") truth.push(`count ${gt.count ?? "unknown"}${gt.count === 0 && mask && !mask.isEmpty() ? " (scored as no target)" : ""}${gt.preciseCount || gt.countInDescription ? " (exact count required)" : ""}`);
   if (kind === "placement") truth.push(`feasible: ${gt.feasibility === null ? "unknown" : yesNo(gt.feasibility)}`);
-  const replied = reading.maskReply !== undefined ? drawReplyMask(ctx, panel, reading.maskReply, noTarget ? null : mask, W, H) : undefined;
+  const replied = reading.maskReply !== undefined ? drawReplyMask(ctx, panel, reading.maskReply.union, noTarget ? null : mask, W, H) : undefined;
   if (replied !== undefined) return { truth: truth.join(", "), ...(replied ? { note: replied } : {}) };
   const dropped = reading.boxes.length - pixels.length;
   const emptied = dropped > 0 ? `${plural(dropped, "box", "boxes")} empty after scaling and clipping (not drawn)` : "";
@@ -430,10 +433,15 @@ function drawBoxes(ctx: SKRSContext2D, item: EpicItem, panel: Panel, reading: Re
   return { truth: truth.join(", "), ...(note ? { note } : {}) };
 }
 
-/** What a mask reply holds, as the scorer reads it (runs only: its stated size may be anything). */
-function describeReplyMask(value: unknown): string {
-  const union = safe(() => readRleUnion(value, { strict: false }), null);
-  if (!union) return Array.isArray(value) && value.length === 0 ? "empty (no target)" : "nothing decodable";
+/** A mask reply read once for the caption and the picture. */
+function readMaskReply(value: unknown): NonNullable<Reading["maskReply"]> {
+  return { union: safe(() => readRleUnion(value, { strict: false }), null), empty: Array.isArray(value) && value.length === 0 };
+}
+
+/** What a mask reply holds, as the scorer reads it. */
+function describeReplyMask(reply: NonNullable<Reading["maskReply"]>): string {
+  const union = reply.union;
+  if (!union) return reply.empty ? "empty (no target)" : "nothing decodable";
   const px = union.instances.reduce((s, runs) => s + runsArea(runs), 0);
   return `${plural(union.instances.length, "RLE")} of size ${union.height} x ${union.width}, ${px.toLocaleString("en-US")} px set`;
 }
@@ -442,8 +450,7 @@ function describeReplyMask(value: unknown): string {
  * A mask reply over the scored picture: purple where it has a pixel on the target mask, red where
  * it has none; drawn only at the picture's own size (the scorer gives any other size 0).
  */
-function drawReplyMask(ctx: SKRSContext2D, panel: Panel, value: unknown, target: BitMask | null, W: number, H: number): string | null {
-  const union = safe(() => readRleUnion(value, { strict: false }), null);
+function drawReplyMask(ctx: SKRSContext2D, panel: Panel, union: RleUnionRuns | null, target: BitMask | null, W: number, H: number): string | null {
   if (!union) return null;
   if (union.height !== H || union.width !== W) return `mask reply of size ${union.height} x ${union.width}, not the picture's ${H} x ${W} (not drawn; scored 0)`;
   const reply = drawRleUnion(union);

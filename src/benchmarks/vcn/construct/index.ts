@@ -31,7 +31,7 @@ import { choiceOrder, mergeTagged, tourPlans, variantOrder, type TaggedPlans } f
 import { setStatistics, statisticsText, type EpisodeFacts } from "./stats.js";
 import { buildTour, indexTourScene, tourCamera, tourGrids, tourRenderOptions } from "./tour.js";
 import type { Tour } from "./tour-types.js";
-import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
+import { checkSeedAndSize, decimalSetting, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
 export interface VcnGenerateSettings {
@@ -75,11 +75,6 @@ export interface GenerateVcnOptions {
 export function generateOptions(extra: Record<string, string>): VcnGenerateSettings {
   const out: VcnGenerateSettings = {};
   const whole = wholeSetting;
-  const decimal = (key: string, value: string, lo: number, hi: number): number => {
-    const v = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
-    if (!(v >= lo && v <= hi)) throw new UsageError(`--set ${key} must be a number from ${lo} to ${hi}, got "${value}"`);
-    return v;
-  };
   const range = (key: string, lo: number, hi: number): [number, number] => {
     const parts = extra[key]!.split("-");
     if (parts.length > 2) throw new UsageError(`--set ${key} takes N or LO-HI, got "${extra[key]}"`);
@@ -91,9 +86,9 @@ export function generateOptions(extra: Record<string, string>): VcnGenerateSetti
     const value = extra[key]!;
     if (key === "houses") out.houses = whole(key, value, 1, 100);
     else if (key === "rooms") out.rooms = range(key, 2, MAX_ROOMS);
-    else if (key === "area") out.area = decimal(key, value, 0.5, 3);
-    else if (key === "speed") out.speed = decimal(key, value, 0.2, 3);
-    else if (key === "turn") out.turn = decimal(key, value, 30, 360);
+    else if (key === "area") out.area = decimalSetting(key, value, 0.5, 3);
+    else if (key === "speed") out.speed = decimalSetting(key, value, 0.2, 3);
+    else if (key === "turn") out.turn = decimalSetting(key, value, 30, 360);
     else if (key === "tours") out.tours = whole(key, value, 1, 5);
     else if (key === "size") out.imageSide = whole(key, value, 64, 1024);
     else if (key === "fps") out.fps = whole(key, value, 1, 30);

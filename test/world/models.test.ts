@@ -75,3 +75,35 @@ test("a model loaded again is the one kept (the same object), and equal to a fre
     fresh.close();
   }
 });
+
+test("kept models are bounded by the bytes of their mesh arrays: the least recently used goes first, the newest always stays", () => {
+  const catalogue = readLibraries();
+  const probe = new ModelLibrary();
+  const arrayBytes = (entry: (typeof catalogue.entries)[number]) =>
+    probe.load(entry).mesh.parts.reduce((sum, p) => sum + p.positions.byteLength + p.normals.byteLength + p.indices.byteLength + (p.uvs ? p.uvs.byteLength : 0), 0);
+  const [a, b] = [catalogue.entries[0]!, catalogue.entries[1]!];
+  // A third model no larger than the second: once the second goes, the first and the third fit.
+  const c = catalogue.entries.slice(2).find((e) => arrayBytes(e) <= arrayBytes(b))!;
+  const library = new ModelLibrary(arrayBytes(a) + arrayBytes(b));
+  const tiny = new ModelLibrary(1);
+  try {
+    const firstA = library.load(a);
+    const firstB = library.load(b);
+    assert.equal(library.load(a), firstA); // both fit; a is now the most recent, b the oldest
+    const firstC = library.load(c); // over the budget: b goes
+    assert.equal(library.load(a), firstA);
+    assert.equal(library.load(c), firstC);
+    const againB = library.load(b);
+    assert.notEqual(againB, firstB);
+    assert.deepEqual(againB, firstB);
+    // A budget smaller than any model keeps the newest one only.
+    const onlyA = tiny.load(a);
+    assert.equal(tiny.load(a), onlyA);
+    tiny.load(b);
+    assert.notEqual(tiny.load(a), onlyA);
+  } finally {
+    probe.close();
+    library.close();
+    tiny.close();
+  }
+});

@@ -18,19 +18,34 @@ export interface CatalogModel {
   missing: string[];
 }
 
-/** Models kept parsed per library (most recently loaded last out). */
-const KEPT_MODELS = 64;
+/**
+ * Bytes of parsed mesh arrays kept per library (least recently used out first). The furniture
+ * libraries' 270-odd models that houses use take about 110 MB: every one of them stays parsed.
+ */
+export const KEPT_MODEL_BYTES = 256 * 1024 * 1024;
+
+/** Bytes of a model's mesh arrays (what keeping it parsed holds). */
+function meshBytes(model: CatalogModel): number {
+  let bytes = 0;
+  for (const p of model.mesh.parts) bytes += p.positions.byteLength + p.normals.byteLength + p.indices.byteLength + (p.uvs?.byteLength ?? 0);
+  return bytes;
+}
 
 /**
- * Opens each .sh3f library once and loads models from it. The last KEPT_MODELS models loaded are
- * kept: a house asks for the same model several times (its appearance when furnishing, then its
- * mesh), and parsing is the slow part. A model is a pure function of its entry and library, so a
- * kept one is the one a new parse would give; callers treat models as immutable.
+ * Opens each .sh3f library once and loads models from it. Models loaded are kept parsed up to
+ * KEPT_MODEL_BYTES: a house asks for the same model several times (its appearance when
+ * furnishing, then its mesh), the next house for many of the same, and parsing is the slow part
+ * (with the last 64 models kept, a 35-room house parsed each of its 135 models twice). A model is
+ * a pure function of its entry and library, so a kept one is the one a new parse would give;
+ * callers treat models as immutable.
  */
 export class ModelLibrary {
   private readonly archives = new Map<string, ZipArchive>();
   /** By catalogue entry (the same entry object); insertion order = use order (oldest first). */
-  private readonly models = new Map<CatalogEntry, CatalogModel>();
+  private readonly models = new Map<CatalogEntry, { model: CatalogModel; bytes: number }>();
+  private keptBytes = 0;
+
+  constructor(private readonly keepBytes: number = KEPT_MODEL_BYTES) {}
 
   /** The entry's model, or throws with the entry's id and the reason (a failed load is not kept). */
   load(entry: CatalogEntry): CatalogModel {
@@ -38,11 +53,18 @@ export class ModelLibrary {
     if (kept) {
       this.models.delete(entry);
       this.models.set(entry, kept);
-      return kept;
+      return kept.model;
     }
     const model = this.parse(entry);
-    this.models.set(entry, model);
-    while (this.models.size > KEPT_MODELS) this.models.delete(this.models.keys().next().value!);
+    const bytes = meshBytes(model);
+    this.models.set(entry, { model, bytes });
+    this.keptBytes += bytes;
+    // The newest model stays even when it alone is over the budget.
+    while (this.keptBytes > this.keepBytes && this.models.size > 1) {
+      const [oldest, { bytes: freed }] = this.models.entries().next().value!;
+      this.models.delete(oldest);
+      this.keptBytes -= freed;
+    }
     return model;
   }
 
@@ -73,6 +95,7 @@ export class ModelLibrary {
     for (const archive of this.archives.values()) archive.close();
     this.archives.clear();
     this.models.clear();
+    this.keptBytes = 0;
   }
 
   private archive(file: string): ZipArchive {

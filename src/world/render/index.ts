@@ -154,12 +154,26 @@ function cachedShadowMap(meshes: readonly WorldMesh[], light: PointLight, range:
   return map;
 }
 
-/** Shadow maps of every light, for reuse by many views of the same meshes. */
+/**
+ * Shadow maps of the given lights for many views of these meshes (as they are now), each built
+ * when a view first lights with it and kept: views that see part of a house build only the maps
+ * of the lights in range of them. A map is a pure function of the meshes and the light, so when
+ * it is built changes times, never pixels.
+ */
 export function prepareShadows(meshes: readonly WorldMesh[], lights: readonly PointLight[], options: Pick<RenderOptions, "lightRange" | "shadowMapSize"> = {}): ShadowMaps {
   const range = options.lightRange ?? DEFAULT_LIGHT_RANGE;
-  const maps = new Map<PointLight, ShadowMap>();
-  for (const light of lights) maps.set(light, buildShadowMap(meshes, light, range, options.shadowMapSize ?? DEFAULT_SHADOW_MAP_SIZE));
-  return { maps };
+  const size = options.shadowMapSize ?? DEFAULT_SHADOW_MAP_SIZE;
+  const casters = [...meshes];
+  const known = new Set(lights);
+  const built = new Map<PointLight, ShadowMap>();
+  return {
+    get(light) {
+      if (!known.has(light)) return undefined;
+      let map = built.get(light);
+      if (!map) built.set(light, (map = buildShadowMap(casters, light, range, size)));
+      return map;
+    },
+  };
 }
 
 export function renderView(meshes: readonly WorldMesh[], camera: PinholeCamera, options: RenderOptions = {}): RenderBuffers {
@@ -304,7 +318,7 @@ function lightRig(options: RenderOptions, view: ReturnType<typeof makeView>, mes
       if (!sphereInView(view, x, y, z, range)) continue;
       let shadow: ShadowMap | null = null;
       if (shadows === true) shadow = cachedShadowMap(meshes, light, range, options.shadowMapSize ?? DEFAULT_SHADOW_MAP_SIZE);
-      else if (shadows !== false) shadow = shadows.maps.get(light) ?? null;
+      else if (shadows !== false) shadow = shadows.get(light) ?? null;
       points.push({ x, y, z, r: light.color[0], g: light.color[1], b: light.color[2], shadow });
     }
   }

@@ -37,9 +37,10 @@ export interface ShadowMap {
   frame: Float64Array;
 }
 
-/** Shadow maps of some lights, made once (prepareShadows) and reused by many views. */
+/** Shadow maps of some lights (prepareShadows), reused by many views. */
 export interface ShadowMaps {
-  maps: Map<PointLight, ShadowMap>;
+  /** The light's map, or undefined when the light has none (it then casts no shadow). */
+  get(light: PointLight): ShadowMap | undefined;
 }
 
 const shadowFrame = new Frame();

@@ -213,7 +213,8 @@ export function tourCamera(pose: Pick<TourPose, "position" | "yaw" | "pitch">, c
 export function tourRenderOptions(scene: Pick<Scene, "lights">, lighting: TourLighting, houseShadows: ShadowMaps): RenderOptions {
   const { lights, ambient } = tourLights(scene.lights, lighting);
   // A shadow map depends on the light's position only: the tour's tinted lights reuse the house's maps.
-  const shadows: ShadowMaps = { maps: new Map(lights.map((l, k) => [l, houseShadows.maps.get(scene.lights[k]!)!])) };
+  const sceneLightOf = new Map(lights.map((l, k) => [l, scene.lights[k]!]));
+  const shadows: ShadowMaps = { get: (light) => houseShadows.get(sceneLightOf.get(light)!) };
   return { lights, ambient, shadows };
 }
 

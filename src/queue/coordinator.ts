@@ -101,17 +101,29 @@ async function workUntilNoneOpen(connection: Connection, runId: string, options:
  * are released: without a limit the whole run goes.
  */
 export async function enqueueAndWait(spec: QueuedSpec, itemIds: readonly string[], options: QueuedRunOptions): Promise<string> {
+  const { runId, finished } = await enqueueAndStart(spec, itemIds, options);
+  await finished;
+  return runId;
+}
+
+/**
+ * enqueueAndWait in two steps: the run is enqueued (or attached to) when this returns, and
+ * `finished` settles when every item is done (or rejects as enqueueAndWait would throw), so the
+ * caller can read items as they are done in the meantime.
+ */
+export async function enqueueAndStart(spec: QueuedSpec, itemIds: readonly string[], options: QueuedRunOptions): Promise<{ runId: string; finished: Promise<void> }> {
   refuseUrlCredentials(spec);
   const runId = runIdOf(spec, itemIds);
   const connection = await connectQueue(options.url, 2);
   try {
     await enqueueAndAnnounce(connection, runId, spec, itemIds, options, false);
     await releaseHeld(connection.pool, runId, itemIds.map((_, i) => i));
-    await workUntilNoneOpen(connection, runId, options);
-    return runId;
-  } finally {
+  } catch (error) {
     await connection.close();
+    throw error;
   }
+  const finished = workUntilNoneOpen(connection, runId, options).finally(() => connection.close());
+  return { runId, finished };
 }
 
 /**

@@ -2,18 +2,18 @@
  * `generate <benchmark> --queue` (docs/queue.md, "Generated sets"): a generator whose work splits
  * into independent jobs (queue/generators/) is planned here, its jobs are made by workers (or here
  * too), each job's files and record stored on the server with its completion in one transaction,
- * and when every job is done the coordinator assembles the set: the same bytes as a local
- * `generate` with the same command.
+ * and the coordinator assembles the set as the jobs are done (job by job for a generator that can,
+ * once all are done for the others): the same bytes as a local `generate` with the same command.
  */
 import path from "node:path";
 import type pg from "pg";
 import { UsageError } from "../core/problems.js";
 import { generateCommand } from "../benchmarks/generate-settings.js";
 import { connectQueue } from "./connect.js";
-import { enqueueAndWait } from "./coordinator.js";
-import { itemFiles, itemRecords, storeItemResult, type ClaimedItem } from "./queue.js";
+import { enqueueAndStart } from "./coordinator.js";
+import { itemFiles, itemRecord, itemRecords, storeItemResult, type ClaimedItem } from "./queue.js";
 import type { GenerateSpec } from "./spec.js";
-import type { GenerateRequest, GeneratorWorker, QueuedGenerator } from "./generators/types.js";
+import type { GenerateRequest, GeneratorWorker, QueuedGenerator, StoredJobs, StoredRecord } from "./generators/types.js";
 
 /** The generators whose work splits into independent jobs, each loaded when asked for. */
 const GENERATORS: Record<string, () => Promise<QueuedGenerator>> = {
@@ -65,8 +65,8 @@ export interface QueuedGenerate {
 
 /**
  * `generate <benchmark> --queue URL`: plan the jobs and enqueue them (or attach to the run: its id
- * is a hash of the spec and the job ids), make jobs here too unless told not to, wait until every
- * job is done, then assemble and write the set as a local generate does. Returns its summary line.
+ * is a hash of the spec and the job ids), make jobs here too unless told not to, and assemble and
+ * write the set as a local generate does while the jobs are done. Returns its summary line.
  */
 export async function generateOnQueue(benchmark: string, request: GenerateRequest, queue: QueuedGenerate): Promise<string> {
   const generator = await generatorFor(benchmark, `generate --queue supports ${QUEUED_GENERATORS.join(", ")}; the ${benchmark} generator does not split into independent jobs yet (docs/queue.md): run it without --queue`);
@@ -84,20 +84,71 @@ export async function generateOnQueue(benchmark: string, request: GenerateReques
   // Bad options are refused before anything is enqueued.
   const { jobIds, plan } = await generator.plan(request, base);
   const spec: GenerateSpec = plan === undefined ? base : { ...base, plan };
-  const runId = await enqueueAndWait(spec, jobIds, {
+  // The local worker stops when the assembly fails or the caller's signal fires.
+  const stop = new AbortController();
+  const callerSignal = queue.signal;
+  const forward = () => stop.abort();
+  callerSignal?.addEventListener("abort", forward, { once: true });
+  const { runId, finished } = await enqueueAndStart(spec, jobIds, {
     url: queue.url,
     work: queue.work,
     concurrency: queue.concurrency ?? 1,
     ...(queue.leaseSeconds ? { leaseSeconds: queue.leaseSeconds } : {}),
-    signal: queue.signal ?? new AbortController().signal,
+    signal: stop.signal,
     write: request.log,
     unit: generator.unit,
   });
+  // Settled below; a rejection that comes while the assembly waits is not an unhandled one.
+  finished.catch(() => {});
   const connection = await connectQueue(queue.url, 1);
   try {
-    const records = (await itemRecords(connection.pool, runId)).map((r) => ({ index: r.index, jobId: r.itemId, record: r.record }));
-    return await generator.assemble(request, spec, { records, files: (index) => itemFiles(connection.pool, runId, index) });
+    const line = await generator.assemble(request, spec, storedJobs(connection.pool, runId, jobIds, finished));
+    await finished;
+    return line;
+  } catch (error) {
+    stop.abort();
+    await finished.catch(() => {});
+    throw error;
   } finally {
+    callerSignal?.removeEventListener("abort", forward);
     await connection.close();
   }
+}
+
+/** How often the assembly looks for the next job's record while it is being made, in ms. */
+const RECORD_POLL_MS = 1000;
+
+/**
+ * The run's stored outputs for the assembly: `inOrder` yields job k once it is done (looking
+ * every RECORD_POLL_MS), so the assembly of the first jobs overlaps the making of the later ones;
+ * when `finished` rejects (the run stopped) the wait ends with its error.
+ */
+function storedJobs(pool: pg.Pool, runId: string, jobIds: readonly string[], finished: Promise<void>): StoredJobs {
+  let allDone = false;
+  const settled = finished.then(() => {
+    allDone = true;
+  });
+  settled.catch(() => {});
+  async function recordOf(index: number): Promise<StoredRecord> {
+    for (;;) {
+      // Read after seeing the run finished: a job done before that is in the table.
+      const done = allDone;
+      const found = await itemRecord(pool, runId, index);
+      if (found) return { index, jobId: found.itemId, record: found.record };
+      if (done) throw new Error(`run ${runId}: job ${index} (${jobIds[index]}) has no stored output, though the run is finished`);
+      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, RECORD_POLL_MS))]);
+    }
+  }
+  async function* inOrder(): AsyncGenerator<StoredRecord> {
+    for (let index = 0; index < jobIds.length; index++) yield await recordOf(index);
+  }
+  return {
+    inOrder,
+    async all() {
+      await finished;
+      const stored = await itemRecords(pool, runId);
+      return stored.map((r) => ({ index: r.index, jobId: r.itemId, record: r.record }));
+    },
+    files: (index) => itemFiles(pool, runId, index),
+  };
 }

@@ -277,6 +277,13 @@ export async function itemRecords(pool: pg.Pool, runId: string): Promise<ItemRes
   return records.rows.map((r) => ({ index: r.idx, itemId: r.item_id, record: r.record, files: new Map() }));
 }
 
+/** One item's stored result (without its files), or undefined while it has none. */
+export async function itemRecord(pool: pg.Pool, runId: string, index: number): Promise<ItemResult | undefined> {
+  const { rows } = await pool.query<{ idx: number; item_id: string; record: string }>("SELECT idx, item_id, record FROM item_results WHERE run_id = $1 AND idx = $2", [runId, index]);
+  const r = rows[0];
+  return r ? { index: r.idx, itemId: r.item_id, record: r.record, files: new Map() } : undefined;
+}
+
 /** The files stored with one item's result. */
 export async function itemFiles(pool: pg.Pool, runId: string, index: number): Promise<Map<string, Buffer>> {
   const { rows } = await pool.query<{ path: string; data: Buffer }>("SELECT path, data FROM item_files WHERE run_id = $1 AND idx = $2 ORDER BY path", [runId, index]);

@@ -113,7 +113,19 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       }
       return context;
     };
-    const answer = async (claim: ClaimedItem): Promise<void> => {
+    /** The generator job this worker is making, if any (one at a time; see answer). */
+    let makingJob: Promise<void> | undefined;
+    // The slots claim in turns, and a turn lasts until its claim's run is known (answer ends it):
+    // no slot claims beside a generator job another slot has just taken.
+    let lastTurn: Promise<void> = Promise.resolve();
+    const takeTurn = async (): Promise<() => void> => {
+      const previous = lastTurn;
+      let end!: () => void;
+      lastTurn = new Promise<void>((resolve) => (end = resolve));
+      await previous;
+      return end;
+    };
+    const answer = async (claim: ClaimedItem, endTurn: () => void): Promise<void> => {
       let context: WorkContext;
       try {
         context = await contextFor(claim.runId);
@@ -130,12 +142,24 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
         return;
       }
       if (context.kind === "generate") {
-        // Rendering holds the CPU between heartbeats: renew before the job starts.
-        await renewLeases(pool, workerId, options.leaseSeconds);
-        await runQueuedJob(pool, context, claim);
-        summary.done++;
+        // A generator job holds the CPU: two at once in one process take twice as long each, hold
+        // twice the memory and starve the heartbeat. The slots claim nothing while it is made (the
+        // claim turn ends once makingJob is set).
+        makingJob = (async () => {
+          // Rendering holds the CPU between heartbeats: renew before the job starts.
+          await renewLeases(pool, workerId, options.leaseSeconds);
+          await runQueuedJob(pool, context, claim);
+          summary.done++;
+        })();
+        endTurn();
+        try {
+          await makingJob;
+        } finally {
+          makingJob = undefined;
+        }
         return;
       }
+      endTurn();
       if (context.kind === "navigation") {
         // Building the run (house catalogue, tasks) can hold the CPU for a while: renew before the episode starts.
         await renewLeases(pool, workerId, options.leaseSeconds);
@@ -208,16 +232,26 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
       while (!options.signal.aborted && !idle && failure === undefined) {
         const filter = { ...(options.onlyRun ? { onlyRun: options.onlyRun } : {}), excluded: [...refused] };
         let claim: ClaimedItem | undefined;
+        if (makingJob) {
+          await makingJob.catch(() => {});
+          continue;
+        }
+        const endTurn = await takeTurn();
+        if (makingJob) {
+          endTurn();
+          continue;
+        }
         try {
           [claim] = await claimItems(pool, workerId, options.leaseSeconds, 1, filter);
           if (claim) held.add(claim);
           if (!claim) {
+            endTurn();
             if (options.exitWhenIdle && (await openItems(pool, filter)) === 0 && (await idleLongEnough(filter))) idle = true;
             else await sleep(pollMs, options.signal);
             continue;
           }
           idleSince = undefined;
-          await answer(claim);
+          await answer(claim, endTurn);
           pauseMs = 0;
           failuresInARow = 0;
         } catch (error) {
@@ -225,6 +259,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
           if (claim) await handBack(claim);
           else await handBackStray();
         } finally {
+          endTurn();
           if (claim) held.delete(claim);
         }
       }

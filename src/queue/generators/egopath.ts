@@ -48,7 +48,7 @@ export const egoPathGenerator: QueuedGenerator = {
     const { readLibraries } = await import("../../world/assets/catalog.js");
     const options = await generatorOptions(spec, request.outDir);
     const houses: EgoPathHouse[] = [];
-    for (const job of jobs.records) houses.push({ ...(JSON.parse(job.record) as HouseRecord), files: new Map<string, string | Buffer>(await jobs.files(job.index)) });
+    for (const job of await jobs.all()) houses.push({ ...(JSON.parse(job.record) as HouseRecord), files: new Map<string, string | Buffer>(await jobs.files(job.index)) });
     for (const house of houses) request.log(house.line);
     const result = await assembleEgoPathRelease({ ...options, log: request.log }, houses, readLibraries(spec.assetsDir));
     return generateSummary(spec.count, result);

@@ -101,7 +101,7 @@ export const egoTLGenerator: QueuedGenerator = {
     const ids = plan.needs.map((n) => n.id);
     if (JSON.stringify(ids) !== JSON.stringify((spec.plan as EgoTLQueuePlan).episodes.map((n) => n.id))) throw new Error("egotl: the episodes planned here are not those of the run");
     const rendered: RenderedEpisode[] = [];
-    for (const job of [...jobs.records].sort((a, b) => a.index - b.index)) {
+    for (const job of await jobs.all()) {
       const record = JSON.parse(job.record) as EpisodeRecord;
       if (record.id !== ids[job.index]) throw new Error(`egotl: stored job ${job.index} is ${record.id}, the plan says ${ids[job.index]}`);
       request.log(record.line);

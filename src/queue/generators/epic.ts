@@ -42,7 +42,7 @@ export const epicGenerator: QueuedGenerator = {
     const { assembleEpicRelease, epicSummary } = await construct();
     const { readLibraries } = await import("../../world/assets/catalog.js");
     const options = await generatorOptions(spec, request.outDir);
-    const done = [...jobs.records].sort((a, b) => a.index - b.index);
+    const done = await jobs.all();
     for (const job of done) request.log((JSON.parse(job.record) as { line: string }).line);
     const result = await assembleEpicRelease({ ...options, log: request.log }, done.map((j) => j.record), (h) => jobs.files(done[h]!.index), readLibraries(spec.assetsDir));
     return epicSummary(spec.count, result, request.log);

@@ -91,7 +91,7 @@ export const pathEvalGenerator: QueuedGenerator = {
     const { generateOptions, generateSummaryText } = await import("../../benchmarks/patheval/index.js");
     const { generatePathEval } = await import("../../benchmarks/patheval/generate.js");
     const { taskId } = await job();
-    const records = [...jobs.records].sort((a, b) => a.index - b.index);
+    const records = await jobs.all();
     const stored = async (tasks: EnvironmentTask[]): Promise<EnvironmentOutput[]> => {
       const ids = tasks.map(taskId);
       if (ids.length !== records.length || records.some((r, k) => r.jobId !== ids[k])) throw new Error(`the stored environments (${records.length}) are not the ones this command plans (${ids.length}): were the environment files changed?`);

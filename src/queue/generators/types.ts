@@ -31,9 +31,22 @@ export interface GeneratorWorker {
   close(): void;
 }
 
+/** A job's stored record. */
+export interface StoredRecord {
+  index: number;
+  jobId: string;
+  record: string;
+}
+
 /** Reads the stored outputs at assembly, one job at a time (a set's videos need not all be in memory at once). */
 export interface StoredJobs {
-  records: readonly { index: number; jobId: string; record: string }[];
+  /**
+   * The records in job order, each as soon as its job is done: an assembly that goes job by job
+   * works while the workers still make later jobs.
+   */
+  inOrder(): AsyncIterable<StoredRecord>;
+  /** Every record in job order, once every job is done. */
+  all(): Promise<StoredRecord[]>;
   files(index: number): Promise<Map<string, Buffer>>;
 }
 
@@ -50,6 +63,6 @@ export interface QueuedGenerator {
   plan(request: GenerateRequest, spec: GenerateSpec): Promise<JobPlan>;
   /** On a worker: prepare for the run's jobs (the spec carries the plan). */
   open(spec: GenerateSpec): Promise<GeneratorWorker>;
-  /** On the coordinator once every job is done: write the set under request.outDir; returns the summary line a local generate prints. */
+  /** On the coordinator, as the jobs are done (StoredJobs): write the set under request.outDir; returns the summary line a local generate prints. */
   assemble(request: GenerateRequest, spec: GenerateSpec, jobs: StoredJobs): Promise<string>;
 }

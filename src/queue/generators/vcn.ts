@@ -45,8 +45,9 @@ export const vcnGenerator: QueuedGenerator = {
     const shared = vcnShared(spec.assetsDir);
     try {
       const assembly = await VcnAssembly.begin(run, shared, request.log);
-      // One house's files in memory at a time, in house order.
-      for (const job of [...jobs.records].sort((a, b) => a.index - b.index)) {
+      // One house's files in memory at a time, in house order, each house as soon as its job is
+      // done: the assembly overlaps the workers' later houses.
+      for await (const job of jobs.inOrder()) {
         await assembly.addHouse(job.index, { record: JSON.parse(job.record) as VcnHouseRecord, files: await jobs.files(job.index) });
       }
       return await assembly.finish();

@@ -76,6 +76,7 @@ try {
     imageBudget: resolveImageBudgets(vcn.imageBudget),
     mode: "action",
     intervention: "none",
+    observation: "rgbd-pose",
     historyWindow: 8,
     priorFrames: 50,
     seed: 1,

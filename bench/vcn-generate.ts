@@ -15,11 +15,14 @@
  * Prints the wall time and the pace per episode against issue 28's first target (250 episodes in
  * 30 minutes on this machine: 7.2 s each; run with VCN_BENCH_EPISODES=250 for the whole figure),
  * and, from the per-house times measured here, the time of 250 episodes with `--queue` and one
- * worker beside the coordinator, and of the paper's 1,250 with `--queue` and 4 workers, against
- * the same 30 minutes (house counts as `generate vcn` gives them): the jobs spread over the
- * workers, the assembly one house after another on the coordinator, so the slower of the two
- * bounds the run. The second is a projection for 4 free cores; this machine has
- * os.availableParallelism() of them.
+ * worker beside a coordinator that works too (the default), and of the paper's 1,250 with
+ * `--queue --no-work` and 4 workers, against the same 30 minutes (house counts as `generate vcn`
+ * gives them). The coordinator assembles each house as soon as its job is done, one house after
+ * another, beside the jobs: a working coordinator shares its core between jobs and assembly, so
+ * the work spreads over both processes unless the assembly alone is longer; with --no-work the
+ * jobs spread over the workers, and the slower of jobs and assembly bounds the run. Both are
+ * projections (ffmpeg and the JPEG encoder take some CPU besides); the second needs 5 free cores,
+ * and this machine has os.availableParallelism() of them.
  * Peak resident memory is printed against a 2 GB target (ffmpeg children not counted).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -66,16 +69,23 @@ try {
   console.log(`${episodes} episodes from ${houses} houses: ${wall.toFixed(1)} s; per house${houses > 1 ? " after the first" : ""}: job ${perHouseJob.toFixed(1)} s, assembly ${perHouseAsm.toFixed(1)} s (first house ${jobs[0]!.toFixed(1)} + ${assembly[0]!.toFixed(1)} s)`);
   const pace = wall / episodes;
   console.log(`one process: ${pace.toFixed(1)} s per episode = ${(pace / 7.2).toFixed(2)} x issue 28's pace (250 episodes in 30 minutes)`);
-  /** A queued run of `houseCount` houses on `workers` free cores: the jobs spread over the workers, the assembly one house after another on the coordinator (it starts with the first house done). */
-  const projected = (houseCount: number, workers: number) => {
+  const minutes = (m: number) => `about ${m.toFixed(1)} min = ${((m * 60) / TARGET_S).toFixed(2)} x the 30-minute target`;
+  /** A coordinator that works too and one worker: both make jobs, the coordinator also assembles each house as it is done. */
+  const projectedWorking = (houseCount: number) => {
+    const jobsMin = (houseCount * perHouseJob) / 60;
+    const assemblyMin = (houseCount * perHouseAsm) / 60;
+    return `jobs ${jobsMin.toFixed(1)} min and assembly ${assemblyMin.toFixed(1)} min of work shared by the two processes: ${minutes(Math.max((jobsMin + assemblyMin) / 2, assemblyMin))}`;
+  };
+  /** `--no-work` and `workers` workers on free cores: the jobs spread over the workers, the assembly one house after another on the coordinator, beside them. */
+  const projectedNoWork = (houseCount: number, workers: number) => {
     const jobsMin = (Math.ceil(houseCount / workers) * perHouseJob) / 60;
     const assemblyMin = (houseCount * perHouseAsm) / 60;
     const totalMin = Math.max(jobsMin, assemblyMin) + Math.min(perHouseJob, perHouseAsm) / 60;
-    return `jobs ${jobsMin.toFixed(1)} min spread over the workers, assembly ${assemblyMin.toFixed(1)} min on the coordinator in house order; about ${totalMin.toFixed(1)} min = ${((totalMin * 60) / TARGET_S).toFixed(2)} x the 30-minute target, bound by the ${assemblyMin >= jobsMin ? "assembly" : "jobs"}`;
+    return `jobs ${jobsMin.toFixed(1)} min spread over the workers, assembly ${assemblyMin.toFixed(1)} min on the coordinator in house order; ${minutes(totalMin)}, bound by the ${assemblyMin >= jobsMin ? "assembly" : "jobs"}`;
   };
   const housesFor = (n: number) => vcnRun({ outDir: run.o.outDir, seed, count: n, command: "bench" }).houseCount;
-  console.log(`250 episodes (${housesFor(250)} houses) with --queue and one worker beside the coordinator, projected from these per-house times: ${projected(housesFor(250), 1)}`);
-  console.log(`1,250 episodes (${housesFor(1250)} houses) with --queue and ${WORKERS} workers on ${WORKERS} free cores, projected the same way: ${projected(housesFor(1250), WORKERS)} (this machine has ${os.availableParallelism()} cores)`);
+  console.log(`250 episodes (${housesFor(250)} houses) with --queue and one worker, the coordinator working too, projected from these per-house times: ${projectedWorking(housesFor(250))}`);
+  console.log(`1,250 episodes (${housesFor(1250)} houses) with --queue --no-work and ${WORKERS} workers, on ${WORKERS + 1} free cores: ${projectedNoWork(housesFor(1250), WORKERS)} (this machine has ${os.availableParallelism()} cores)`);
   console.log(`peak RSS of the process: ${rssMb.toFixed(0)} MB = ${(rssMb / 2048).toFixed(2)} x the 2 GB target (ffmpeg runs as a child process and is not counted)`);
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -88,30 +88,35 @@ export async function generateOnQueue(benchmark: string, request: GenerateReques
   const stop = new AbortController();
   const callerSignal = queue.signal;
   const forward = () => stop.abort();
-  callerSignal?.addEventListener("abort", forward, { once: true });
-  const { runId, finished } = await enqueueAndStart(spec, jobIds, {
-    url: queue.url,
-    work: queue.work,
-    concurrency: queue.concurrency ?? 1,
-    ...(queue.leaseSeconds ? { leaseSeconds: queue.leaseSeconds } : {}),
-    signal: stop.signal,
-    write: request.log,
-    unit: generator.unit,
-  });
-  // Settled below; a rejection that comes while the assembly waits is not an unhandled one.
-  finished.catch(() => {});
-  const connection = await connectQueue(queue.url, 1);
+  if (callerSignal?.aborted) stop.abort();
+  else callerSignal?.addEventListener("abort", forward, { once: true });
   try {
-    const line = await generator.assemble(request, spec, storedJobs(connection.pool, runId, jobIds, finished));
-    await finished;
-    return line;
-  } catch (error) {
-    stop.abort();
-    await finished.catch(() => {});
-    throw error;
+    const { runId, finished } = await enqueueAndStart(spec, jobIds, {
+      url: queue.url,
+      work: queue.work,
+      concurrency: queue.concurrency ?? 1,
+      ...(queue.leaseSeconds ? { leaseSeconds: queue.leaseSeconds } : {}),
+      signal: stop.signal,
+      write: request.log,
+      unit: generator.unit,
+    });
+    // Settled below; a rejection that comes while the assembly waits is not an unhandled one.
+    finished.catch(() => {});
+    let connection: Awaited<ReturnType<typeof connectQueue>> | undefined;
+    try {
+      connection = await connectQueue(queue.url, 1);
+      const line = await generator.assemble(request, spec, storedJobs(connection.pool, runId, jobIds, finished));
+      await finished;
+      return line;
+    } catch (error) {
+      stop.abort();
+      await finished.catch(() => {});
+      throw error;
+    } finally {
+      await connection?.close();
+    }
   } finally {
     callerSignal?.removeEventListener("abort", forward);
-    await connection.close();
   }
 }
 

@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError } from "commander";
+import { createRequire } from "node:module";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { formatProblem, DataError, moreProblemsLine, problemCount, UsageError } from "../core/problems.js";
 import { RunInterrupted } from "../core/run.js";
 import { registerAudit } from "./audit.js";
@@ -57,16 +58,45 @@ export function list(text: string): string[] {
   return text.split(",").map((s) => s.trim()).filter(Boolean);
 }
 
+/** The package's version (package.json is two folders up from src/cli and from dist/cli). */
+export function packageVersion(): string {
+  return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+}
+
+/**
+ * A value option given twice: commander keeps the last value and drops the first without a word
+ * (`--model a --model b` ran b only); here it is a usage error naming both. Options that collect
+ * their values are left alone: variadic ones and those whose parser folds in the previous value.
+ */
+function refuseRepeatedOptions(command: Command): void {
+  for (const option of command.options) {
+    const takesValue = option.required || option.optional;
+    const collects = option.variadic || (option.parseArg?.length ?? 0) >= 2;
+    if (!takesValue || collects) continue;
+    const given: string[] = [];
+    command.on(`option:${option.name()}`, (value: string) => {
+      given.push(value);
+      if (given.length === 2) command.error(`error: option '${option.flags}' given twice (${given.map((v) => JSON.stringify(v)).join(" and ")}); it takes one value`, { exitCode: 2, code: "spatialprobe.repeatedOption" });
+    });
+  }
+  for (const sub of command.commands) refuseRepeatedOptions(sub);
+}
+
 export function buildProgram(): Command {
   const program = new Command();
   program
     .name("spatialprobe")
     .description("Measure how well vision-language models reason about space, with scores that match each benchmark's official evaluator.")
-    .showHelpAfterError();
+    .version(packageVersion(), "-V, --version", "print the version")
+    // The error stays on screen: one line of hint, not the command's whole help.
+    .showHelpAfterError("(add --help for the command's options)")
+    // A usage error ends in main with exit status 2 (README, "Run names and exit status"), not commander's 1.
+    .exitOverride();
   for (const register of [registerRun, registerScore, registerReport, registerValidate, registerAudit, registerList, registerGenerate, registerImport, registerExport, registerProbeResults, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerWorker, registerStatus, registerDemo]) {
     register(program);
   }
   addExamples(program);
+  refuseRepeatedOptions(program);
   return program;
 }
 
@@ -74,7 +104,10 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    if (error instanceof DataError) {
+    if (error instanceof CommanderError) {
+      // Commander has printed the message (or the help, or the version): 0 for those, 2 for a usage error.
+      process.exitCode = error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : 2;
+    } else if (error instanceof DataError) {
       const more = moreProblemsLine(error.problems.length, problemCount(error.problems));
       console.error(`error: the data has problems; nothing was run.\n${error.problems.map((p) => `  - ${formatProblem(p)}`).join("\n")}${more ? `\n  ${more}` : ""}`);
       process.exitCode = 1;

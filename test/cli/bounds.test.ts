@@ -74,7 +74,7 @@ test("issue 25: every numeric flag has a range; a value outside it is a usage er
   const results = await runAll(FLAGS.map(([args]) => args));
   results.forEach((result, k) => {
     const [args, message] = FLAGS[k]!;
-    assert.equal(result.code, 1, `${args.join(" ")}\n${result.stderr}`);
+    assert.equal(result.code, 2, `${args.join(" ")}\n${result.stderr}`);
     assert.ok(result.stderr.startsWith(`error: ${message}\n`), `${args.join(" ")}\n${result.stderr.split("\n")[0]}`);
   });
 });

@@ -124,3 +124,24 @@ test("validate --split reads the split run --split reads; another benchmark refu
   assert.equal(epic.status, 2);
   assert.match(epic.stderr, /--split is read by egopath only, not epic/);
 });
+
+test("usage errors: the error and a one-line hint on stderr, exit 2; a value option given twice is refused; --version", () => {
+  const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+  const printed = cli("--version");
+  assert.equal(printed.status, 0);
+  assert.equal(printed.stdout, `${version}\n`);
+  const hint = "(add --help for the command's options)";
+  const data = path.join(ROOT, "examples/egotl-mini");
+  const unknown = cli("run", "egotl", "--data", data, "--model", "oracle", "--bogus");
+  assert.equal(unknown.status, 2);
+  assert.equal(unknown.stderr, `error: unknown option '--bogus'\n${hint}\n`);
+  // Commander kept the last of two values and ran it alone.
+  const twice = cli("run", "egotl", "--data", data, "--model", "oracle", "--model", "random:1");
+  assert.equal(twice.status, 2);
+  assert.equal(twice.stderr, `error: option '--model <spec>' given twice ("oracle" and "random:1"); it takes one value\n${hint}\n`);
+  assert.equal(twice.stdout, "");
+  // Options that collect their values still take several.
+  const sets = cli("generate", "vcn", "--out", path.join(tmp(), "x"), "--set", "houses=0", "--set", "rooms=7-10");
+  assert.equal(sets.status, 2);
+  assert.doesNotMatch(sets.stderr, /given twice/);
+});

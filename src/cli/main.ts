@@ -64,22 +64,23 @@ export function packageVersion(): string {
 }
 
 /**
- * A value option given twice: commander keeps the last value and drops the first without a word
- * (`--model a --model b` ran b only); here it is a usage error naming both. Options that collect
- * their values are left alone: variadic ones and those whose parser folds in the previous value.
+ * `--model` given twice: commander keeps the last value and drops the first without a word
+ * (`--model a --model b` ran b alone, where a user meant both); here it is a usage error naming
+ * both. Other options keep commander's rule, the last one given wins, so a flag in a script or an
+ * alias can be overridden by a later one.
  */
-function refuseRepeatedOptions(command: Command): void {
+const ONE_VALUE_ONLY = new Set(["model"]);
+
+function refuseRepeatedModels(command: Command): void {
   for (const option of command.options) {
-    const takesValue = option.required || option.optional;
-    const collects = option.variadic || (option.parseArg?.length ?? 0) >= 2;
-    if (!takesValue || collects) continue;
+    if (!ONE_VALUE_ONLY.has(option.name()) || !(option.required || option.optional) || option.variadic) continue;
     const given: string[] = [];
     command.on(`option:${option.name()}`, (value: string) => {
       given.push(value);
-      if (given.length === 2) command.error(`error: option '${option.flags}' given twice (${given.map((v) => JSON.stringify(v)).join(" and ")}); it takes one value`, { exitCode: 2, code: "spatialprobe.repeatedOption" });
+      if (given.length === 2) command.error(`error: option '${option.flags}' given twice (${given.map((v) => JSON.stringify(v)).join(" and ")}); a run has one model: one command per model`, { exitCode: 2, code: "spatialprobe.repeatedOption" });
     });
   }
-  for (const sub of command.commands) refuseRepeatedOptions(sub);
+  for (const sub of command.commands) refuseRepeatedModels(sub);
 }
 
 export function buildProgram(): Command {
@@ -96,7 +97,7 @@ export function buildProgram(): Command {
     register(program);
   }
   addExamples(program);
-  refuseRepeatedOptions(program);
+  refuseRepeatedModels(program);
   return program;
 }
 

@@ -341,7 +341,7 @@ test("cli: usage errors and data problems are clear, and nothing is written", as
     [["export", "egopath", "--data", data, "--format", "swift", "--split", "tests", "--out", out("a.json")], 2, 'error: unknown --split "tests" (choose benchmark, train, val)\n'],
     [["export", "egopath", "--data", data, "--format", "swift", "--image-root", "cwd", "--out", out("a.json")], 2, 'error: unknown --image-root "cwd" (choose relative, absolute)\n'],
     [["export", "nonesuch", "--data", data, "--format", "swift", "--out", out("a.json")], 2, 'error: export supports egopath, patheval, vcn, egotl, epic (got "nonesuch")\n'],
-    [["export", "egopath", "--format", "swift", "--out", out("a.json")], 1, /error: required option '--data <path>' not specified/],
+    [["export", "egopath", "--format", "swift", "--out", out("a.json")], 2, /error: required option '--data <path>' not specified/],
     [["export", "egopath", "--data", data, "--format", "swift", "--split", "val", "--out", out("a.json")], 1, /^error: the data has problems; nothing was run\.\n {2}- release\/val\/vqa\/vqa_next_<task>\.jsonl: no vqa files found for the val split/],
     [["export", "egopath", "--data", path.join(data, "nowhere"), "--format", "swift", "--out", out("a.json")], 1, /dataset root does not exist or is not a folder/],
     [["export", "egopath", "--data", data, "--format", "sharegpt", "--out", out("dataset_info.json")], 2, "error: --out must not be named dataset_info.json: that file holds LLaMA-Factory's dataset descriptions\n"],

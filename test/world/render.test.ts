@@ -276,6 +276,8 @@ test("light: a key light along the normal and a point light straight above give 
   // A box between the light and the floor puts that point in shadow: only the (black) ambient is left.
   const blocker = mesh(3, "box", [boxPart([-0.2, -0.2, 1.5], [0.2, 0.2, 1.6])]);
   const prepared = prepareShadows([floor, blocker], [light]);
+  // Maps are built when a view first needs them, but a bad size is refused at once.
+  assert.throws(() => prepareShadows([floor, blocker], [light], { shadowMapSize: 10 }), /shadow map size must be an integer in 16\.\.8192, got 10/);
   const camBelow = camera([0.001, 0, 1.0], 0, -90, 60, 33, 33);
   const s = renderView([floor, blocker], camBelow, { lights: [light], ambient: black, ambientOcclusion: false, shadows: prepared });
   assert.deepEqual(px(s, 16, 16), [0, 0, 0]);

@@ -32,7 +32,7 @@ import { categoryId, type PointLight, type Vec3, type WorldMesh } from "../types
 import { ambientOcclusion } from "./ao.js";
 import { AA_SAMPLES, CENTRE_SAMPLE, RasterMode, SampleRaster, SUB } from "./raster.js";
 import { Shader, type ActiveLight, type LightRig } from "./shade.js";
-import { buildShadowMap, DEFAULT_SHADOW_MAP_SIZE, type ShadowMap, type ShadowMaps } from "./shadow.js";
+import { buildShadowMap, checkShadowMapSize, DEFAULT_SHADOW_MAP_SIZE, type ShadowMap, type ShadowMaps } from "./shadow.js";
 import { linearToSrgb8, SRGB_TO_LINEAR } from "./texture.js";
 import { DEFAULT_NEAR, Frame, makeView, sphereInView, type View } from "./view.js";
 
@@ -163,6 +163,8 @@ function cachedShadowMap(meshes: readonly WorldMesh[], light: PointLight, range:
 export function prepareShadows(meshes: readonly WorldMesh[], lights: readonly PointLight[], options: Pick<RenderOptions, "lightRange" | "shadowMapSize"> = {}): ShadowMaps {
   const range = options.lightRange ?? DEFAULT_LIGHT_RANGE;
   const size = options.shadowMapSize ?? DEFAULT_SHADOW_MAP_SIZE;
+  // A bad size is refused now, not at the first view that needs a map.
+  checkShadowMapSize(size);
   const casters = [...meshes];
   const known = new Set(lights);
   const built = new Map<PointLight, ShadowMap>();

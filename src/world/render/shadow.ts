@@ -45,8 +45,13 @@ export interface ShadowMaps {
 
 const shadowFrame = new Frame();
 
-export function buildShadowMap(meshes: readonly WorldMesh[], light: PointLight, range: number, size: number = DEFAULT_SHADOW_MAP_SIZE): ShadowMap {
+/** Throws unless `size` is a shadow map side this renderer builds. */
+export function checkShadowMapSize(size: number): void {
   if (!(Number.isInteger(size) && size >= 16 && size <= 8192)) throw new Error(`shadow map size must be an integer in 16..8192, got ${size}`);
+}
+
+export function buildShadowMap(meshes: readonly WorldMesh[], light: PointLight, range: number, size: number = DEFAULT_SHADOW_MAP_SIZE): ShadowMap {
+  checkShadowMapSize(size);
   const [lx, ly, lz] = light.position;
   const camera: PinholeCamera = { position: light.position, yaw: 0, pitch: -Math.PI / 2, vfovDeg: SHADOW_FOV_DEG, width: size, height: size };
   const view = makeView(camera, SHADOW_NEAR);

@@ -262,26 +262,33 @@ export async function storeItemResult(pool: pg.Pool, runId: string, result: Item
   }
 }
 
+type ResultRow = { idx: number; item_id: string; record: string };
+const RESULT_COLUMNS = "SELECT idx, item_id, record FROM item_results WHERE run_id = $1";
+
+/** A stored result row, its files to be read apart (itemFiles). */
+function resultOfRow(r: ResultRow): ItemResult {
+  return { index: r.idx, itemId: r.item_id, record: r.record, files: new Map() };
+}
+
 /** Every stored item result of a run, in item order. */
 export async function itemResults(pool: pg.Pool, runId: string): Promise<ItemResult[]> {
-  const records = await pool.query<{ idx: number; item_id: string; record: string }>("SELECT idx, item_id, record FROM item_results WHERE run_id = $1 ORDER BY idx", [runId]);
+  const results = await itemRecords(pool, runId);
   const files = await pool.query<{ idx: number; path: string; data: Buffer }>("SELECT idx, path, data FROM item_files WHERE run_id = $1 ORDER BY idx, path", [runId]);
-  const byIndex = new Map<number, ItemResult>(records.rows.map((r) => [r.idx, { index: r.idx, itemId: r.item_id, record: r.record, files: new Map() }]));
+  const byIndex = new Map<number, ItemResult>(results.map((r) => [r.index, r]));
   for (const f of files.rows) byIndex.get(f.idx)?.files.set(f.path, f.data);
-  return [...byIndex.values()];
+  return results;
 }
 
 /** A run's stored item results without their files (itemFiles gives those, one item at a time). */
 export async function itemRecords(pool: pg.Pool, runId: string): Promise<ItemResult[]> {
-  const records = await pool.query<{ idx: number; item_id: string; record: string }>("SELECT idx, item_id, record FROM item_results WHERE run_id = $1 ORDER BY idx", [runId]);
-  return records.rows.map((r) => ({ index: r.idx, itemId: r.item_id, record: r.record, files: new Map() }));
+  const { rows } = await pool.query<ResultRow>(`${RESULT_COLUMNS} ORDER BY idx`, [runId]);
+  return rows.map(resultOfRow);
 }
 
 /** One item's stored result (without its files), or undefined while it has none. */
 export async function itemRecord(pool: pg.Pool, runId: string, index: number): Promise<ItemResult | undefined> {
-  const { rows } = await pool.query<{ idx: number; item_id: string; record: string }>("SELECT idx, item_id, record FROM item_results WHERE run_id = $1 AND idx = $2", [runId, index]);
-  const r = rows[0];
-  return r ? { index: r.idx, itemId: r.item_id, record: r.record, files: new Map() } : undefined;
+  const { rows } = await pool.query<ResultRow>(`${RESULT_COLUMNS} AND idx = $2`, [runId, index]);
+  return rows[0] ? resultOfRow(rows[0]) : undefined;
 }
 
 /** The files stored with one item's result. */

@@ -103,6 +103,35 @@ test("the rasterizer's fast paths give the same samples as its general routine",
   }
 });
 
+test("Stamp mode's centre-sample fast path marks and counts the same samples as the general routine", () => {
+  // Seeded triangles (as above) stamped in turns of 1..5 over each other: each call's count is
+  // the samples it newly marks, so overlapping triangles of one stamp count their union once.
+  let seed = 777;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const w = 40, h = 30;
+  const general = new SampleRaster(w, h, CENTRE_SAMPLE, new Float32Array(w * h), new Uint32Array(w * h));
+  const quick = new SampleRaster(w, h, CENTRE_SAMPLE, new Float32Array(w * h), new Uint32Array(w * h));
+  general.mode = quick.mode = RasterMode.Stamp;
+  assert.equal(quick.routine(), 0, "stamp 0 (the cleared value) keeps the general routine");
+  let marked = 0;
+  for (let t = 1; t <= 2000; t++) {
+    const size = [0.5, 2, 8, 30][t % 4]! * SUB;
+    const x = (next() * (w + 4) - 2) * SUB, y = (next() * (h + 4) - 2) * SUB;
+    const c = [0, 1, 2].flatMap(() => [Math.round(x + next() * size), Math.round(y + next() * size), 0.1 + next()]) as number[];
+    if (t % 3 === 0) for (let k = 0; k < 9; k += 3) { c[k] = Math.round(c[k]! / 8) * 8; c[k + 1] = Math.round(c[k + 1]! / 8) * 8; }
+    if (t % 50 === 0) { general.ids!.fill(0); quick.ids!.fill(0); }
+    general.stamp = quick.stamp = 1 + (Math.floor(t / 7) % 5);
+    general.stamped = quick.stamped = 0;
+    assert.equal(quick.routine(), 2);
+    general.triangle(c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7]!, c[8]!, t);
+    quick.draw(quick.routine(), Float64Array.from(c), 0, 3, 6, t);
+    assert.equal(quick.stamped, general.stamped, `triangle ${t} (${c.join(", ")}): count`);
+    assert.deepEqual(quick.ids, general.ids, `triangle ${t} (${c.join(", ")}): marks`);
+    marked += general.stamped;
+  }
+  assert.ok(marked > 3000, `only ${marked} samples marked`);
+});
+
 test("a quad at 2 m covers exactly the pixels whose centres fall inside its projection, at depth 2", () => {
   // y in [-0.3, 0.6] -> columns 32 - 12 y in [24.8, 35.6]; z in [1.05, 1.95] -> rows [15.6, 26.4].
   const quad = mesh(7, "picture", [facingQuad(2, -0.3, 0.6, 1.05, 1.95, { diffuse: [1, 1, 1] })]);

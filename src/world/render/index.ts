@@ -31,7 +31,7 @@ import type { PinholeCamera } from "../camera.js";
 import { categoryId, type PointLight, type Vec3, type WorldMesh } from "../types.js";
 import { ambientOcclusion } from "./ao.js";
 import { AA_SAMPLES, CENTRE_SAMPLE, RasterMode, SampleRaster, SUB } from "./raster.js";
-import { Shader, type ActiveLight, type LightRig } from "./shade.js";
+import { CENTRE, Shader, type ActiveLight, type LightRig } from "./shade.js";
 import { buildShadowMap, checkShadowMapSize, DEFAULT_SHADOW_MAP_SIZE, type ShadowMap, type ShadowMaps } from "./shadow.js";
 import { linearToSrgb8, SRGB_TO_LINEAR } from "./texture.js";
 import { DEFAULT_NEAR, Frame, makeView, sphereInView, type View } from "./view.js";
@@ -105,6 +105,11 @@ export const TONE_KNEE = 0.7;
 
 // Scratch buffers, reused by every render of this process (renders are synchronous).
 const mainFrame = new Frame();
+// renderInstanceCoverage's frame and stamp buffers (its own, so a coverage count never disturbs a
+// render's scratch).
+const coverageFrame = new Frame();
+let coverageIds = new Uint32Array(0);
+let coverageDepth = new Float32Array(0);
 const shader = new Shader();
 let sampleDepth = new Float32Array(0);
 let sampleIds = new Uint32Array(0);
@@ -211,17 +216,16 @@ export function renderView(meshes: readonly WorldMesh[], camera: PinholeCamera, 
   }
 
   // 5. Opaque colour, linear.
-  shader.begin(frame, rig, unlit);
+  const offX = Float64Array.from(pattern.ox, (o) => o / SUB), offY = Float64Array.from(pattern.oy, (o) => o / SUB);
+  shader.begin(frame, rig, unlit, offX, offY, ao);
   const bg = options.background ?? [0, 0, 0];
   if (!bg.every((c) => Number.isInteger(c) && c >= 0 && c <= 255)) throw new Error(`background must be three bytes 0..255, got ${JSON.stringify(bg)}`);
   const bgr = SRGB_TO_LINEAR[bg[0]]!, bgg = SRGB_TO_LINEAR[bg[1]]!, bgb = SRGB_TO_LINEAR[bg[2]]!;
   const out = shader.out;
-  const offX = Float64Array.from(pattern.ox, (o) => o / SUB), offY = Float64Array.from(pattern.oy, (o) => o / SUB);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const p = y * W + x;
       const base = p * S;
-      const a = ao ? ao[p]! : 1;
       const id0 = sIds[base]!;
       let same = true;
       for (let s = 1; s < S; s++) {
@@ -234,7 +238,7 @@ export function renderView(meshes: readonly WorldMesh[], camera: PinholeCamera, 
         if (id0 === 0) {
           linear[p * 3] = bgr; linear[p * 3 + 1] = bgg; linear[p * 3 + 2] = bgb;
         } else {
-          shader.shade(id0, x + 0.5, y + 0.5, a);
+          shader.shade(id0, x, y, CENTRE);
           linear[p * 3] = out[0]!; linear[p * 3 + 1] = out[1]!; linear[p * 3 + 2] = out[2]!;
         }
         continue;
@@ -255,7 +259,7 @@ export function renderView(meshes: readonly WorldMesh[], camera: PinholeCamera, 
         if (id === 0) {
           r += bgr * count; g += bgg * count; b += bgb * count;
         } else {
-          shader.shade(id, x + 0.5 + offX[s]!, y + 0.5 + offY[s]!, a);
+          shader.shade(id, x, y, s);
           r += out[0]! * count; g += out[1]! * count; b += out[2]! * count;
         }
       }
@@ -276,7 +280,7 @@ export function renderView(meshes: readonly WorldMesh[], camera: PinholeCamera, 
         }
       }
       const x = pixel % W, y = (pixel - x) / W;
-      shader.shade(id, x + 0.5 + offX[first]!, y + 0.5 + offY[first]!, ao ? ao[pixel]! : 1);
+      shader.shade(id, x, y, first);
       const alpha = (opacityOf[frame.partOfId[id]!]! * count) / S;
       const o = pixel * 3;
       linear[o] = linear[o]! * (1 - alpha) + out[0]! * alpha;
@@ -411,10 +415,13 @@ function drawOpaque(frame: Frame, view: View, meshes: readonly WorldMesh[], patt
  * pixel centre, 0 where nothing opaque is drawn), without anything else: for depth tests of many
  * single objects, at a fraction of a full render's cost.
  */
-export function renderDepth(meshes: readonly WorldMesh[], camera: PinholeCamera, options: Pick<RenderOptions, "near"> = {}): Float32Array {
+export function renderDepth(meshes: readonly WorldMesh[], camera: PinholeCamera, options: Pick<RenderOptions, "near"> = {}, out?: Float32Array): Float32Array {
   const view = makeView(camera, options.near ?? DEFAULT_NEAR);
+  const N = view.width * view.height;
+  if (out && out.length !== N) throw new Error(`renderDepth: the output has ${out.length} values, the view ${N} pixels`);
   drawOpaque(mainFrame, view, meshes, CENTRE_SAMPLE);
-  const depth = new Float32Array(view.width * view.height);
+  // A reused output is cleared: centreSurfaces writes only the pixels something covers.
+  const depth = out ? out.fill(0) : new Float32Array(N);
   centreSurfaces(mainFrame, sampleIds, sampleDepth, 1, depth, null);
   return depth;
 }
@@ -431,10 +438,18 @@ export function renderInstanceCoverage(meshes: readonly WorldMesh[], camera: Pin
   const result = new Map<number, number>();
   if (wanted) for (const id of wanted) result.set(id, 0);
   else for (const mesh of meshes) result.set(mesh.instanceId, 0);
-  const frame = new Frame();
+  const frame = coverageFrame;
   frame.setup(view, meshes, wanted ? (mesh) => wanted.has(mesh.instanceId) : undefined, (part) => !(part.opacity < 0.5));
   const N = view.width * view.height;
-  const raster = new SampleRaster(view.width, view.height, CENTRE_SAMPLE, new Float32Array(N), new Uint32Array(N));
+  // Stamp mode never reads or writes depth (the raster only wants a buffer of the right size);
+  // its stamps count from 1 over cleared ids.
+  if (coverageIds.length < N) {
+    coverageIds = new Uint32Array(N);
+    coverageDepth = new Float32Array(N);
+  } else {
+    coverageIds.fill(0, 0, N);
+  }
+  const raster = new SampleRaster(view.width, view.height, CENTRE_SAMPLE, coverageDepth, coverageIds);
   raster.mode = RasterMode.Stamp;
   const stampOf = new Map<number, number>();
   for (const vp of frame.parts) {

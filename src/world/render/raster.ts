@@ -96,6 +96,8 @@ export class SampleRaster {
   cut: MipLevel[] | null = null;
   u0 = 0; v0 = 0; u1 = 0; v1 = 0; u2 = 0; v2 = 0;
 
+  /** The triangle being drawn: X0, Y0, Z0, X1, Y1, Z1, X2, Y2, Z2. */
+  private readonly corners = new Float64Array(9);
   private readonly dz: Float64Array;
   private readonly c0: Float64Array;
   private readonly c1: Float64Array;
@@ -126,6 +128,13 @@ export class SampleRaster {
     X2: number, Y2: number, Z2: number,
     id: number,
   ): void {
+    this.setCorners(X0, Y0, Z0, X1, Y1, Z1, X2, Y2, Z2);
+    this.drawGeneral(id);
+  }
+
+  private drawGeneral(id: number): void {
+    const T = this.corners;
+    let X0 = T[0]!, Y0 = T[1]!, Z0 = T[2]!, X1 = T[3]!, Y1 = T[4]!, Z1 = T[5]!, X2 = T[6]!, Y2 = T[7]!, Z2 = T[8]!;
     let area = (X1 - X0) * (Y2 - Y0) - (Y1 - Y0) * (X2 - X0);
     if (area === 0) return;
     let uA = this.u1, vA = this.v1, uB = this.u2, vB = this.v2;
@@ -251,21 +260,28 @@ export class SampleRaster {
   routine(): number {
     if (this.cut) return 0;
     if (this.samples === AA_SAMPLES && this.mode === RasterMode.Visibility) return 1;
-    if (this.count === 1 && this.samples.ox[0] === 0 && this.samples.oy[0] === 0 && (this.mode === RasterMode.Depth || (this.mode === RasterMode.Visibility && this.ids))) return 2;
+    if (this.count === 1 && this.samples.ox[0] === 0 && this.samples.oy[0] === 0 && (this.mode === RasterMode.Depth || ((this.mode === RasterMode.Visibility || (this.mode === RasterMode.Stamp && this.stamp !== 0)) && this.ids))) return 2;
     return 0;
   }
 
-  /** Draws with the routine chosen by `routine()`. */
-  draw(
-    routine: number,
-    X0: number, Y0: number, Z0: number,
-    X1: number, Y1: number, Z1: number,
-    X2: number, Y2: number, Z2: number,
-    id: number,
-  ): void {
-    if (routine === 1) this.triangleAA(X0, Y0, Z0, X1, Y1, Z1, X2, Y2, Z2, id);
-    else if (routine === 2) this.triangleCentre(X0, Y0, Z0, X1, Y1, Z1, X2, Y2, Z2, id);
-    else this.triangle(X0, Y0, Z0, X1, Y1, Z1, X2, Y2, Z2, id);
+  /**
+   * Draws with the routine chosen by `routine()` the triangle whose corners (x, y, z key) start at
+   * offsets a, b and c of `points`. (Corners go through this.corners, not as nine number
+   * arguments, which would be boxed on the heap at every call: millions per view.)
+   */
+  draw(routine: number, points: Float64Array, a: number, b: number, c: number, id: number): void {
+    const T = this.corners;
+    T[0] = points[a]!; T[1] = points[a + 1]!; T[2] = points[a + 2]!;
+    T[3] = points[b]!; T[4] = points[b + 1]!; T[5] = points[b + 2]!;
+    T[6] = points[c]!; T[7] = points[c + 1]!; T[8] = points[c + 2]!;
+    if (routine === 1) this.drawAA(id);
+    else if (routine === 2) this.drawCentre(id);
+    else this.drawGeneral(id);
+  }
+
+  private setCorners(X0: number, Y0: number, Z0: number, X1: number, Y1: number, Z1: number, X2: number, Y2: number, Z2: number): void {
+    const T = this.corners;
+    T[0] = X0; T[1] = Y0; T[2] = Z0; T[3] = X1; T[4] = Y1; T[5] = Z1; T[6] = X2; T[7] = Y2; T[8] = Z2;
   }
 
   /**
@@ -279,6 +295,13 @@ export class SampleRaster {
     X2: number, Y2: number, Z2: number,
     id: number,
   ): void {
+    this.setCorners(X0, Y0, Z0, X1, Y1, Z1, X2, Y2, Z2);
+    this.drawAA(id);
+  }
+
+  private drawAA(id: number): void {
+    const T = this.corners;
+    let X0 = T[0]!, Y0 = T[1]!, Z0 = T[2]!, X1 = T[3]!, Y1 = T[4]!, Z1 = T[5]!, X2 = T[6]!, Y2 = T[7]!, Z2 = T[8]!;
     let area = (X1 - X0) * (Y2 - Y0) - (Y1 - Y0) * (X2 - X0);
     if (area <= 0) {
       if (area === 0) return;
@@ -359,8 +382,8 @@ export class SampleRaster {
   }
 
   /**
-   * Fast path of `triangle` for Visibility (ids non-null) or Depth mode with CENTRE_SAMPLE and no
-   * alpha test.
+   * Fast path of `triangle` for Visibility (ids non-null), Depth, or Stamp mode (ids non-null,
+   * stamp > 0) with CENTRE_SAMPLE and no alpha test.
    */
   triangleCentre(
     X0: number, Y0: number, Z0: number,
@@ -368,6 +391,13 @@ export class SampleRaster {
     X2: number, Y2: number, Z2: number,
     id: number,
   ): void {
+    this.setCorners(X0, Y0, Z0, X1, Y1, Z1, X2, Y2, Z2);
+    this.drawCentre(id);
+  }
+
+  private drawCentre(id: number): void {
+    const T = this.corners;
+    let X0 = T[0]!, Y0 = T[1]!, Z0 = T[2]!, X1 = T[3]!, Y1 = T[4]!, Z1 = T[5]!, X2 = T[6]!, Y2 = T[7]!, Z2 = T[8]!;
     let area = (X1 - X0) * (Y2 - Y0) - (Y1 - Y0) * (X2 - X0);
     if (area <= 0) {
       if (area === 0) return;
@@ -403,6 +433,8 @@ export class SampleRaster {
     const zStep = zx * SUB;
     const span = iMax - iMin;
     const useSpans = span >= 4;
+    const stamp = this.mode === RasterMode.Stamp ? this.stamp : 0;
+    let stamped = 0;
     for (let j = jMin; j <= jMax; j++) {
       const PY = j * SUB + HALF;
       const e0 = dx0 * (PY - Y0) - dy0 * (PX - X0);
@@ -414,8 +446,20 @@ export class SampleRaster {
         if (s1 === 0) { if (e1 < t1) continue; } else if (s1 > 0) kLo = Math.max(kLo, firstAtLeast(e1, s1, t1)); else kHi = Math.min(kHi, lastAtLeast(e1, s1, t1));
         if (s2 === 0) { if (e2 < t2) continue; } else if (s2 > 0) kLo = Math.max(kLo, firstAtLeast(e2, s2, t2)); else kHi = Math.min(kHi, lastAtLeast(e2, s2, t2));
       }
-      const zRow = Z0 + zx * (PX - X0) + zy * (PY - Y0);
       const rowPixel = j * W + iMin;
+      if (stamp !== 0) {
+        // Stamp mode: no depth, count the covered samples not marked yet.
+        for (let k = kLo; k <= kHi; k++) {
+          if (e0 + s0 * k < t0 || e1 + s1 * k < t1 || e2 + s2 * k < t2) continue;
+          const q = rowPixel + k;
+          if (ids![q] !== stamp) {
+            ids![q] = stamp;
+            stamped++;
+          }
+        }
+        continue;
+      }
+      const zRow = Z0 + zx * (PX - X0) + zy * (PY - Y0);
       for (let k = kLo; k <= kHi; k++) {
         if (e0 + s0 * k < t0 || e1 + s1 * k < t1 || e2 + s2 * k < t2) continue;
         const z = zRow + zStep * k;
@@ -426,5 +470,6 @@ export class SampleRaster {
         }
       }
     }
+    this.stamped += stamped;
   }
 }

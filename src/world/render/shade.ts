@@ -29,6 +29,8 @@ import { approxLog2, mipChain, sampleTexture, type MipLevel } from "./texture.js
 import { boundingSphere, type Frame } from "./view.js";
 
 export const POINT_LIGHT_SCALE = 4;
+/** Shader.shade's sample index for the pixel's centre. */
+export const CENTRE = -1;
 
 export interface LightRig {
   sky: Vec3;
@@ -63,17 +65,29 @@ interface PartShading {
 
 export class Shader {
   readonly out = new Float64Array(3);
+  /** sampleTexture's u, v, lod in, linear RGB out. */
   private readonly tex = new Float64Array(3);
+  /** The shaded point and its normal, for shadowLit. */
+  private readonly at = new Float64Array(6);
   private info: PartShading[] = [];
   private frame!: Frame;
   private rig!: LightRig;
   private unlit = false;
+  private offX: Float64Array = new Float64Array(0);
+  private offY: Float64Array = new Float64Array(0);
+  private ao: Float32Array | null = null;
 
-  /** Prepares per-part data for the frame's visible parts. */
-  begin(frame: Frame, rig: LightRig, unlit: boolean): void {
+  /**
+   * Prepares per-part data for the frame's visible parts; offX/offY are the sample pattern's
+   * offsets in pixels, ao the per-pixel ambient factor (null: 1).
+   */
+  begin(frame: Frame, rig: LightRig, unlit: boolean, offX: Float64Array, offY: Float64Array, ao: Float32Array | null): void {
     this.frame = frame;
     this.rig = rig;
     this.unlit = unlit;
+    this.offX = offX;
+    this.offY = offY;
+    this.ao = ao;
     this.lastId = 0;
     this.info = frame.parts.map((vp) => {
       const part = vp.part;
@@ -161,8 +175,14 @@ export class Shader {
     }
   }
 
-  /** Linear RGB of triangle `id` seen through image point (px, py) into `out`; `ao` scales the ambient term. */
-  shade(id: number, px: number, py: number, ao: number): void {
+  /**
+   * Linear RGB into `out` of triangle `id` seen through sample `s` (CENTRE: the centre) of pixel
+   * (x, y). (Integer arguments: the renderer calls this for every pixel, and fractional numbers
+   * would be boxed on the heap at every call.)
+   */
+  shade(id: number, x: number, y: number, s: number): void {
+    const px = s === CENTRE ? x + 0.5 : x + 0.5 + this.offX[s]!;
+    const py = s === CENTRE ? y + 0.5 : y + 0.5 + this.offY[s]!;
     if (id !== this.lastId) {
       this.setup(id);
       this.lastId = id;
@@ -209,7 +229,8 @@ export class Shader {
         if (rho2 > 1) lod = 0.5 * approxLog2(rho2);
       }
       const tex = this.tex;
-      sampleTexture(info.levels!, u, v, lod, tex);
+      tex[0] = u; tex[1] = v; tex[2] = lod;
+      sampleTexture(info.levels!, tex, tex);
       r *= tex[0]!; g *= tex[1]!; b *= tex[2]!;
     }
     const out = this.out;
@@ -234,12 +255,15 @@ export class Shader {
     }
 
     const rig = this.rig;
+    const ao = this.ao ? this.ao[y * this.frame.view.width + x]! : 1;
     const hemi = (1 + nz) / 2;
     let er = (rig.ground[0] + (rig.sky[0] - rig.ground[0]) * hemi) * ao;
     let eg = (rig.ground[1] + (rig.sky[1] - rig.ground[1]) * hemi) * ao;
     let eb = (rig.ground[2] + (rig.sky[2] - rig.ground[2]) * hemi) * ao;
     const lights = info.lights;
     const points = rig.points;
+    const at = this.at;
+    at[0] = wx; at[1] = wy; at[2] = wz; at[3] = nx; at[4] = ny; at[5] = nz;
     const range4 = rig.range * rig.range * rig.range * rig.range;
     for (let i = 0; i < lights.length; i++) {
       const L = points[lights[i]!]!;
@@ -261,7 +285,7 @@ export class Shader {
       const c = lz * invD;
       let k = POINT_LIGHT_SCALE * c * (2 - c) * window * dot * invD * inv2;
       if (L.shadow) {
-        k *= shadowLit(L.shadow, wx, wy, wz, nx, ny, nz);
+        k *= shadowLit(L.shadow, at);
         if (k === 0) continue;
       }
       er += L.r * k; eg += L.g * k; eb += L.b * k;

@@ -75,11 +75,14 @@ export function buildShadowMap(meshes: readonly WorldMesh[], light: PointLight, 
 }
 
 /**
- * Lit fraction (0..1) of world point (x, y, z) with unit normal (nx, ny, nz) facing the viewer.
+ * Lit fraction (0..1) of the world point at[0..2] with unit normal at[3..5] facing the viewer.
+ * (The point comes in an array: the renderer calls this hundreds of millions of times per house,
+ * and six number arguments would be boxed on the heap at every call.)
  */
-export function shadowLit(map: ShadowMap, x: number, y: number, z: number, nx: number, ny: number, nz: number): number {
+export function shadowLit(map: ShadowMap, at: Float64Array): number {
   const m = map.frame, size = map.size, depth = map.depth;
-  let dx = x - m[0]!, dy = y - m[1]!, dz = z - m[2]!;
+  const nx = at[3]!, ny = at[4]!, nz = at[5]!;
+  let dx = at[0]! - m[0]!, dy = at[1]! - m[1]!, dz = at[2]! - m[2]!;
   const fwx = m[9]!, fwy = m[10]!, fwz = m[11]!, f = m[12]!;
   // Distance along the light's axis, for the texel size at the point.
   const zApprox = dx * fwx + dy * fwy + dz * fwz;

@@ -116,7 +116,8 @@ function halve(src: MipLevel): MipLevel {
 interface TexelQuad { i00: number; i10: number; i01: number; i11: number; fx: number; fy: number }
 const quad: TexelQuad = { i00: 0, i10: 0, i01: 0, i11: 0, fx: 0, fy: 0 };
 
-function texelQuad(level: MipLevel, u: number, v: number): TexelQuad {
+function texelQuad(level: MipLevel, uv: Float64Array): TexelQuad {
+  const u = uv[0]!, v = uv[1]!;
   const w = level.width, h = level.height;
   // Wrap first (u - floor(u) is in [0, 1)), so the texel index is in [-1, size - 1].
   const tx = (u - Math.floor(u)) * w - 0.5, ty = (1 - (v - Math.floor(v))) * h - 0.5;
@@ -135,10 +136,14 @@ function texelQuad(level: MipLevel, u: number, v: number): TexelQuad {
   return quad;
 }
 
-/** Adds `weight` times the bilinear, wrapped, linear-light RGB of one level at (u, v) to out[0..2]. */
-function bilinear(level: MipLevel, u: number, v: number, out: Float64Array, weight: number): void {
+/**
+ * Adds `weight` times the bilinear, wrapped, linear-light RGB of one level at (u, v) to out[0..2],
+ * with uvw = [u, v, weight].
+ */
+function bilinear(level: MipLevel, uvw: Float64Array, out: Float64Array): void {
   const d = level.data;
-  const { i00, i10, i01, i11, fx, fy } = texelQuad(level, u, v);
+  const weight = uvw[2]!;
+  const { i00, i10, i01, i11, fx, fy } = texelQuad(level, uvw);
   const w00 = (1 - fx) * (1 - fy) * weight, w10 = fx * (1 - fy) * weight, w01 = (1 - fx) * fy * weight, w11 = fx * fy * weight;
   const L = SRGB_TO_LINEAR;
   out[0]! += L[d[i00]!]! * w00 + L[d[i10]!]! * w10 + L[d[i01]!]! * w01 + L[d[i11]!]! * w11;
@@ -146,28 +151,43 @@ function bilinear(level: MipLevel, u: number, v: number, out: Float64Array, weig
   out[2]! += L[d[i00 + 2]!]! * w00 + L[d[i10 + 2]!]! * w10 + L[d[i01 + 2]!]! * w01 + L[d[i11 + 2]!]! * w11;
 }
 
+// [u, v, weight] handed to bilinear and texelQuad. (Numbers go through arrays on these paths, not
+// as arguments: a fractional argument is boxed on the heap at every call, millions per view.)
+const uvw = new Float64Array(3);
+
 /**
- * Trilinear sample: out[0..2] = linear RGB at (u, v) for a footprint of 2^lod level-0 texels
- * (alpha matters only to the alpha test, sampleAlpha, so it is not filtered here).
+ * Trilinear sample: out[0..2] = linear RGB at (u, v) = at[0..1] for a footprint of 2^lod level-0
+ * texels, lod = at[2] (`out` may be `at`). Alpha matters only to the alpha test (sampleAlpha), so
+ * it is not filtered here.
  */
-export function sampleTexture(levels: MipLevel[], u: number, v: number, lod: number, out: Float64Array): void {
+export function sampleTexture(levels: MipLevel[], at: Float64Array, out: Float64Array): void {
+  // `at` is read before `out` is cleared: they may be the same array.
+  const lod = at[2]!;
+  uvw[0] = at[0]!; uvw[1] = at[1]!;
   out[0] = 0; out[1] = 0; out[2] = 0;
   const last = levels.length - 1;
   if (!(lod > 0)) {
-    bilinear(levels[0]!, u, v, out, 1);
+    uvw[2] = 1;
+    bilinear(levels[0]!, uvw, out);
   } else if (lod >= last) {
-    bilinear(levels[last]!, u, v, out, 1);
+    uvw[2] = 1;
+    bilinear(levels[last]!, uvw, out);
   } else {
     const l0 = Math.floor(lod), f = lod - l0;
-    bilinear(levels[l0]!, u, v, out, 1 - f);
-    if (f > 0) bilinear(levels[l0 + 1]!, u, v, out, f);
+    uvw[2] = 1 - f;
+    bilinear(levels[l0]!, uvw, out);
+    if (f > 0) {
+      uvw[2] = f;
+      bilinear(levels[l0 + 1]!, uvw, out);
+    }
   }
 }
 
 /** Bilinear alpha (0..1) of level 0 at (u, v), for the alpha test. */
 export function sampleAlpha(levels: MipLevel[], u: number, v: number): number {
   const level = levels[0]!, d = level.data;
-  const { i00, i10, i01, i11, fx, fy } = texelQuad(level, u, v);
+  uvw[0] = u; uvw[1] = v;
+  const { i00, i10, i01, i11, fx, fy } = texelQuad(level, uvw);
   return ((d[i00 + 3]! * (1 - fx) + d[i10 + 3]! * fx) * (1 - fy) + (d[i01 + 3]! * (1 - fx) + d[i11 + 3]! * fx) * fy) / 255;
 }
 

@@ -357,7 +357,7 @@ export class Frame {
         raster.u2 = uvs![ic * 2]!; raster.v2 = uvs![ic * 2 + 1]!;
       }
       if (((ca | cb | cc) & NEEDS_CLIP) === 0) {
-        raster.draw(routine, scr[a * 3]!, scr[a * 3 + 1]!, scr[a * 3 + 2]!, scr[b * 3]!, scr[b * 3 + 1]!, scr[b * 3 + 2]!, scr[c * 3]!, scr[c * 3 + 1]!, scr[c * 3 + 2]!, vp.idBase + t);
+        raster.draw(routine, scr, a * 3, b * 3, c * 3, vp.idBase + t);
       } else {
         this.clipAndDraw(raster, routine, a, b, c, (ca | cb | cc) & NEEDS_CLIP, vp.idBase + t, cut ? uvs : null, ia, ib, ic);
       }
@@ -428,7 +428,7 @@ export class Frame {
         setUv(1, i);
         setUv(2, i + 1);
       }
-      raster.draw(routine, proj[0]!, proj[1]!, proj[2]!, proj[i * 3]!, proj[i * 3 + 1]!, proj[i * 3 + 2]!, proj[(i + 1) * 3]!, proj[(i + 1) * 3 + 1]!, proj[(i + 1) * 3 + 2]!, id);
+      raster.draw(routine, proj, 0, i * 3, (i + 1) * 3, id);
     }
   }
 }

@@ -95,9 +95,12 @@ export function horizontalSurfaceDistance(mesh: WorldMesh, p: Vec2): number {
 }
 
 /** The depth map of one mesh drawn alone (its own z-buffer), with exactly the scene render's centre-sample coverage. */
-export function objectDepthMap(mesh: WorldMesh, camera: PinholeCamera): Float32Array {
-  return renderDepth([mesh], camera);
+export function objectDepthMap(mesh: WorldMesh, camera: PinholeCamera, out?: Float32Array): Float32Array {
+  return renderDepth([mesh], camera, {}, out);
 }
+
+// visibleObjects' object depth map, reused from frame to frame (a tour draws thousands of them).
+let objectDepthScratch = new Float32Array(0);
 
 /** B.3's depth test of one object: its front-surface pixels and those within the tolerance of the scene depth. */
 export function depthConsistency(objectDepth: Float32Array, sceneDepth: Float32Array, tolerance: number = P.depthToleranceM): { front: number; visible: number } {
@@ -127,7 +130,8 @@ export function visibleObjects(index: TourSceneIndex, camera: PinholeCamera, buf
   const out: VisibleObject[] = [];
   for (const { item, distance } of near) {
     if ((coverage.get(item.mesh.instanceId) ?? 0) < minPixels) continue;
-    const { front, visible } = depthConsistency(objectDepthMap(item.mesh, camera), buffers.depth);
+    if (objectDepthScratch.length !== buffers.depth.length) objectDepthScratch = new Float32Array(buffers.depth.length);
+    const { front, visible } = depthConsistency(objectDepthMap(item.mesh, camera, objectDepthScratch), buffers.depth);
     if (front === 0 || !(visible / front > P.minUnoccludedShare) || visible < minPixels) continue;
     out.push({ instance: item.object.id, name: item.object.name, category: item.object.category, distance: roundTo(distance, 4), unoccluded: roundTo(visible / front, 4), pixels: visible });
   }

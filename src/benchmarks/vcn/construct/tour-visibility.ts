@@ -118,18 +118,17 @@ export function depthConsistency(objectDepth: Float32Array, sceneDepth: Float32A
 /** Objects visible in the frame by App. B.3 (module comment), ordered by instance id. */
 export function visibleObjects(index: TourSceneIndex, camera: PinholeCamera, buffers: Pick<RenderBuffers, "width" | "height" | "depth">): VisibleObject[] {
   const [cx, cy] = camera.position;
-  const near: Array<{ item: AnnotatedObject; distance: number }> = [];
-  for (const item of index.objects) {
-    if (boxDistance(item.box, cx, cy) > P.objectMaxDistanceM) continue;
-    const distance = horizontalSurfaceDistance(item.mesh, [cx, cy]);
-    if (distance <= P.objectMaxDistanceM) near.push({ item, distance });
-  }
+  // Objects whose plan box is in reach; an object's coverage does not depend on the others drawn,
+  // so the exact surface distance is computed only for those with enough coverage.
+  const near = index.objects.filter((item) => boxDistance(item.box, cx, cy) <= P.objectMaxDistanceM);
   if (near.length === 0) return [];
   const minPixels = minVisiblePixelsFor(buffers.width, buffers.height);
-  const coverage = renderInstanceCoverage(near.map((n) => n.item.mesh), camera);
+  const coverage = renderInstanceCoverage(near.map((item) => item.mesh), camera);
   const out: VisibleObject[] = [];
-  for (const { item, distance } of near) {
+  for (const item of near) {
     if ((coverage.get(item.mesh.instanceId) ?? 0) < minPixels) continue;
+    const distance = horizontalSurfaceDistance(item.mesh, [cx, cy]);
+    if (distance > P.objectMaxDistanceM) continue;
     if (objectDepthScratch.length !== buffers.depth.length) objectDepthScratch = new Float32Array(buffers.depth.length);
     const { front, visible } = depthConsistency(objectDepthMap(item.mesh, camera, objectDepthScratch), buffers.depth);
     if (front === 0 || !(visible / front > P.minUnoccludedShare) || visible < minPixels) continue;

@@ -3,10 +3,11 @@ import { messagesMentionJson, type Benchmark, type BenchItem, type BuiltPrompt, 
 import { canonicalSha256 } from "./hash.js";
 import { UsageError } from "./problems.js";
 import type { Progress } from "./progress.js";
-import type { GenerationSettings, Message, Model, ModelRequest, ModelResponse, SentImage } from "./types.js";
+import type { GenerationSettings, Message, Model, ModelRequest, ModelResponse, ResponseError, SentImage } from "./types.js";
 import type { ReplyStore } from "../store/store.js";
 import { shapeMessages, type ImageBudgets } from "../models/shape.js";
 import { capConcurrency, modelEndpoints } from "../models/traffic.js";
+import { keyEnvOf } from "../models/provider.js";
 
 /** Who answers: a real model (through the store), or a built-in that replies from the item. */
 export type Responder<I> =
@@ -98,25 +99,96 @@ export async function runItems<I extends BenchItem>(options: RunOptions<I>): Pro
   const results: Array<ItemResult | undefined> = new Array(items.length);
   let next = 0;
   let completed = 0;
+  const setup = new SetupCheck(Math.min(SETUP_CHECK_REQUESTS, items.length));
+  // Results the set-up check holds back until it knows whether the run goes on.
+  const held: Array<[number, ItemResult]> = [];
+  const keep = (index: number, result: ItemResult) => {
+    results[index] = result;
+    completed++;
+    options.onResult?.(result);
+    options.progress?.tick({ error: result.status === "error", cached: result.response?.cached });
+  };
+  const release = () => {
+    for (const [index, result] of held.splice(0)) keep(index, result);
+  };
   const worker = async () => {
-    while (!signal.aborted) {
+    while (!signal.aborted && !setup.failed) {
       const index = next++;
       if (index >= items.length) return;
       const result = await answerItem(items[index]!, options);
       if (result === NOT_SENT) continue;
       if (!result) return; // aborted mid-request
-      results[index] = result;
-      completed++;
-      options.onResult?.(result);
-      options.progress?.tick({ error: result.status === "error", cached: result.response?.cached });
+      if (setup.observe(result)) {
+        held.push([index, result]);
+        continue;
+      }
+      release();
+      keep(index, result);
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, items.length)) }, worker);
   await Promise.all(workers);
   options.progress?.finish();
+  // The first requests all refused for the key or model: none of them is a result (nor stored).
+  if (setup.failed) throw new SetupFailure(setup.failed, setup.seen, options.responder.kind === "model" ? options.responder.model.identity : undefined);
+  release();
   if (signal.aborted) throw new RunInterrupted(completed);
   // Items whose request beforeSend held back have no result.
   return results.filter((result): result is ItemResult => result !== undefined);
+}
+
+/**
+ * Errors that come from the run's set-up, not from the item: a key the provider refuses (HTTP 401,
+ * 403) or a model or endpoint it does not know (404). askModel never stores them as replies, so
+ * the same command asks again once the key or the model name is fixed.
+ */
+export function isSetupError(error: Pick<ResponseError, "status" | "message"> & { kind: string } | undefined): boolean {
+  return error?.kind === "http" && (error.status === 401 || error.status === 403 || error.status === 404);
+}
+
+/** How many newly sent requests must all fail with one set-up error before a run stops. */
+export const SETUP_CHECK_REQUESTS = 3;
+
+/**
+ * Watches the run's first newly sent requests: when the first `needed` of them all fail with the
+ * same set-up error (same HTTP status), the run stops instead of sending every other request to
+ * the same refusal. Any other outcome first (a reply, another error) ends the watch.
+ */
+type ItemError = NonNullable<NonNullable<ItemResult["response"]>["error"]>;
+
+class SetupCheck {
+  failed: ItemError | undefined;
+  seen = 0;
+  private done = false;
+  private status: number | undefined;
+  constructor(private readonly needed: number) {}
+
+  /** True when the result is a set-up error the watch holds back (a result only if the run goes on). */
+  observe(result: ItemResult): boolean {
+    if (this.failed) return true; // a request still in flight when the run stopped
+    const response = result.response;
+    if (this.done || !response || response.cached || response.attempts === 0) return false;
+    const error = response.error;
+    if (!isSetupError(error) || (this.status !== undefined && error!.status !== this.status)) {
+      this.done = true;
+      return false;
+    }
+    this.status = error!.status;
+    this.seen += 1;
+    if (this.seen >= this.needed) this.failed = error;
+    return true;
+  }
+}
+
+/** The run's first requests were all refused for the key or the model (SetupCheck); nothing of them was stored. */
+export class SetupFailure extends UsageError {
+  constructor(readonly error: { status?: number; message: string }, readonly requests: number, model?: { provider: string; model: string }) {
+    const keyEnv = model ? keyEnvOf(model.provider) : undefined;
+    const why = error.status === 404
+      ? `the provider does not know the model${model ? ` "${model.model}"` : ""} (or the endpoint): check --model and --base-url`
+      : `the provider refuses the key: check ${keyEnv ?? "the API key"} and the account's access to the model`;
+    super(`the first ${requests === 1 ? "request" : `${requests} requests`} all failed with ${error.message}; ${why}. Nothing was stored: the same command asks again once it is fixed.`);
+  }
 }
 
 /** answerItem's value for an item whose request beforeSend held back. */
@@ -233,6 +305,8 @@ export async function askModel(model: Model, settings: GenerationSettings, origi
   if (prepared.kind === "unfit") return prepared;
   const { key, messages, images } = prepared;
   let response = (await options.store?.get(key)) ?? (await storedUnderEndpoint(model, settings, messages, options));
+  // A set-up error stored by an earlier version is asked again: it says nothing about the item.
+  if (response?.outcome === "error" && isSetupError(response.error)) response = undefined;
   const cached = response !== undefined && !(response.outcome === "error" && options.retryErrors);
   if (!cached) {
     const request: ModelRequest = { itemId, messages, settings };
@@ -243,7 +317,7 @@ export async function askModel(model: Model, settings: GenerationSettings, origi
       if (options.signal.aborted) return { kind: "aborted" };
       response = { outcome: "error", text: "", latencyMs: 0, attempts: 1, error: { kind: "other", message: (error as Error).message } };
     }
-    await options.store?.put(key, itemId, model.spec, response);
+    if (!(response.outcome === "error" && isSetupError(response.error))) await options.store?.put(key, itemId, model.spec, response);
   }
   return { kind: "answered", response: response!, cached, key, ...(images ? { images } : {}) };
 }

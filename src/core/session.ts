@@ -70,6 +70,8 @@ interface Loaded {
   benchmark: Benchmark<BenchItem>;
   items: BenchItem[];
   tasks: string[];
+  /** With --limit: the items of the asked tasks before the limit cut them. */
+  available?: number;
 }
 
 /**
@@ -84,6 +86,7 @@ export function loadForScoring(options: CommonOptions, model?: string, requests?
   const loaded = benchmark.load(options.data, tasks, { allowOutsideRoot: options.benchmarkOptions?.allowOutsideRoot ?? false, ...(requests ? { requests } : {}) });
   if (loaded.problems.length > 0) throw new DataError(loaded.problems);
   let items = loaded.items;
+  const available = items.length;
   if (options.limit !== undefined) {
     const seen = new Map<string, number>();
     items = items.filter((item) => {
@@ -92,7 +95,7 @@ export function loadForScoring(options: CommonOptions, model?: string, requests?
       return k <= options.limit!;
     });
   }
-  return { benchmark, items, tasks: loaded.tasks };
+  return { benchmark, items, tasks: loaded.tasks, ...(options.limit !== undefined ? { available } : {}) };
 }
 
 /** Who a run is, beside its model: its label, the control used, and whether it scored stored predictions. */
@@ -121,6 +124,8 @@ function scoresDocument(benchmark: Benchmark<BenchItem>, model: string, loaded: 
     ...(identity.name ? { name: identity.name } : {}),
     ...(identity.control ? { control: identity.control } : {}),
     ...facts,
+    // A --limit run says so (report/run-facts.ts limitOf), so it never passes for the whole set.
+    ...(options.limit !== undefined ? { limit: { per_task: options.limit, n_available: loaded.available ?? loaded.items.length } } : {}),
     ...summary,
     score_complete: coverage.without_predictions.length === 0,
     score_coverage: coverage,

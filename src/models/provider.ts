@@ -131,6 +131,11 @@ export function baseUrlEnv(provider: ProviderName): string {
   return WIRES[provider].baseUrlEnv;
 }
 
+/** The environment variable holding the provider's key ("OPENAI_API_KEY"), undefined for a name that is no provider. */
+export function keyEnvOf(provider: string): string | undefined {
+  return (PROVIDERS as readonly string[]).includes(provider) ? WIRES[provider as ProviderName].keyEnv : undefined;
+}
+
 export function isProviderSpec(spec: string): boolean {
   return parseProviderSpec(spec) !== undefined;
 }

@@ -110,22 +110,45 @@ export function firstErrorOf(run: ScoresDocument): FirstError | undefined {
   return e && typeof e["message"] === "string" ? { id: String(e["id"] ?? ""), kind: String(e["kind"] ?? "other"), message: e["message"] } : undefined;
 }
 
-/** "75/79" (and " incomplete" when it is): the cell every table shows. */
+export interface RunLimit {
+  /** --limit: the first N items of each task were asked. */
+  perTask: number;
+  /** The items of the asked tasks before the limit. */
+  available: number;
+}
+
+/** The --limit a run was made with (scores.json `limit`), undefined for a run of every item. */
+export function limitOf(run: ScoresDocument): RunLimit | undefined {
+  const l = record(run["limit"]);
+  const perTask = numberOr(l?.["per_task"], NaN), available = numberOr(l?.["n_available"], NaN);
+  return Number.isInteger(perTask) && Number.isInteger(available) ? { perTask, available } : undefined;
+}
+
+/** "first 3 per task, 15 of 41 items": what a limited run asked; undefined for a full run. */
+export function limitText(run: ScoresDocument): string | undefined {
+  const l = limitOf(run);
+  return l ? `first ${l.perTask} per task, ${runCounts(run).total} of ${l.available} items` : undefined;
+}
+
+/** "75/79" (and " incomplete" when it is, " of 41 (limit 3)" when --limit cut the set): the cell every table shows. */
 export function nScoredCell(run: ScoresDocument): string {
   const c = runCounts(run);
-  return `${c.scored}/${c.total}${c.complete ? "" : " incomplete"}`;
+  const l = limitOf(run);
+  return `${c.scored}/${c.total}${l ? ` of ${l.available} (limit ${l.perTask})` : ""}${c.complete ? "" : " incomplete"}`;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** "complete", or "incomplete: 4 errors, 2 missing". */
+/** "complete", or "incomplete: 4 errors, 2 missing"; a --limit run adds "(limited: first 3 per task, 15 of 41 items)". */
 export function statusCell(run: ScoresDocument): string {
   const c = runCounts(run);
-  if (c.complete) return "complete";
+  const limited = limitText(run);
+  const suffix = limited ? ` (limited: ${limited})` : "";
+  if (c.complete) return `complete${suffix}`;
   const parts = [...(c.errors > 0 ? [plural(c.errors, "error", "errors")] : []), ...(c.missing > 0 ? [`${c.missing} missing`] : [])];
   const rest = c.total - c.scored - c.errors - c.missing;
   if (rest > 0) parts.push(`${rest} not scored`);
-  return `incomplete: ${parts.join(", ") || "not every item scored"}`;
+  return `incomplete: ${parts.join(", ") || "not every item scored"}${suffix}`;
 }
 
 /** The one-line reason `run` and `score` print before exiting 3; undefined for a complete run. */
@@ -255,7 +278,8 @@ export function runIdentity(run: ScoresDocument): RunIdentity {
     model: String(run.model),
     ...(source ? { prompt: source } : {}),
     ...(control ? { control } : {}),
-    options: optionWords(record(options?.["benchmark_options"]), run["circular"] === true),
+    // A --limit run is named by its limit too, so it is never taken for a run of the whole set.
+    options: [...optionWords(record(options?.["benchmark_options"]), run["circular"] === true), ...(limitOf(run) ? [`limit ${limitOf(run)!.perTask}`] : [])],
   };
 }
 

@@ -62,11 +62,13 @@ test("half the requests failing: exit 3 with its reason, N/N in scores.json, the
   // Each task kept one of its two questions, so the EgoPath Score covers all five tasks.
   assert.equal(scores.score_complete, true);
 
-  assert.match(result.stdout, /^scored 5 of 10 items · incomplete: 5 errors$/m);
+  // --limit 2 of the 53 questions (PER_TASK's sum) is said wherever the run is.
+  assert.deepEqual(scores.limit, { per_task: 2, n_available: 53 });
+  assert.match(result.stdout, /^scored 5 of 10 items · incomplete: 5 errors \(limited: first 2 per task, 10 of 53 items\)$/m);
   assert.match(result.stdout, /^5 of 10 requests failed; the first error, on item house_001_v0_a1_00 \(http\): HTTP 500: mock error 500 for credential Bearer \[redacted\]$/m);
   const report = readFileSync(path.join(out, "report.md"), "utf8");
-  assert.match(report, /^\| openai:half \| 5\/10 incomplete \| /m); // the leaderboard
-  assert.match(report, /^\| openai:half \| openai:half \| release \| none \| – \| 5\/10 \| incomplete: 5 errors \|/m); // the Runs table
+  assert.match(report, /^\| openai:half \(limit 2\) \| 5\/10 of 53 \(limit 2\) incomplete \| /m); // the leaderboard
+  assert.match(report, /^\| openai:half \(limit 2\) \| openai:half \| release \| none \| limit 2 \| 5\/10 \| incomplete: 5 errors \(limited: first 2 per task, 10 of 53 items\) \|/m); // the Runs table
 
   const allowed = await runModel("half", tmp(), "--allow-incomplete");
   assert.equal(allowed.code, 0, allowed.stderr);
@@ -89,9 +91,9 @@ test("every request failing: the first error's message in the terminal and the r
   assert.deepEqual(scores.score_coverage, { tasks: ["a1", "b1", "a2", "b2", "c"], without_predictions: ["a1", "b1", "a2", "b2", "c"] });
 
   const report = readFileSync(path.join(out, "report.md"), "utf8");
-  assert.match(report, /^\| openai:down \| 0\/10 incomplete \| — \(0 of 5 tasks\) \|/m);
+  assert.match(report, /^\| openai:down \(limit 2\) \| 0\/10 of 53 \(limit 2\) incomplete \| — \(0 of 5 tasks\) \|/m);
   // Markdown escapes the message's brackets and the id's underscores; it reads the same rendered.
-  assert.ok(report.includes("- openai:down: every request failed; the first error, on item house\\_001\\_v0\\_a1\\_00 (http): HTTP 400: mock error 400 for credential Bearer \\[redacted\\]"), report);
+  assert.ok(report.includes("- openai:down (limit 2): every request failed; the first error, on item house\\_001\\_v0\\_a1\\_00 (http): HTTP 400: mock error 400 for credential Bearer \\[redacted\\]"), report);
 
   const html = path.join(tmp(), "report.html");
   const rendered = await runCli(["report", out, "--format", "html", "--out", html]);

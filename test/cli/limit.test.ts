@@ -1,0 +1,50 @@
+/**
+ * A --limit run says what it is (issue 30 item 1): scores.json records the limit and the items
+ * the asked tasks have, the terminal, report.md and report.html name the run by its limit and show
+ * N of the available items, and a run of every item stays unmarked beside it.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { runCli, ROOT } from "../helpers/cli.js";
+
+const EXAMPLE = path.join(ROOT, "examples/egopath-mini");
+/** Questions per task in examples/egopath-mini (rows of each benchmark_evalfix file). */
+const PER_TASK = { a1: 7, b1: 7, a2: 14, b2: 14, c: 11 };
+const ALL = Object.values(PER_TASK).reduce((a, b) => a + b, 0);
+
+const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
+
+test("run and score with --limit record it, and every table names the run by it", async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-limit-"));
+  const full = path.join(root, "full"), limited = path.join(root, "limited"), scored = path.join(root, "scored");
+  assert.equal((await runCli(["run", "egopath", "--data", EXAMPLE, "--model", "oracle", "--out", full, "--bootstrap", "0", "--quiet"])).code, 0);
+  const run = await runCli(["run", "egopath", "--data", EXAMPLE, "--model", "oracle", "--limit", "3", "--out", limited, "--bootstrap", "0"]);
+  assert.equal(run.code, 0, run.stderr);
+
+  assert.equal(json(path.join(full, "scores.json")).limit, undefined);
+  const scores = json(path.join(limited, "scores.json"));
+  assert.deepEqual(scores.limit, { per_task: 3, n_available: ALL });
+  assert.equal(scores.n_total, 15);
+  assert.match(run.stdout, new RegExp(`^scored 15 of 15 items · complete \\(limited: first 3 per task, 15 of ${ALL} items\\)$`, "m"));
+
+  // The same limit through `score`, on the full run's predictions.
+  const score = await runCli(["score", "egopath", "--data", EXAMPLE, "--predictions", path.join(full, "predictions.jsonl"), "--limit", "2", "--out", scored, "--bootstrap", "0"]);
+  assert.equal(score.code, 0, score.stderr);
+  assert.deepEqual(json(path.join(scored, "scores.json")).limit, { per_task: 2, n_available: ALL });
+
+  const md = path.join(root, "report.md"), html = path.join(root, "report.html");
+  assert.equal((await runCli(["report", full, limited, "--out", md])).code, 0);
+  const report = readFileSync(md, "utf8");
+  // Leaderboard rows: the full run as it was, the limited one labelled and counted against the whole set.
+  assert.match(report, new RegExp(`^\\| oracle \\| ${ALL}/${ALL} \\| 100\\.0 \\|`, "m"));
+  assert.match(report, new RegExp(`^\\| oracle \\(limit 3\\) \\| 15/15 of ${ALL} \\(limit 3\\) \\| 100\\.0 \\|`, "m"));
+  assert.match(report, new RegExp(`^\\| oracle \\(limit 3\\) \\| oracle \\| release \\| none \\| limit 3 \\| 15/15 \\| complete \\(limited: first 3 per task, 15 of ${ALL} items\\) \\|`, "m"));
+
+  assert.equal((await runCli(["report", full, limited, "--format", "html", "--out", html])).code, 0);
+  const page = readFileSync(html, "utf8");
+  assert.ok(page.includes("oracle (limit 3)"), "the HTML report labels the limited run");
+  assert.ok(page.includes(`complete (limited: first 3 per task, 15 of ${ALL} items)`), "and says what it left out");
+});

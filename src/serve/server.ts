@@ -18,7 +18,8 @@ import { promptImages, promptRebuilder, runSeed } from "../report/sent-prompt.js
 import type { PromptView } from "../report/sent-prompt.js";
 import type { Message } from "../core/types.js";
 import { page, summaryHtml, viewerScript } from "../report/page.js";
-import { expandRunFolders, fileInRunFolder, readRunFolder, type RunFolder } from "../report/run-folder.js";
+import { expandReportInputs } from "../report/export/inputs.js";
+import { fileInRunFolder, readRunFolder, type RunFolder } from "../report/run-folder.js";
 
 export interface ViewerOptions {
   dirs: string[];
@@ -118,8 +119,21 @@ function viewerData(state: { runs: RunFolder[]; items: GalleryItem[]; episodes: 
 }
 
 export async function startViewer(options: ViewerOptions): Promise<Viewer> {
-  const dirs = expandRunFolders(options.dirs).map((dir) => path.resolve(dir));
+  // The runs the HTML report shows for the same arguments (run folders at any depth the report
+  // looks, --repeats folders included); looked for again on every read, so a run started after
+  // the viewer appears. A run keeps its index (links name it): new ones are appended.
+  const findRuns = () => expandReportInputs(options.dirs, { requireScores: false }).runs.map((dir) => path.resolve(dir));
+  const dirs = findRuns();
   for (const dir of dirs) readRunFolder(dir); // fail early on a folder that is not a run
+  const addNewRuns = () => {
+    let found: string[];
+    try {
+      found = findRuns();
+    } catch {
+      return; // a folder removed meanwhile: keep what is shown
+    }
+    for (const dir of found) if (!dirs.includes(dir)) dirs.push(dir);
+  };
   const host = options.host ?? "127.0.0.1";
   const renderer = overlayRenderer();
   const pictures = new Map<string, { png: Buffer; caption: string[] } | { error: string }>();
@@ -143,6 +157,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   let lastMessages: { key: string; messages: Message[] } | { key: string; error: string } | undefined;
 
   const current = () => {
+    addNewRuns();
     const version = folderVersion(dirs);
     if (!cached || cached.version !== version) {
       const runs = dirs.map((dir) => readRunFolder(dir));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -97,4 +97,29 @@ test("state: finished and in-progress runs; the version changes as a live run gr
   assert.equal(second.runs[1].done, 3); // the torn last line waits for the next read
   const summary = await get("/fragment/summary");
   assert.match(summary.body, /in progress: 3 of 20/);
+});
+
+test("a folder of runs: the runs the HTML report finds (--repeats folders a level deeper too), and runs started later appear with the earlier ones keeping their index", async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-serve-tree-"));
+  const copyRun = (to: string) => cpSync(runDir, to, { recursive: true, filter: (src) => !src.endsWith("link-out.txt") });
+  copyRun(path.join(root, "a"));
+  copyRun(path.join(root, "rep", "repeat-1"));
+  copyRun(path.join(root, "rep", "repeat-2"));
+  const tree = await startViewer({ dirs: [root], port: 0, pollMs: 200 });
+  try {
+    const state = async () => JSON.parse(await (await fetch(`${tree.url}api/state`)).text()) as { runs: Array<{ index: number }>; items: Array<{ run: number }> };
+    const first = await state();
+    assert.equal(first.runs.length, 3);
+    copyRun(path.join(root, "0-late")); // sorts first, is shown last
+    const second = await state();
+    assert.equal(second.runs.length, 4);
+    assert.deepEqual(second.runs.map((r) => r.index), [0, 1, 2, 3]);
+    const perRun = (s: typeof first, run: number) => s.items.filter((i) => i.run === run).length;
+    for (const run of [0, 1, 2]) assert.equal(perRun(second, run), perRun(first, run));
+    assert.equal(perRun(second, 3), perRun(first, 0));
+    const file = await fetch(`${tree.url}files/3/scores.json`);
+    assert.equal(file.status, 200);
+  } finally {
+    await tree.close();
+  }
 });

@@ -2,6 +2,8 @@
 import { blindReferences, findAudits } from "./blind-rows.js";
 import { attachPrompts, embedOverlays, galleryItem, type EmbedSummary, type GalleryItem } from "./gallery.js";
 import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import path from "node:path";
 import { navigationCounts } from "../benchmarks/vcn/navigate/report.js";
 import { episodeRows, topdownPath, type EpisodeRow } from "./navigation-folder.js";
 import { folderIdentity, folderLabels, navigationDocument, page, summaryHtml } from "./page.js";
@@ -39,12 +41,21 @@ export function runColors(runs: RunFolder[]): string[] {
   return colors;
 }
 
+/**
+ * A run's name in links (#item/<key>/<id>): from its folder, not its position, so a link copied
+ * from report.html opens the same run in `serve` (or in a report of other runs beside it).
+ */
+export function runKey(dir: string): string {
+  return `r${createHash("sha256").update(path.resolve(dir)).digest("hex").slice(0, 10)}`;
+}
+
 /** What the viewer script needs to know about each run; runs are told apart by index and label, never by model. */
 export function runMeta(runs: RunFolder[]) {
   const labels = folderLabels(runs);
   const colors = runColors(runs);
   return runs.map((run, index) => ({
     index,
+    key: runKey(run.dir),
     label: labels[index]!,
     color: colors[index]!,
     identity: folderIdentity(run),

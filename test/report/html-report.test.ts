@@ -5,7 +5,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { executeRun } from "../../src/core/session.js";
-import { htmlReport } from "../../src/report/html-report.js";
+import { htmlReport, runKey } from "../../src/report/html-report.js";
 import { blindReferences } from "../../src/report/blind-rows.js";
 import { markdownReport, readScores } from "../../src/report/render.js";
 import { mcnemarExact } from "../../src/stats/mcnemar.js";
@@ -176,21 +176,23 @@ test("gallery: failures first by default, sort by score and by id, search over p
   await page.close();
 });
 
-test("deep link: #item/<run>/<id> opens the item, ← and → walk the gallery's order, the link and the hash follow", async () => {
+test("deep link: #item/<run key>/<id> opens the item, ← and → walk the gallery's order, the link and the hash follow", async () => {
+  // The key names the run's folder (runKey), so the link opens the same run wherever it is listed.
+  const link = (x: { run: number; row: { id: string } }) => `#item/${runKey(DIRS[x.run]!)}/${encodeURIComponent(x.row.id)}`;
   const all = DIRS.flatMap((dir, run) => rowsOf(dir).map((row, index) => ({ row, run, index })));
   const rank = (x: (typeof all)[number]) => ({ wrong: 0, unreadable: 0, error: 2, missing: 2, right: 4 })[verdict(x.row)];
   const ordered = [...all].sort((a, b) => rank(a) - rank(b) || (score(a.row) ?? 2) - (score(b.row) ?? 2) || a.run - b.run || a.index - b.index);
   const at = 5;
   const target = ordered[at]!;
-  const { page, problems } = await openReport(`#item/${target.run}/${encodeURIComponent(target.row.id)}`);
+  const { page, problems } = await openReport(link(target));
   await page.waitForSelector("#detail[open]");
   assert.equal(await page.locator("#detail-body h3").textContent(), target.row.id);
   assert.equal(await page.locator("#detail-pos").textContent(), `${at + 1} of ${all.length}`);
-  assert.equal(await page.locator("#detail-link").getAttribute("href"), `#item/${target.run}/${encodeURIComponent(target.row.id)}`);
+  assert.equal(await page.locator("#detail-link").getAttribute("href"), link(target));
   await page.keyboard.press("ArrowRight");
   const next = ordered[at + 1]!;
   assert.equal(await page.locator("#detail-body h3").textContent(), next.row.id);
-  assert.equal(await page.evaluate(() => location.hash), `#item/${next.run}/${encodeURIComponent(next.row.id)}`);
+  assert.equal(await page.evaluate(() => location.hash), link(next));
   await page.keyboard.press("ArrowLeft");
   await page.keyboard.press("ArrowLeft");
   assert.equal(await page.locator("#detail-body h3").textContent(), ordered[at - 1]!.row.id);

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { executeRun } from "../../src/core/session.js";
+import { runKey } from "../../src/report/html-report.js";
 import { startViewer, type Viewer } from "../../src/serve/server.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -107,13 +108,15 @@ test("a folder of runs: the runs the HTML report finds (--repeats folders a leve
   copyRun(path.join(root, "rep", "repeat-2"));
   const tree = await startViewer({ dirs: [root], port: 0, pollMs: 200 });
   try {
-    const state = async () => JSON.parse(await (await fetch(`${tree.url}api/state`)).text()) as { runs: Array<{ index: number }>; items: Array<{ run: number }> };
+    const state = async () => JSON.parse(await (await fetch(`${tree.url}api/state`)).text()) as { runs: Array<{ index: number; key: string }>; items: Array<{ run: number }> };
     const first = await state();
     assert.equal(first.runs.length, 3);
     copyRun(path.join(root, "0-late")); // sorts first, is shown last
     const second = await state();
     assert.equal(second.runs.length, 4);
     assert.deepEqual(second.runs.map((r) => r.index), [0, 1, 2, 3]);
+    // Links name a run by its folder's key, the one report.html gives it, whatever its position.
+    assert.deepEqual(second.runs.map((r) => r.key), ["a", "rep/repeat-1", "rep/repeat-2", "0-late"].map((dir) => runKey(path.join(root, dir))));
     const perRun = (s: typeof first, run: number) => s.items.filter((i) => i.run === run).length;
     for (const run of [0, 1, 2]) assert.equal(perRun(second, run), perRun(first, run));
     assert.equal(perRun(second, 3), perRun(first, 0));

@@ -203,8 +203,10 @@
     return out;
   }
 
+  // Links name the run by its folder's key (html-report.ts runKey), not its position, so report.html and serve agree.
   function linkHash(item) {
-    return `#item/${item.run}/${encodeURIComponent(item.id)}`;
+    const run = state.runs[item.run];
+    return `#item/${run && run.key ? run.key : item.run}/${encodeURIComponent(item.id)}`;
   }
 
   function showDialog() {
@@ -256,13 +258,16 @@
     if (next) openDetail(next, list);
   }
 
-  // #item/<run>/<id>: opens that item (the gallery's current order gives its neighbours).
+  // #item/<run key>/<id>: opens that item (the gallery's current order gives its neighbours);
+  // #item/<run position>/<id>, the older form, still opens by position.
   function openFromHash() {
-    const match = /^#item\/(\d+)\/(.+)$/.exec(location.hash);
+    const match = /^#item\/([^/]+)\/(.+)$/.exec(location.hash);
     if (!match) return false;
     let id;
     try { id = decodeURIComponent(match[2]); } catch { return false; }
-    const item = state.items.find((it) => String(it.run) === match[1] && it.id === id);
+    const byKey = state.runs.findIndex((run) => run.key === match[1]);
+    const runIndex = byKey >= 0 ? byKey : /^\d+$/.test(match[1]) ? Number(match[1]) : -1;
+    const item = state.items.find((it) => it.run === runIndex && it.id === id);
     if (!item) return false;
     if (state.open && state.open.item === item && $("detail").open) return true;
     openDetail(item, state.view);

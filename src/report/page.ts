@@ -15,7 +15,7 @@ import { getBenchmark } from "../registry.js";
 import { escapeHtml, markdownSection, type SectionHeading } from "./markdown-html.js";
 import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
 import type { RunFolder } from "./run-folder.js";
-import { identityText, overallCell, runCounts, runIdentity, runLabel, runLabels, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
+import { displayFolder, identityText, overallCell, runCounts, runDate, runIdentity, runLabel, runLabels, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
 import { uniqueLabels } from "./svg.js";
 import { navigationCounts, navigationIdentityText, navigationRunLabel, navigationRunsMarkdown, navigationStatusCell, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
 
@@ -81,7 +81,13 @@ export function navigationDocument(run: RunFolder): NavigationRunScores {
 }
 
 /** Identity words of any run folder (filters and titles). */
-export const folderIdentity = (run: RunFolder): string => (run.navigation ? navigationIdentityText(navigationDocument(run)) : identityText(folderDocument(run)));
+/** The run's identity words, then its folder and when its scores were written: runs of one model stay apart. */
+export const folderIdentity = (run: RunFolder): string => {
+  const doc = run.navigation ? navigationDocument(run) : folderDocument(run);
+  const words = run.navigation ? navigationIdentityText(doc as NavigationRunScores) : identityText(doc as ScoresDocument);
+  const date = runDate(doc as ScoresDocument);
+  return `${words} · folder ${displayFolder(run.dir)}${date ? ` · ${date}` : ""}`;
+};
 
 /**
  * A navigation run's row of the runs table: mode and intervention where item runs show prompt and

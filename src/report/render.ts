@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ItemResult, ScoresDocument } from "../core/benchmark.js";
+import { noteRunFolder } from "./run-facts.js";
 import { appendAll, problemList, UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { finishedResults, readJsonFile, RunFolderError } from "./run-folder.js";
@@ -54,6 +55,7 @@ export function readReportRuns(inputs: string[], onUnfinished: (dirs: string[]) 
     const scores = readJsonFile<unknown>(file);
     assertScoresShape(file, scores);
     const dir = path.dirname(path.resolve(file));
+    noteRunFolder(scores as ScoresDocument, dir);
     if (path.basename(file) !== "scores.json") return { file, scores, results: null };
     // A navigation run's records are episodes.jsonl (navigation-folder.ts); an item run's, items.jsonl.
     if (isNavigationScores(scores)) {

@@ -8,6 +8,7 @@
  * `scoreCoverage`) and read back by the terminal, Markdown, HTML and viewer renderings, so all
  * of them say the same thing.
  */
+import path from "node:path";
 import type { ItemResult, ScoresDocument } from "../core/benchmark.js";
 import { scoreTasks as egopathScoreTasks } from "../benchmarks/egopath/aggregate.js";
 import { scoreTasks as egotlScoreTasks } from "../benchmarks/egotl/aggregate.js";
@@ -233,6 +234,33 @@ export function overallTerminal(run: ScoresDocument, formatted: string, computed
   return `— (incomplete: predictions for ${c.with} of ${c.of} tasks${computed ? `; as computed ${formatted}` : ""})`;
 }
 
+// ------------------------------------------------------------------ where and when
+
+const FOLDERS = new WeakMap<object, string>();
+
+/** Remembers the folder a scores document was read from (the report's inputs), shown beside its label. */
+export function noteRunFolder(run: object, dir: string): void {
+  FOLDERS.set(run, displayFolder(dir));
+}
+
+/** A folder as a reader types it: relative to the working folder when inside it, else absolute. */
+export function displayFolder(dir: string): string {
+  const relative = path.relative(process.cwd(), path.resolve(dir));
+  return relative === "" ? "." : relative.startsWith("..") || path.isAbsolute(relative) ? path.resolve(dir) : relative;
+}
+
+/** The folder the run was read from (noteRunFolder), or undefined for a document from elsewhere. */
+export function runFolderOf(run: object): string | undefined {
+  return FOLDERS.get(run);
+}
+
+/** "2026-12-07 11:45 UTC": when scores.json was written (created_at), or undefined. */
+export function runDate(run: ScoresDocument): string | undefined {
+  const at = text(run["created_at"]);
+  const date = at ? new Date(at) : undefined;
+  return date && Number.isFinite(date.getTime()) ? `${date.toISOString().slice(0, 16).replace("T", " ")} UTC` : undefined;
+}
+
 // ------------------------------------------------------------------ identity
 
 export interface RunDefaults {
@@ -379,15 +407,15 @@ export function usageLine(run: ScoresDocument): string | undefined {
 
 // ------------------------------------------------------------------ the Runs table
 
-/** One row per run: label, model, prompt, control, options, N scored / N total, status (and usage when any run has it). */
+/** One row per run: label, model, prompt, control, options, N scored / N total, status, folder, date (and usage when any run has it). */
 export function runIdentityRows(runs: ScoresDocument[], defaults: RunDefaults = {}): { header: string[]; rows: string[][] } {
   const labels = runLabels(runs, defaults);
   const withUsage = runs.some((r) => usageOf(r));
-  const header = ["Run", "Model", "Prompt", "Control", "Options", "Scored", "Status", ...(withUsage ? USAGE_HEADER : [])];
+  const header = ["Run", "Model", "Prompt", "Control", "Options", "Scored", "Status", "Folder", "Date", ...(withUsage ? USAGE_HEADER : [])];
   const rows = runs.map((run, i) => {
     const id = runIdentity(run);
     const c = runCounts(run);
-    return [labels[i]!, id.model, id.prompt ?? "–", id.control ?? "–", id.options.join(", ") || "–", `${c.scored}/${c.total}`, statusCell(run), ...(withUsage ? usageCells(usageOf(run)) : [])];
+    return [labels[i]!, id.model, id.prompt ?? "–", id.control ?? "–", id.options.join(", ") || "–", `${c.scored}/${c.total}`, statusCell(run), runFolderOf(run) ?? "–", runDate(run) ?? "–", ...(withUsage ? usageCells(usageOf(run)) : [])];
   });
   return { header, rows };
 }

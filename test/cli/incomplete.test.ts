@@ -199,9 +199,12 @@ test("two runs of random:1 named apart both appear in `report` (md and html); --
 
   const md = await runCli(["report", alpha, beta, gamma]);
   assert.equal(md.code, 0, md.stderr);
-  for (const name of ["alpha", "beta", "gamma from config"]) {
+  // A run's folder and the minute its scores were written (created_at, UTC) tell same-model runs apart.
+  const written = (dir: string) => `${String(json(path.join(dir, "scores.json")).created_at).slice(0, 16).replace("T", " ")} UTC`;
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  for (const [name, dir] of [["alpha", alpha], ["beta", beta], ["gamma from config", gamma]] as const) {
     assert.match(md.stdout, new RegExp(`^\\| ${name} \\| 7/7 \\| `, "m"), name); // leaderboard row
-    assert.match(md.stdout, new RegExp(`^\\| ${name} \\| random:1 \\| release \\| none \\| – \\| 7/7 \\| complete \\|$`, "m"), name); // Runs row
+    assert.match(md.stdout, new RegExp(`^\\| ${name} \\| random:1 \\| release \\| none \\| – \\| 7/7 \\| complete \\| ${escaped(dir)} \\| ${escaped(written(dir))} \\|$`, "m"), name); // Runs row
   }
   // The same model twice without names: two rows, the second marked (2), neither replacing the other.
   const twice = await runCli(["report", alpha, alpha]);
@@ -214,8 +217,8 @@ test("two runs of random:1 named apart both appear in `report` (md and html); --
   assert.ok(page.includes('<tr data-run="1"><td class="label">beta</td>'));
   const data = JSON.parse(/<script type="application\/json" id="sp-data">(.*?)<\/script>/s.exec(page)![1]!);
   assert.deepEqual(data.runs.map((r: { label: string; identity: string }) => [r.label, r.identity]), [
-    ["alpha", "name alpha · model random:1 · prompt release · control none"],
-    ["beta", "name beta · model random:1 · prompt release · control none"],
+    ["alpha", `name alpha · model random:1 · prompt release · control none · folder ${alpha} · ${written(alpha)}`],
+    ["beta", `name beta · model random:1 · prompt release · control none · folder ${beta} · ${written(beta)}`],
   ]);
 
   assert.equal(defaultOut("egopath", "random:1"), "runs/egopath/random_1");

@@ -96,8 +96,9 @@ test("HTML report: numbers, filters, paging, an item with its overlay, compariso
   await page.screenshot({ path: artifact("report-top.png") });
 
   // The run filter names each run by label and every identity field; two random:1 runs stay apart.
-  assert.equal(await page.locator('#f-run option[value="1"]').textContent(), "random:1 · egopath — model random:1 · prompt release · control none");
-  assert.equal(await page.locator('#f-run option[value="3"]').textContent(), "random:1 · vcn — model random:1 · prompt plain · control none");
+  // The identity, then the run's folder and when it was scored.
+  assert.match(await page.locator('#f-run option[value="1"]').textContent() ?? "", /^random:1 · egopath — model random:1 · prompt release · control none · folder \/.*\/random · \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+  assert.match(await page.locator('#f-run option[value="3"]').textContent() ?? "", /^random:1 · vcn — model random:1 · prompt plain · control none · folder \/.*\/vcn · \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
 
   // Filter to one task of one run: the count equals that run's a2 results.
   const a2 = readLines(path.join(runs.random, "items.jsonl")).filter((r) => r.task === "a2").length;

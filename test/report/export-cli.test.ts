@@ -31,12 +31,14 @@ test("report on a folder of runs: md, json, csv and latex read the same runs", (
   const csv = cli(RUNS, "--format", "csv");
   assert.equal(csv.status, 0, csv.stderr);
   const lines = csv.stdout.split("\r\n");
-  assert.equal(lines[0], "run,benchmark,model,task,metric,value,ci_low,ci_high,n,n_total");
+  assert.equal(lines[0], "run,benchmark,model,task,metric,value,ci_low,ci_high,n,n_total,folder,created_at");
   assert.equal(lines.at(-1), "", "ends in CRLF");
   // One overall row per item run, in the order json lists them.
   const overall = lines.filter((l) => l.includes(",overall,") && !l.includes(",vcn-navigation,"));
   assert.equal(overall.length, ITEM_RUNS);
-  assert.deepEqual(overall.map((l) => l.split(",").at(-5)), docs.filter((d) => d["kind"] !== "navigation").map((d) => (typeof d["score"] === "number" ? String(d["score"]) : "")));
+  assert.deepEqual(overall.map((l) => l.split(",").at(-7)), docs.filter((d) => d["kind"] !== "navigation").map((d) => (typeof d["score"] === "number" ? String(d["score"]) : "")));
+  // Each row ends with its run's scores.json time, as json lists it.
+  assert.deepEqual(overall.map((l) => l.split(",").at(-1)), docs.filter((d) => d["kind"] !== "navigation").map((d) => String(d["created_at"])));
 
   const board = cli(RUNS, "--format", "csv", "--table", "leaderboard");
   assert.equal(board.status, 0, board.stderr);

@@ -87,7 +87,7 @@ const ITEM_RUNS: Array<[string, string]> = [
 test("tidy CSV: every task metric of every run, with its interval, N and N total, equal to scores.json and items.jsonl", () => {
   const runs = readReportRuns([RUNS]);
   const rows = parseTable(tidyCsv(tidyRows(runs)));
-  assert.deepEqual(Object.keys(rows[0]!), ["run", "benchmark", "model", "task", "metric", "value", "ci_low", "ci_high", "n", "n_total"]);
+  assert.deepEqual(Object.keys(rows[0]!), ["run", "benchmark", "model", "task", "metric", "value", "ci_low", "ci_high", "n", "n_total", "folder", "created_at"]);
   const labels: Record<string, string> = { "egopath/oracle": "oracle", "egopath/random": "random:1", "egopath/partial": 'partial, "two tasks"', "vcn/oracle": "oracle", "vcn/random": "random:1", "egotl/random": "random:1", "egotl/formula": "'=1+2 @x", "epic/random": "random:1", "patheval/random": "random:1" };
   let checked = 0;
   for (const [benchmark, folder] of ITEM_RUNS) {

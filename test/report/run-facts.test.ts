@@ -1,9 +1,10 @@
 /** The run facts every table shows: computed from results, read back from scores.json, worded for each table. */
 import assert from "node:assert/strict";
+import path from "node:path";
 import { test } from "node:test";
 import type { ItemResult, ScoresDocument } from "../../src/core/benchmark.js";
 import {
-  coverageOf, incompleteReason, nScoredCell, overallCell, resultFacts, runLabel, runLabels, runsMarkdown, scoreCoverage, statusCell, usageLine,
+  coverageOf, incompleteReason, noteRunFolder, nScoredCell, overallCell, resultFacts, runLabel, runLabels, runsMarkdown, scoreCoverage, statusCell, usageLine,
 } from "../../src/report/run-facts.js";
 
 const scored = (id: string, task: string, status: "ok" | "missing" | "unparseable" = "ok"): ItemResult =>
@@ -73,19 +74,21 @@ test("the Runs table: identity, N scored / N total, status, usage columns when a
     cost: { usd: 3.456, price: { input_per_mtok: 2.5, output_per_mtok: 10 } },
   };
   const a = doc({ name: "a", control: "none", run_options: { prompt_source: "release", benchmark_options: {} }, n_total: 79, n_scored: 75, complete: false, counts: { parse_failures: 0, errors: 4, missing: 0 }, first_error: { id: "q1", kind: "timeout", message: "no reply within 120000 ms" }, usage });
-  const b = doc({ name: "b", n_total: 79, n_scored: 79, complete: true });
+  const b = doc({ name: "b", n_total: 79, n_scored: 79, complete: true, created_at: "2026-12-07T09:05:59.999Z" });
+  // b was read from a folder (the report notes it; shown relative to the working folder when inside it).
+  noteRunFolder(b, path.join(process.cwd(), "runs", "b"));
   assert.equal(runsMarkdown([a, b], { prompt: "release", control: "none" }), [
     "### Runs",
     "",
-    "| Run | Model | Prompt | Control | Options | Scored | Status | Input tokens | Output tokens | Reasoning tokens | Latency p50 / p90 | Truncated | Cost |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    "| a | openai:gpt-4o | release | none | – | 75/79 | incomplete: 4 errors | 1,234,567 | 8,901 | 0 | 1.23 s / 5.68 s | 2 (2.5%) | $3.46 |",
-    "| b | openai:gpt-4o | – | – | – | 79/79 | complete | – | – | – | – | – | – |",
+    "| Run | Model | Prompt | Control | Options | Scored | Status | Folder | Date | Input tokens | Output tokens | Reasoning tokens | Latency p50 / p90 | Truncated | Cost |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| a | openai:gpt-4o | release | none | – | 75/79 | incomplete: 4 errors | – | – | 1,234,567 | 8,901 | 0 | 1.23 s / 5.68 s | 2 (2.5%) | $3.46 |",
+    "| b | openai:gpt-4o | – | – | – | 79/79 | complete | runs/b | 2026-12-07 09:05 UTC | – | – | – | – | – | – |",
     "",
     "- a: 4 of 79 requests failed; the first error, on item q1 (timeout): no reply within 120000 ms",
   ].join("\n"));
   assert.equal(usageLine(a), "usage: 1,234,567 input, 8,901 output, 0 reasoning tokens over 75 replies (75 reported usage) · latency p50 / p90 1.23 s / 5.68 s · truncated 2 (2.5%) · cost $3.46");
   assert.equal(usageLine(b), undefined);
   // Without usage anywhere, no usage columns.
-  assert.ok(runsMarkdown([b]).includes("| Run | Model | Prompt | Control | Options | Scored | Status |\n"));
+  assert.ok(runsMarkdown([b]).includes("| Run | Model | Prompt | Control | Options | Scored | Status | Folder | Date |\n"));
 });

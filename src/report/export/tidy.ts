@@ -12,11 +12,13 @@
  *   from a prediction (n_scored).
  * - n_total: the task's questions in items.jsonl (empty when the run has no items.jsonl beside it);
  *   the overall row: the run's n_total.
+ * - folder, created_at: where the run was read from and when its scores.json was written, so runs
+ *   of one model stay apart.
  * - navigation runs (`navigate vcn`): benchmark "vcn-navigation", rows as navigationRows says.
  */
 import type { ItemResult, ScoresDocument } from "../../core/benchmark.js";
 import { isNavigationScores, navigationCounts, type NavigationRunScores } from "../../benchmarks/vcn/navigate/report.js";
-import { runCounts } from "../run-facts.js";
+import { runCounts, runFolderOf } from "../run-facts.js";
 import { csvTable } from "./csv.js";
 import { reportLabels } from "./labels.js";
 
@@ -31,9 +33,17 @@ export interface TidyRow {
   ci_high: number | null;
   n: number | null;
   n_total: number | null;
+  /** Where the run was read from (relative to the working folder when inside it) and when its scores were written. */
+  folder: string | null;
+  created_at: string | null;
 }
 
-export const TIDY_COLUMNS = ["run", "benchmark", "model", "task", "metric", "value", "ci_low", "ci_high", "n", "n_total"] as const;
+export const TIDY_COLUMNS = ["run", "benchmark", "model", "task", "metric", "value", "ci_low", "ci_high", "n", "n_total", "folder", "created_at"] as const;
+
+/** The columns every row of a run shares: its label, benchmark, model, folder and date. */
+function runColumns(run: { benchmark: string; model: unknown; created_at?: unknown }, label: string, benchmark: string) {
+  return { run: label, benchmark, model: String(run.model), folder: runFolderOf(run) ?? null, created_at: typeof run.created_at === "string" ? run.created_at : null };
+}
 
 /** Keys of a task's block that count things (N-like) rather than measure them. */
 const COUNT_KEY = /^(n|n_.*|.*_n|tp|fp|fn|tn|invalid|correct|successes|unreadable|excluded|zero_truth|total|total_processed|num_.*|parse_failures|chose_.*|errors|missing|scored|code|count.*|.*_count)$/;
@@ -70,7 +80,7 @@ function taskTotal(results: ItemResult[] | null, key: string, block: Loose): num
 }
 
 function itemRunRows(run: ScoresDocument, label: string, results: ItemResult[] | null): TidyRow[] {
-  const base = { run: label, benchmark: run.benchmark, model: String(run.model) };
+  const base = runColumns(run, label, run.benchmark);
   const counts = runCounts(run);
   const overallName = typeof run["score_name"] === "string" ? (run["score_name"] as string) : "score";
   const rows: TidyRow[] = [{ ...base, task: "overall", metric: overallName, value: finite(run.score), ...interval(run["score_ci"]), n: counts.scored, n_total: counts.total }];
@@ -91,7 +101,7 @@ function itemRunRows(run: ScoresDocument, label: string, results: ItemResult[] |
  * episodes with a known target room, rsr_n); n_total = episodes asked, known for "overall" only.
  */
 function navigationRows(run: NavigationRunScores, label: string): TidyRow[] {
-  const base = { run: label, benchmark: `${run.benchmark}-navigation`, model: String(run.model) };
+  const base = runColumns(run, label, `${run.benchmark}-navigation`);
   const c = navigationCounts(run);
   const nav = record(run.navigation) ?? {};
   const rows: TidyRow[] = [];

@@ -20,6 +20,9 @@ const UNESCAPE: Array<[string, string]> = [
   ["\\textbackslash{}", "\\"], ["\\textasciitilde{}", "~"], ["\\textasciicircum{}", "^"], ["\\textless{}", "<"], ["\\textgreater{}", ">"], ["\\textbar{}", "|"],
   ["\\ensuremath{\\cdot}", "·"], ["\\ensuremath{\\geq}", "≥"], ["\\ensuremath{\\leq}", "≤"], ["\\ensuremath{\\pm}", "±"], ["\\ensuremath{\\times}", "×"], ["\\ensuremath{-}", "−"],
   ["\\ldots{}", "…"], ["{[}", "["], ["{]}", "]"], ["---", "—"], ["--", "–"],
+  ["\\dag{}", "†"], ["\\ddag{}", "‡"], ["\\S{}", "§"], ["\\ensuremath{\\varepsilon}", "ε"], ["\\ensuremath{\\Delta}", "Δ"], ["\\ensuremath{\\delta}", "δ"],
+  ["\\ensuremath{\\sigma}", "σ"], ["\\ensuremath{\\mu}", "μ"], ["\\ensuremath{\\leftrightarrow}", "↔"], ["\\ensuremath{\\rightarrow}", "→"], ["\\ensuremath{\\leftarrow}", "←"],
+  ["\\ensuremath{\\neg}", "¬"], ["\\ensuremath{\\approx}", "≈"], ["\\ensuremath{\\neq}", "≠"], ["\\ensuremath{\\infty}", "∞"], ["\\ensuremath{^2}", "²"], ["\\ensuremath{^\\circ}", "°"],
   ["\\{", "{"], ["\\}", "}"], ["\\$", "$"], ["\\&", "&"], ["\\%", "%"], ["\\#", "#"], ["\\_", "_"],
 ];
 function unlatex(text: string): string {
@@ -95,6 +98,9 @@ test("latexEscape: LaTeX's special characters, brackets and the Unicode signs pd
   assert.equal(latexEscape("<a|b>"), "\\textless{}a\\textbar{}b\\textgreater{}");
   assert.equal(latexEscape("— (2 of 5 tasks) – ≥3 · −0.5"), "--- (2 of 5 tasks) -- \\ensuremath{\\geq}3 \\ensuremath{\\cdot} \\ensuremath{-}0.5");
   assert.equal(latexEscape("two\nlines"), "two lines");
+  // The signs the report prints (blind-rule dagger, PathEval's epsilon and delta, arrows) as LaTeX;
+  // anything else outside ASCII as its code point, so the output is ASCII only.
+  assert.equal(latexEscape("46.7 † ε=0.1 Δ 2 ↔ ¬ § λ"), "46.7 \\dag{} \\ensuremath{\\varepsilon}=0.1 \\ensuremath{\\Delta} 2 \\ensuremath{\\leftrightarrow} \\ensuremath{\\neg} \\S{} {[}U+03BB{]}");
 });
 
 test("booktabs: rules, header, body, caption and label; shrunk to the line when wider; a longtable past 30 rows", () => {

@@ -43,13 +43,37 @@ const LATEX_SPECIAL: Record<string, string> = {
   "≤": "\\ensuremath{\\leq}",
   "…": "\\ldots{}",
   "\u00a0": "~",
+  // Signs the report's tables print (the blind-rule dagger, PathEval's epsilon and deltas, ...).
+  "†": "\\dag{}",
+  "‡": "\\ddag{}",
+  "§": "\\S{}",
+  "°": "\\ensuremath{^\\circ}",
+  "ε": "\\ensuremath{\\varepsilon}",
+  "Δ": "\\ensuremath{\\Delta}",
+  "δ": "\\ensuremath{\\delta}",
+  "σ": "\\ensuremath{\\sigma}",
+  "μ": "\\ensuremath{\\mu}",
+  "↔": "\\ensuremath{\\leftrightarrow}",
+  "→": "\\ensuremath{\\rightarrow}",
+  "←": "\\ensuremath{\\leftarrow}",
+  "¬": "\\ensuremath{\\neg}",
+  "≈": "\\ensuremath{\\approx}",
+  "≠": "\\ensuremath{\\neq}",
+  "∞": "\\ensuremath{\\infty}",
+  "²": "\\ensuremath{^2}",
 };
 
-const SPECIAL_PATTERN = /[\\{}$&%#_~^<>|[\]—–−±×·≥≤…\u00a0]/g;
+/**
+ * Any other character outside ASCII (a model's name, a task word): pdfLaTeX cannot set it without
+ * a package, so it is written as its code point, [U+03BB], rather than left to break the build.
+ */
+const codePoint = (ch: string) => `[U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}]`;
 
-/** Plain text as LaTeX text: every special character escaped, line breaks as spaces. */
+const SPECIAL_PATTERN = /[\\{}$&%#_~^<>|[\]]|[^\x00-\x7f]/gu;
+
+/** Plain text as LaTeX text: every special character escaped, line breaks as spaces; only ASCII comes out. */
 export function latexEscape(text: string): string {
-  return text.replace(/\r\n|[\r\n]/g, " ").replace(SPECIAL_PATTERN, (ch) => LATEX_SPECIAL[ch]!);
+  return text.replace(/\r\n|[\r\n]/g, " ").replace(SPECIAL_PATTERN, (ch) => LATEX_SPECIAL[ch] ?? latexEscape(codePoint(ch)));
 }
 
 /** A % comment line per input line (comments end at the line break, so breaks become new comments). */

@@ -200,7 +200,7 @@ export function egopathMarkdown(runs: ScoresDocument[]): string {
   const parts = [
     "## EgoPathBench",
     "",
-    "Percentages. Score = EgoPath Score (chance-adjusted traversability BA and route SR), \"—\" when a task has no predictions; Scored = items scored from a prediction / items asked; SPL = `spl_all` (failures count 0). " +
+    "Percentages. Score = EgoPath Score (chance-adjusted traversability BA and route SR), \"—\" when a task has no predictions; it is the mean of (2·BA − 1) for a1 and b1 and SR for a2, b2 and c (supplement, EgoPath Score), so traversability worse than a coin flip counts below 0 and a run can score below 0. Scored = items scored from a prediction / items asked; SPL = `spl_all` (failures count 0). " +
       `The ${LABEL_FREE_ROW} row is exact, not sampled: what the \`random-route\` built-in scores in expectation on the same questions (routes: the start, then 1-4 displayed ids drawn uniformly, blind to the legal steps; traversability: each candidate with probability 1/2).`,
     "",
     leaderboard(runs, labels),

@@ -76,6 +76,15 @@ export function vcnMarkdown(runs: ScoresDocument[]): string {
     "",
     table(["Run", "Variant", "Scored", "N", ...HEADER], rows),
   ];
+  // Why an average is "—": instruction types the run asked no question of (counterfactual runs skip episodes).
+  const unasked = list.flatMap((run, i) => {
+    const tasks = run.tasks as Record<string, Partial<TaskSummary>>;
+    const none = TASK_CODES.filter((t) => !((tasks[t]?.n ?? 0) > 0));
+    if (none.length === 0) return [];
+    const why = run.counterfactual ? ` (a counterfactual instruction could be made for ${run.counterfactual.n} of ${run.counterfactual.total} questions: see "Counterfactual instructions")` : "";
+    return [`- ${mdText(labels[i]!)}: no ${none.map((t) => TASK_NAMES[t]).join(", ")} question was asked${why}, so the averages over every type are "—".`];
+  });
+  if (unasked.length > 0) parts.push("", ...unasked);
   const labelOf = new Map(list.map((run, i) => [run, labels[i]!]));
   const withErrors = list.filter((r) => r.errors);
   if (withErrors.length > 0) {

@@ -9,6 +9,7 @@ import { TASK_CODES, type TaskCode } from "../benchmarks/vcn/schema.js";
 import { BUILTIN_AGENTS } from "../benchmarks/vcn/navigate/agents.js";
 import { INTERVENTIONS, NAV_MODES, OBSERVATIONS } from "../benchmarks/vcn/navigate/prompt.js";
 import { executeNavigation, type NavigationRunOptions } from "../benchmarks/vcn/navigate/session.js";
+import { navigationTerminal, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
 import { navigationOnQueue } from "../queue/navigation.js";
 import { MAX_CONCURRENCY, MAX_EPISODE_ACTIONS, MAX_FRAMES_PER_SPEC, MAX_PORT } from "../core/limits.js";
 import { list, positiveCount, seed, wholeIn } from "./main.js";
@@ -103,9 +104,10 @@ export function registerNavigate(program: Command): void {
         quiet: Boolean(opts.quiet),
         signal: controller.signal,
       };
-      const { scores, markdown, ran, reused } = opts.queue !== undefined ? await navigationOnQueue(options, { url: String(opts.queue), work: opts.work !== false }) : await executeNavigation(options);
-      console.log(markdown.trimEnd());
-      console.log(`wrote ${out}/scores.json, episodes.jsonl, report.md and a top-down picture per episode (${ran} episodes run, ${reused} kept from an earlier run)`);
+      const { scores, ran, reused } = opts.queue !== undefined ? await navigationOnQueue(options, { url: String(opts.queue), work: opts.work !== false }) : await executeNavigation(options);
+      // A summary, as `run` prints; every table is in report.md.
+      console.log(navigationTerminal(scores as unknown as NavigationRunScores));
+      console.log(`wrote ${out}/scores.json, episodes.jsonl, report.md (every table) and a top-down picture per episode (${ran} episodes run, ${reused} kept from an earlier run)`);
       if (!scores.complete) {
         console.error(`incomplete: ${scores.counts.error} episodes ended in provider errors, ${scores.counts.not_run} were not run; run the same command again${scores.counts.error > 0 ? " with --retry-errors to ask again" : ""}`);
         if (!opts.allowIncomplete) process.exitCode = EXIT_INCOMPLETE;

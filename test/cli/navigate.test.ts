@@ -96,6 +96,13 @@ test("a model behind the mock OpenAI server (strict rules) completes episodes: e
   assert.ok(texts.every((t) => /Your position: -?\d+\.\d\d m ahead of and -?\d+\.\d\d m to the left .* turned -?\d+ degrees/.test(t)));
   assert.ok(texts.every((t) => t.includes("Depth of the four views now") && t.includes("Right depth:")));
   const scores = scoresOf(out);
+  // stdout is a summary as `run` prints (the tables are in report.md): a row per type, then all, then the status.
+  const summary = run.stdout.trim().split("\n");
+  assert.match(summary[0]!, /^VCN-Bench navigation: openai:/);
+  assert.equal(summary.filter((line) => /^\S+ +\d+ {3}SR /.test(line)).length, Object.keys(scores.navigation.by_task).length + 1);
+  assert.match(run.stdout, new RegExp(`^all +3 {3}SR +${(100 * scores.navigation.summary.SR).toFixed(1)} {3}SPL +${(100 * scores.navigation.summary.SPL).toFixed(1)} `, "m"));
+  assert.match(run.stdout, /^episodes 3\/3 · complete$/m);
+  assert.ok(summary.length <= 10, run.stdout);
   assert.equal(scores.settings.observation, "rgbd-pose");
   assert.equal(scores.settings.depth, true);
   assert.equal(scores.complete, true);

@@ -87,6 +87,28 @@ export function navigationStatusCell(run: NavigationRunScores): string {
   return `incomplete: ${parts.join(", ") || "the run did not finish"}`;
 }
 
+const pct1 = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? (100 * v).toFixed(1) : "–");
+const metres = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v.toFixed(2) : "–");
+
+/**
+ * What `navigate` prints when it is done (as `run` prints a summary, not the report): SR, SPL,
+ * RSR and DTG pooled and per instruction type, then the episodes done and the status.
+ */
+export function navigationTerminal(run: NavigationRunScores): string {
+  const nav = record(run.navigation) ?? {};
+  const row = (name: string, summary: unknown) => {
+    const s = record(summary) ?? {};
+    return `${name.padEnd(12)} ${String(finite(s["n"]) ?? 0).padStart(4)}   SR ${pct1(s["SR"]).padStart(5)}   SPL ${pct1(s["SPL"]).padStart(5)}   RSR ${pct1(s["RSR"]).padStart(5)}   DTG ${metres(s["DTG"]).padStart(6)} m`;
+  };
+  const byTask = record(nav["by_task"]) ?? {};
+  return [
+    `VCN-Bench navigation: ${navigationRunLabel(run)} (percentages; DTG: mean final distance to the goal)`,
+    ...Object.keys(byTask).map((task) => row(task, byTask[task])),
+    row("all", nav["summary"]),
+    `episodes ${episodesCell(run)} · ${navigationStatusCell(run)}`,
+  ].join("\n");
+}
+
 const DEFAULT_MODE = "action";
 const DEFAULT_INTERVENTION = "none";
 

@@ -41,7 +41,7 @@ export function registerReport(program: Command): void {
         const expanded = expandReportInputs(inputs, { requireScores: false });
         if (expanded.unfinished.length > 0) noteUnfinished(expanded.unfinished);
         const dirs = expanded.runs;
-        const { html, summary } = await htmlReport(dirs, { budgetBytes, maxSide: opts.pictureSize ?? DEFAULT_HTML_OPTIONS.maxSide });
+        const { html, summary } = await htmlReport(dirs, { budgetBytes, maxSide: opts.pictureSize ?? DEFAULT_HTML_OPTIONS.maxSide, onProgress: pictureProgress() });
         text = html;
         console.error(`pictures for ${summary.pictured} of ${summary.total} items (${(summary.bytes / 1024 / 1024).toFixed(1)} MB)`);
       } else if (inputs.every(isAuditFolder)) {
@@ -60,4 +60,15 @@ export function registerReport(program: Command): void {
         console.log(`wrote ${opts.out}`);
       } else process.stdout.write(text);
     });
+}
+
+/** "drawing pictures: 83 of 830 items" on stderr at every tenth of the items (a big report takes minutes). */
+function pictureProgress(): (done: number, total: number) => void {
+  let shown = -1;
+  return (done, total) => {
+    const tenth = total > 0 ? Math.floor((10 * done) / total) : 10;
+    if (tenth === shown || total < 50) return;
+    shown = tenth;
+    console.error(`drawing pictures: ${done} of ${total} items`);
+  };
 }

@@ -214,12 +214,14 @@ export const webpEncoder: EmbedEncoder = async (png) => ({ mime: "image/webp", b
 export async function embedOverlays(
   runs: RunFolder[],
   entries: GalleryItem[],
-  options: { budgetBytes: number; maxSide: number; renderer?: OverlayRenderer; encode?: EmbedEncoder },
+  options: { budgetBytes: number; maxSide: number; renderer?: OverlayRenderer; encode?: EmbedEncoder; onProgress?: (done: number, total: number) => void },
 ): Promise<EmbedSummary> {
   const renderer = options.renderer ?? overlayRenderer();
   const encode = options.encode ?? webpEncoder;
   const summary: EmbedSummary = { pictured: 0, total: entries.length, bytes: 0, failures: new Map() };
+  let done = 0;
   for (const entry of spreadOrder(entries)) {
+    options.onProgress?.(done++, entries.length);
     const run = runs[entry.run]!;
     const drawn = await renderer.render(run, run.results[entry.index]!, options.maxSide);
     if ("error" in drawn) {
@@ -234,5 +236,6 @@ export async function embedOverlays(
     entry.image = uri; // one picture serves as thumbnail and large view (the page scales it)
     summary.pictured++;
   }
+  options.onProgress?.(entries.length, entries.length);
   return summary;
 }

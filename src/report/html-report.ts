@@ -17,6 +17,8 @@ export interface HtmlReportOptions {
   budgetBytes: number;
   /** Longest side of each embedded picture. */
   maxSide: number;
+  /** Called as the pictures are drawn (items done, items in all). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * A --limit run says what it is (issue 30 item 1): scores.json records the limit and the items
  * the asked tasks have, the terminal, report.md and report.html name the run by its limit and show
- * N of the available items, and a run of every item stays unmarked beside it.
+ * N of the available items, and a run of every item stays unmarked beside it. (The HTML report's
+ * progress lines, issue 30 item 10, are checked on the same report.)
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -43,7 +44,13 @@ test("run and score with --limit record it, and every table names the run by it"
   assert.match(report, new RegExp(`^\\| oracle \\(limit 3\\) \\| 15/15 of ${ALL} \\(limit 3\\) \\| 100\\.0 \\|`, "m"));
   assert.match(report, new RegExp(`^\\| oracle \\(limit 3\\) \\| oracle \\| release \\| none \\| limit 3 \\| 15/15 \\| complete \\(limited: first 3 per task, 15 of ${ALL} items\\) \\|`, "m"));
 
-  assert.equal((await runCli(["report", full, limited, "--format", "html", "--out", html])).code, 0);
+  const drawn = await runCli(["report", full, limited, "--format", "html", "--out", html]);
+  assert.equal(drawn.code, 0, drawn.stderr);
+  // Progress on stderr while the pictures are drawn, at every tenth of the 53 + 15 items.
+  const progress = drawn.stderr.split("\n").filter((line) => line.startsWith("drawing pictures: "));
+  assert.equal(progress[0], `drawing pictures: 0 of ${ALL + 15} items`);
+  assert.equal(progress.at(-1), `drawing pictures: ${ALL + 15} of ${ALL + 15} items`);
+  assert.equal(progress.length, 11);
   const page = readFileSync(html, "utf8");
   assert.ok(page.includes("oracle (limit 3)"), "the HTML report labels the limited run");
   assert.ok(page.includes(`complete (limited: first 3 per task, 15 of ${ALL} items)`), "and says what it left out");

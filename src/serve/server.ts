@@ -27,6 +27,8 @@ export interface ViewerOptions {
   port?: number;
   /** How often the page asks whether the runs changed. */
   pollMs?: number;
+  /** How long the first page waits for the prompts before it is sent without them (default 250 ms). */
+  promptWaitMs?: number;
 }
 
 export interface Viewer {
@@ -53,6 +55,13 @@ function folderVersion(dirs: string[]): string {
   }
   return hash.digest("hex").slice(0, 16);
 }
+
+const PROMPT_WAIT_MS = 250;
+/** Marks the version of a page sent before its prompts were ready, so the first poll replaces it. */
+export const PROMPTS_PENDING = "~prompts-pending";
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A gallery item with its prompt fields cleared (they are being attached while the first page is sent). */
+const withoutPrompt = (item: GalleryItem): GalleryItem => ({ ...item, prompt: null, promptError: null });
 
 const SECURITY_HEADERS = {
   "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -194,13 +203,16 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     const route = url.pathname;
     if (route === "/") {
       const state = current();
-      const prompts = await promptsOf(state);
+      // The prompts are rebuilt from the data, seconds for a big folder: the first page does not
+      // wait for them. Sent without them (and under another version), it gets them with its first poll.
+      const prompts = await Promise.race([promptsOf(state), sleep(options.promptWaitMs ?? PROMPT_WAIT_MS).then(() => undefined)]);
+      const shown = prompts ? { version: state.version, ...viewerData(state, prompts) } : { version: `${state.version}${PROMPTS_PENDING}`, ...viewerData({ ...state, items: state.items.map(withoutPrompt) }, []) };
       return send(res, 200, "text/html; charset=utf-8", page({
         title: "spatialprobe viewer",
         subtitle: `${state.runs.length} run${state.runs.length === 1 ? "" : "s"} · updates while runs are in progress`,
         summary: summaryHtml(state.runs),
         notes: [],
-        data: { mode: "serve", version: state.version, ...viewerData(state, prompts), pollMs: options.pollMs ?? 2000 },
+        data: { mode: "serve", ...shown, pollMs: options.pollMs ?? 2000 },
         script: "external",
       }));
     }

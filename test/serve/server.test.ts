@@ -6,7 +6,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { executeRun } from "../../src/core/session.js";
 import { runKey } from "../../src/report/html-report.js";
-import { startViewer, type Viewer } from "../../src/serve/server.js";
+import { PROMPTS_PENDING, startViewer, type Viewer } from "../../src/serve/server.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-serve-"));
@@ -124,5 +124,22 @@ test("a folder of runs: the runs the HTML report finds (--repeats folders a leve
     assert.equal(file.status, 200);
   } finally {
     await tree.close();
+  }
+});
+
+test("the first page does not wait for the prompts: it comes without them under a pending version, and the next state brings them", async () => {
+  const quick = await startViewer({ dirs: [runDir], port: 0, pollMs: 200, promptWaitMs: 0 });
+  try {
+    const html = await (await fetch(quick.url)).text();
+    const boot = JSON.parse(/<script type="application\/json" id="sp-data">(.*?)<\/script>/s.exec(html)![1]!) as { version: string; prompts: unknown[]; items: Array<{ prompt: number | null }> };
+    assert.ok(boot.version.endsWith(PROMPTS_PENDING), boot.version);
+    assert.deepEqual(boot.prompts, []);
+    assert.ok(boot.items.length > 0 && boot.items.every((item) => item.prompt === null));
+    const state = JSON.parse(await (await fetch(`${quick.url}api/state`)).text()) as typeof boot;
+    assert.equal(`${state.version}${PROMPTS_PENDING}`, boot.version);
+    assert.ok(state.prompts.length > 0);
+    assert.ok(state.items.every((item) => typeof item.prompt === "number"));
+  } finally {
+    await quick.close();
   }
 });

@@ -553,6 +553,12 @@
         renderCompare();
         refreshEpisodeFilters();
         renderEpisodes();
+        // An item open while its run changed (or before the prompts arrived) is shown again, as it is now.
+        if (state.open && $("detail").open) {
+          const was = state.open.item;
+          const now = state.items.find((it) => it.run === was.run && it.id === was.id);
+          if (now) openDetail(now, state.view);
+        }
       }
     } catch (error) {
       $("live-status").textContent = `connection lost (${error.message}); retrying`;

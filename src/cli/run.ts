@@ -8,7 +8,7 @@ import { seed, wholeIn } from "./main.js";
 import { readConfigFile } from "../core/config.js";
 import { addModelFlags, modelSettingsFlags, positiveSeconds, positiveUsd } from "./model-flags.js";
 import { usageLine } from "../report/run-facts.js";
-import { addScoringFlags, benchmarkOptions, checkFlagReaders, defaultOut, reportCompleteness } from "./shared.js";
+import { addScoringFlags, benchmarkOptions, checkFlagReaders, defaultOut, reportCompleteness, selectionOptions } from "./shared.js";
 
 export function registerRun(program: Command): void {
   const command = program
@@ -48,6 +48,7 @@ export function registerRun(program: Command): void {
           data: opts.data,
           tasks: opts.tasks,
           limit: opts.limit,
+          ...selectionOptions(opts),
           out,
           bootstrapResamples: opts.bootstrap,
           bootstrapSeed: opts.bootstrapSeed,

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { executeScore } from "../core/session.js";
 import { UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
-import { addScoringFlags, benchmarkOptions, checkFlagReaders, reportCompleteness } from "./shared.js";
+import { addScoringFlags, benchmarkOptions, checkFlagReaders, reportCompleteness, selectionOptions } from "./shared.js";
 
 export function registerScore(program: Command): void {
   const command = program
@@ -21,6 +21,7 @@ export function registerScore(program: Command): void {
       data: opts.data,
       tasks: opts.tasks,
       limit: opts.limit,
+      ...selectionOptions(opts),
       out: opts.out,
       bootstrapResamples: opts.bootstrap,
       bootstrapSeed: opts.bootstrapSeed,

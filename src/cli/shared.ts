@@ -3,6 +3,7 @@ import type { BenchmarkOptions, ScoresDocument } from "../core/benchmark.js";
 import { incompleteReason } from "../report/run-facts.js";
 import { UsageError } from "../core/problems.js";
 import { MAX_BOOTSTRAP_RESAMPLES, MAX_FPS, MAX_FRAMES_PER_SPEC } from "../core/limits.js";
+import { readRegularText } from "../core/file-read.js";
 import { list, numberIn, positiveCount, seed, wholeIn } from "./main.js";
 
 /** Flags shared by `run` and `score`. */
@@ -11,6 +12,9 @@ export function addScoringFlags(command: Command): Command {
     .requiredOption("--data <path>", "dataset root (for EgoPathBench: the folder holding benchmark_evalfix/ and assets/)")
     .option("--tasks <list>", "comma-separated task codes or names (default: every task present)", list)
     .option("--limit <n>", "only the first N questions of each task", positiveCount)
+    .option("--items <ids>", "only these item ids: comma-separated, or @FILE with one id per line", itemIds)
+    .option("--sample <n>", "a random sample of N items (drawn by --sample-seed, kept in the data's order)", positiveCount)
+    .option("--sample-seed <n>", "seed of --sample", seed, 1)
     .option("--out <dir>", "output folder for scores.json, items.jsonl, report.md (run: default runs/<benchmark>/<model>, or runs/<benchmark>/<model>--<name> with --name; score: required)")
     .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (0 = none)", wholeIn(0, MAX_BOOTSTRAP_RESAMPLES), 10000)
     .option("--bootstrap-seed <n>", "seed of the bootstrap", seed, 20260717)
@@ -26,6 +30,30 @@ export function addScoringFlags(command: Command): Command {
     .option("--name <label>", "a label for the run, shown in every report table, chart and viewer filter (default: the model and what differs from the defaults)", runName)
     .option("--allow-incomplete", "exit 0 even when items ended in errors or have no prediction (default: exit 3 after a one-line reason)")
     .option("--quiet", "no progress on stderr");
+}
+
+/** Most ids --items takes (a file of them is read up to this many lines). */
+const MAX_ITEM_IDS = 1_000_000;
+
+/** --items: "a,b,c", or "@file" naming one id per line (blank lines skipped). */
+function itemIds(text: string): string[] {
+  let ids: string[];
+  if (text.startsWith("@")) {
+    const file = text.slice(1);
+    try {
+      ids = readRegularText(file, { maxBytes: 64 * 1024 * 1024 }).split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+    } catch (error) {
+      throw new InvalidArgumentError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+  } else ids = list(text);
+  if (ids.length === 0) throw new InvalidArgumentError("names no item id");
+  if (ids.length > MAX_ITEM_IDS) throw new InvalidArgumentError(`names ${ids.length} ids, more than ${MAX_ITEM_IDS}`);
+  return ids;
+}
+
+/** The --items, --sample and --sample-seed of `run` and `score` as CommonOptions fields. */
+export function selectionOptions(opts: { items?: string[]; sample?: number; sampleSeed?: number }): { items?: string[]; sample?: { n: number; seed: number } } {
+  return { ...(opts.items ? { items: opts.items } : {}), ...(opts.sample !== undefined ? { sample: { n: opts.sample, seed: opts.sampleSeed ?? 1 } } : {}) };
 }
 
 function rulesSet(text: string): "official" | "paper" {

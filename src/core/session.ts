@@ -6,6 +6,7 @@ import { withFolderLock } from "./lock.js";
 import { openLiveLog, writeRunOutputs, type LiveHeader, type LiveLog } from "./outputs.js";
 import { itemKey, readPredictionFile } from "./predictions.js";
 import { DataError, UsageError } from "./problems.js";
+import { createRng } from "../stats/rng.js";
 import { Progress } from "./progress.js";
 import type { PyDict } from "./pycompat/json.js";
 import { jsonModeByTask, scorePredictions } from "./run.js";
@@ -33,6 +34,10 @@ export interface CommonOptions {
   data: string;
   tasks?: string[];
   limit?: number;
+  /** --items: only these item ids (in the data's order). */
+  items?: string[];
+  /** --sample: a seeded random sample of this many items (in the data's order). */
+  sample?: { n: number; seed: number };
   out: string;
   bootstrapResamples: number;
   bootstrapSeed: number;
@@ -70,7 +75,7 @@ interface Loaded {
   benchmark: Benchmark<BenchItem>;
   items: BenchItem[];
   tasks: string[];
-  /** With --limit: the items of the asked tasks before the limit cut them. */
+  /** With --limit, --items or --sample: the items of the asked tasks before they were chosen. */
   available?: number;
 }
 
@@ -87,6 +92,8 @@ export function loadForScoring(options: CommonOptions, model?: string, requests?
   if (loaded.problems.length > 0) throw new DataError(loaded.problems);
   let items = loaded.items;
   const available = items.length;
+  if (options.items) items = chosenItems(items, options.items);
+  if (options.sample) items = sampledItems(items, options.sample);
   if (options.limit !== undefined) {
     const seen = new Map<string, number>();
     items = items.filter((item) => {
@@ -95,7 +102,25 @@ export function loadForScoring(options: CommonOptions, model?: string, requests?
       return k <= options.limit!;
     });
   }
-  return { benchmark, items, tasks: loaded.tasks, ...(options.limit !== undefined ? { available } : {}) };
+  return { benchmark, items, tasks: loaded.tasks, ...(isSubset(options) ? { available } : {}) };
+}
+
+const isSubset = (o: Pick<CommonOptions, "limit" | "items" | "sample">) => o.limit !== undefined || o.items !== undefined || o.sample !== undefined;
+
+/** --items: the items with these ids, in the data's order; an id the data lacks is a usage error. */
+function chosenItems(items: BenchItem[], ids: readonly string[]): BenchItem[] {
+  const wanted = new Set(ids);
+  const known = new Set(items.map((item) => String(item.id)));
+  const unknown = [...wanted].filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new UsageError(`--items: ${unknown.length} id${unknown.length === 1 ? " is" : "s are"} not among the asked tasks' items: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""}`);
+  return items.filter((item) => wanted.has(String(item.id)));
+}
+
+/** --sample N: N items drawn without replacement by the seed, kept in the data's order (all of them when N is larger). */
+function sampledItems(items: BenchItem[], sample: { n: number; seed: number }): BenchItem[] {
+  if (sample.n >= items.length) return items;
+  const picked = new Set(createRng(sample.seed).shuffle(items.map((_, i) => i)).slice(0, sample.n));
+  return items.filter((_, i) => picked.has(i));
 }
 
 /** Who a run is, beside its model: its label, the control used, and whether it scored stored predictions. */
@@ -124,8 +149,9 @@ function scoresDocument(benchmark: Benchmark<BenchItem>, model: string, loaded: 
     ...(identity.name ? { name: identity.name } : {}),
     ...(identity.control ? { control: identity.control } : {}),
     ...facts,
-    // A --limit run says so (report/run-facts.ts limitOf), so it never passes for the whole set.
+    // A run of a subset says so (report/run-facts.ts subsetOf), so it never passes for the whole set.
     ...(options.limit !== undefined ? { limit: { per_task: options.limit, n_available: loaded.available ?? loaded.items.length } } : {}),
+    ...(options.items || options.sample ? { selection: { ...(options.items ? { items: options.items.length } : {}), ...(options.sample ? { sample: options.sample.n, seed: options.sample.seed } : {}), n_available: loaded.available ?? loaded.items.length } } : {}),
     ...summary,
     score_complete: coverage.without_predictions.length === 0,
     score_coverage: coverage,

@@ -195,6 +195,8 @@ export async function queuedRun(request: QueueRequest): Promise<QueuedRun> {
     data: options.data,
     ...(options.tasks && options.tasks.length > 0 ? { tasks: options.tasks } : {}),
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.items ? { items: options.items } : {}),
+    ...(options.sample ? { sample: options.sample } : {}),
     model: options.model,
     settings,
     promptSource: options.promptSource,

@@ -33,6 +33,8 @@ export function rebuildRun(spec: RunSpec, itemIds: readonly string[], env: NodeJ
     data: spec.data,
     ...(spec.tasks ? { tasks: spec.tasks } : {}),
     ...(spec.limit !== undefined ? { limit: spec.limit } : {}),
+    ...(spec.items ? { items: spec.items } : {}),
+    ...(spec.sample ? { sample: spec.sample } : {}),
     out: "",
     bootstrapResamples: 0,
     bootstrapSeed: 0,

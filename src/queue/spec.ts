@@ -21,6 +21,9 @@ export interface RunSpec {
   data: string;
   tasks?: string[];
   limit?: number;
+  /** --items and --sample, as CommonOptions has them. */
+  items?: string[];
+  sample?: { n: number; seed: number };
   model: string;
   settings: ModelSettingsConfig;
   promptSource: string;

@@ -125,17 +125,51 @@ export function limitOf(run: ScoresDocument): RunLimit | undefined {
   return Number.isInteger(perTask) && Number.isInteger(available) ? { perTask, available } : undefined;
 }
 
-/** "first 3 per task, 15 of 41 items": what a limited run asked; undefined for a full run. */
-export function limitText(run: ScoresDocument): string | undefined {
-  const l = limitOf(run);
-  return l ? `first ${l.perTask} per task, ${runCounts(run).total} of ${l.available} items` : undefined;
+export interface RunSelection {
+  /** --items: how many ids were named. */
+  items?: number;
+  /** --sample N and its seed. */
+  sample?: { n: number; seed: number };
+  /** The items of the asked tasks before they were chosen. */
+  available: number;
 }
 
-/** "75/79" (and " incomplete" when it is, " of 41 (limit 3)" when --limit cut the set): the cell every table shows. */
+/** The --items / --sample choice a run was made with (scores.json `selection`), undefined for none. */
+export function selectionOf(run: ScoresDocument): RunSelection | undefined {
+  const s = record(run["selection"]);
+  const available = numberOr(s?.["n_available"], NaN);
+  if (!s || !Number.isInteger(available)) return undefined;
+  const items = numberOr(s["items"], NaN), sample = numberOr(s["sample"], NaN), seed = numberOr(s["seed"], NaN);
+  return { ...(Number.isInteger(items) ? { items } : {}), ...(Number.isInteger(sample) ? { sample: { n: sample, seed: Number.isInteger(seed) ? seed : 1 } } : {}), available };
+}
+
+/** Short words for a chosen subset, for labels and cells: "items 3", "sample 20", "limit 3". */
+function subsetWords(run: ScoresDocument): string[] {
+  const s = selectionOf(run), l = limitOf(run);
+  return [...(s?.items !== undefined ? [`items ${s.items}`] : []), ...(s?.sample ? [`sample ${s.sample.n}`] : []), ...(l ? [`limit ${l.perTask}`] : [])];
+}
+
+/** The items of the asked tasks before a subset was chosen, undefined for a run of every item. */
+const availableOf = (run: ScoresDocument) => selectionOf(run)?.available ?? limitOf(run)?.available;
+
+/** "first 3 per task, 15 of 41 items" (or "3 items chosen by id", "a random sample of 20 (seed 1)"): what a run of a subset asked; undefined for a full run. */
+export function limitText(run: ScoresDocument): string | undefined {
+  const available = availableOf(run);
+  if (available === undefined) return undefined;
+  const s = selectionOf(run), l = limitOf(run);
+  const how = [
+    ...(s?.items !== undefined ? [`${s.items} item${s.items === 1 ? "" : "s"} chosen by id`] : []),
+    ...(s?.sample ? [`a random sample of ${s.sample.n} (seed ${s.sample.seed})`] : []),
+    ...(l ? [`first ${l.perTask} per task`] : []),
+  ];
+  return `${how.join(", then ")}, ${runCounts(run).total} of ${available} items`;
+}
+
+/** "75/79" (and " incomplete" when it is, " of 41 (limit 3)" when a subset was chosen): the cell every table shows. */
 export function nScoredCell(run: ScoresDocument): string {
   const c = runCounts(run);
-  const l = limitOf(run);
-  return `${c.scored}/${c.total}${l ? ` of ${l.available} (limit ${l.perTask})` : ""}${c.complete ? "" : " incomplete"}`;
+  const available = availableOf(run);
+  return `${c.scored}/${c.total}${available !== undefined ? ` of ${available} (${subsetWords(run).join(", ")})` : ""}${c.complete ? "" : " incomplete"}`;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -306,8 +340,8 @@ export function runIdentity(run: ScoresDocument): RunIdentity {
     model: String(run.model),
     ...(source ? { prompt: source } : {}),
     ...(control ? { control } : {}),
-    // A --limit run is named by its limit too, so it is never taken for a run of the whole set.
-    options: [...optionWords(record(options?.["benchmark_options"]), run["circular"] === true), ...(limitOf(run) ? [`limit ${limitOf(run)!.perTask}`] : [])],
+    // A run of a subset (--limit, --items, --sample) is named by it too, so it is never taken for a run of the whole set.
+    options: [...optionWords(record(options?.["benchmark_options"]), run["circular"] === true), ...subsetWords(run)],
   };
 }
 

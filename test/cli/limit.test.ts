@@ -5,7 +5,7 @@
  * progress lines, issue 30 item 10, are checked on the same report.)
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -54,4 +54,42 @@ test("run and score with --limit record it, and every table names the run by it"
   const page = readFileSync(html, "utf8");
   assert.ok(page.includes("oracle (limit 3)"), "the HTML report labels the limited run");
   assert.ok(page.includes(`complete (limited: first 3 per task, 15 of ${ALL} items)`), "and says what it left out");
+});
+
+test("--items (a list or @file) and --sample choose the items, are recorded, and name the run", async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-items-"));
+  const ids = ["house_001_v0_a2_00", "house_001_v0_a1_00"];
+  const idsOf = (dir: string) => readFileSync(path.join(dir, "items.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line).id as string);
+  const base = ["run", "egopath", "--data", EXAMPLE, "--model", "oracle", "--bootstrap", "0", "--quiet"];
+
+  const listed = path.join(root, "listed");
+  assert.equal((await runCli([...base, "--items", ids.join(","), "--out", listed])).code, 0);
+  assert.deepEqual(idsOf(listed), [...ids].reverse()); // the data's order: a1 before a2
+  assert.deepEqual(json(path.join(listed, "scores.json")).selection, { items: 2, n_available: ALL });
+  const file = path.join(root, "ids.txt");
+  writeFileSync(file, `${ids[0]}\n\n${ids[1]}\n`);
+  const fromFile = path.join(root, "from-file");
+  assert.equal((await runCli([...base, "--items", `@${file}`, "--out", fromFile])).code, 0);
+  assert.deepEqual(idsOf(fromFile), idsOf(listed));
+
+  const unknown = await runCli([...base, "--items", "house_001_v0_a1_00,no_such_item", "--out", path.join(root, "unknown")]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /--items: 1 id is not among the asked tasks' items: no_such_item/);
+
+  const sampled = async (seed: string) => {
+    const out = path.join(root, `sample-${seed}`);
+    assert.equal((await runCli([...base, "--sample", "10", "--sample-seed", seed, "--out", out])).code, 0);
+    return out;
+  };
+  const [a, b, c] = [await sampled("5"), await sampled("5"), await sampled("6")];
+  assert.deepEqual(json(path.join(a, "scores.json")).selection, { sample: 10, seed: 5, n_available: ALL });
+  assert.equal(new Set(idsOf(a)).size, 10);
+  assert.deepEqual(idsOf(b), idsOf(a), "the same seed draws the same items");
+  assert.notDeepEqual(idsOf(c), idsOf(a), "another seed draws others");
+  const md = path.join(root, "report.md");
+  assert.equal((await runCli(["report", a, listed, "--out", md])).code, 0);
+  const report = readFileSync(md, "utf8");
+  assert.match(report, new RegExp(`^\\| oracle \\(sample 10\\) \\| 10/10 of ${ALL} \\(sample 10\\) \\|`, "m"));
+  assert.match(report, new RegExp(`complete \\(limited: a random sample of 10 \\(seed 5\\), 10 of ${ALL} items\\)`));
+  assert.match(report, new RegExp(`^\\| oracle \\(items 2\\) \\| 2/2 of ${ALL} \\(items 2\\) \\|`, "m"));
 });

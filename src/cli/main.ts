@@ -16,6 +16,7 @@ import { registerRun } from "./run.js";
 import { registerScore } from "./score.js";
 import { registerServe } from "./serve.js";
 import { registerStatus } from "./status.js";
+import { registerSuite } from "./suite.js";
 import { registerWorker } from "./worker.js";
 import { registerOverlay } from "./overlay.js";
 import { registerValidate } from "./validate.js";
@@ -93,7 +94,7 @@ export function buildProgram(): Command {
     .showHelpAfterError("(add --help for the command's options)")
     // A usage error ends in main with exit status 2 (README, "Run names and exit status"), not commander's 1.
     .exitOverride();
-  for (const register of [registerRun, registerScore, registerReport, registerValidate, registerAudit, registerList, registerGenerate, registerImport, registerExport, registerProbeResults, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerWorker, registerStatus, registerDemo]) {
+  for (const register of [registerRun, registerSuite, registerScore, registerReport, registerValidate, registerAudit, registerList, registerGenerate, registerImport, registerExport, registerProbeResults, registerNavigate, registerNavigation, registerSim, registerOverlay, registerServe, registerWorker, registerStatus, registerDemo]) {
     register(program);
   }
   addExamples(program);

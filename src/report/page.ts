@@ -17,6 +17,8 @@ import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
 import type { RunFolder } from "./run-folder.js";
 import { displayFolder, identityText, overallCell, runCounts, runDate, runIdentity, runLabel, runLabels, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
 import { uniqueLabels } from "./svg.js";
+import { leaderboard, leaderboardMarkdown } from "./export/leaderboard.js";
+import { leaderboardHeatmap } from "./heatmap.js";
 import { navigationCounts, navigationIdentityText, navigationRunLabel, navigationRunsMarkdown, navigationStatusCell, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
 
 /** JSON for a <script type="application/json"> block: no "<" can close the element early. */
@@ -240,11 +242,22 @@ export function tocHtml(headings: SectionHeading[]): string {
 /** The summary block (contents, runs table, tables and charts); `serve` re-sends it when runs change. */
 export function summaryHtml(runs: RunFolder[], references: readonly BlindReference[] = []): string {
   const finished = runs.filter((run) => run.scores && run.state === "finished").map((run) => run.scores!);
-  const seen = new Set(["runs-section", "toc", "gallery-section", "compare-section", "episodes-section"]);
+  const seen = new Set(["runs-section", "toc", "gallery-section", "compare-section", "episodes-section", "leaderboard-section"]);
+  const board = finished.length > 0 ? leaderboardHtml(finished, references) : undefined;
   const sections = benchmarkSections(finished, seen, references);
   const navigation = navigationSection(runs, seen);
-  const headings = [{ level: 2, text: "Runs", id: "runs-section" }, ...sections.headings, ...navigation.headings, ...VIEWER_HEADINGS(runs)];
-  return `${problemsHtml(runs)}${tocHtml(headings)}<h2 id="runs-section">Runs</h2>${runsTable(runs)}${sections.html}${navigation.html}`;
+  const headings = [...(board ? [{ level: 2, text: "Leaderboard", id: "leaderboard-section" }] : []), { level: 2, text: "Runs", id: "runs-section" }, ...sections.headings, ...navigation.headings, ...VIEWER_HEADINGS(runs)];
+  // Damaged folders first (an alert), then the leaderboard (as report.md has it), the runs and each benchmark's tables.
+  return `${problemsHtml(runs)}${tocHtml(headings)}${board ?? ""}<h2 id="runs-section">Runs</h2>${runsTable(runs)}${sections.html}${navigation.html}`;
+}
+
+/** The models x benchmarks leaderboard: its table (as report.md prints it) and a shaded chart of it. */
+function leaderboardHtml(runs: ScoresDocument[], references: readonly BlindReference[]): string {
+  const board = leaderboard(runs, references);
+  const titles = Object.fromEntries(board.benchmarks.map((id) => [id, getBenchmark(id).title]));
+  const { html } = markdownSection(leaderboardMarkdown(board).replace(/^## Leaderboard\n/, ""), { idPrefix: "leaderboard", seen: new Set() });
+  const chart = `<figure aria-label="Headline score per model and benchmark">${leaderboardHeatmap(board, titles)}<figcaption>Headline score (%) per run and benchmark; hatched: the score misses a task or the run is incomplete.</figcaption></figure>`;
+  return `<section id="leaderboard-section"><h2>Leaderboard</h2><div class="charts">${chart}</div>${html}</section>`;
 }
 
 /** The gallery and comparison controls the viewer script fills. */

@@ -129,6 +129,15 @@ test("HTML report: numbers, filters, paging, an item with its overlay, compariso
   assert.equal(await page.locator("#compare-rows .compare-row").count(), Math.min(differ, 200));
 
   await checkHostileRepliesStayText(page, 2);
+
+  // The models x benchmarks leaderboard comes first: its table (a row per run, a column per
+  // benchmark, as report.md prints it) and its chart; at 1366 px the page is no wider than the window.
+  const board = page.locator("#leaderboard-section");
+  assert.equal(await board.locator("svg rect[fill^='rgb'], svg rect[fill^='url']").count(), 4, "one filled cell per run: three egopath runs and the vcn run");
+  assert.deepEqual(await board.locator("table thead th").allTextContents(), ["Run", "EgoPathBench (EgoPath Score)", "VCN-Bench (Avg. SR, mean of types)"]);
+  assert.ok(await page.evaluate(() => Boolean(document.getElementById("leaderboard-section")!.compareDocumentPosition(document.getElementById("runs-section")!) & Node.DOCUMENT_POSITION_FOLLOWING)), "the leaderboard before the runs");
+  await page.setViewportSize({ width: 1366, height: 800 });
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 1366, "no horizontal page scroll at 1366 px");
   assert.deepEqual(problems, []);
   await page.close();
 });

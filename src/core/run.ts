@@ -149,13 +149,13 @@ export function isSetupError(error: Pick<ResponseError, "status" | "message"> & 
 /** How many newly sent requests must all fail with one set-up error before a run stops. */
 export const SETUP_CHECK_REQUESTS = 3;
 
+type ItemError = NonNullable<NonNullable<ItemResult["response"]>["error"]>;
+
 /**
  * Watches the run's first newly sent requests: when the first `needed` of them all fail with the
  * same set-up error (same HTTP status), the run stops instead of sending every other request to
  * the same refusal. Any other outcome first (a reply, another error) ends the watch.
  */
-type ItemError = NonNullable<NonNullable<ItemResult["response"]>["error"]>;
-
 class SetupCheck {
   failed: ItemError | undefined;
   seen = 0;

@@ -25,32 +25,30 @@ const suite = (out: string, models: string, benchmarks: string) =>
 test("three models on two benchmarks: a folder per run, one shared store, one leaderboard; again, nothing is asked", async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-suite-"));
   const before = mock.stats.requests;
-  const first = await suite(out, "oracle,random:1,openai:mock-vlm", "egopath,vcn");
+  const first = await suite(out, "oracle,random:1,openai:mock-vlm", "egopath,epic");
   assert.equal(first.code, 0, first.stderr);
-  for (const benchmark of ["egopath", "vcn"]) {
+  for (const benchmark of ["egopath", "epic"]) {
     for (const folder of ["oracle", "random_1", "openai_mock-vlm"]) assert.ok(existsSync(path.join(out, benchmark, folder, "scores.json")), `${benchmark}/${folder}`);
   }
-  // --limit 2: EgoPathBench's five tasks and VCN-Bench's five instruction types, two questions each, asked of the one provider model.
-  assert.equal(mock.stats.requests - before, 20);
+  // One request per item the provider model was asked (--limit 2: two per task), nothing for the built-ins.
+  const lines = (benchmark: string) => readFileSync(path.join(out, benchmark, "openai_mock-vlm", "items.jsonl"), "utf8").trim().split("\n").length;
+  assert.equal(lines("egopath"), 10);
+  assert.equal(mock.stats.requests - before, lines("egopath") + lines("epic"));
   assert.ok(existsSync(path.join(out, "responses.sqlite")));
   const report = readFileSync(path.join(out, "report.md"), "utf8");
-  assert.match(report, /^\| Run \| EgoPathBench \(EgoPath Score\) \| VCN-Bench \(Avg\. SR, mean of types\) \|$/m);
+  assert.match(report, /^\| Run \| EgoPathBench \(EgoPath Score\) \| EPIC-Bench \(Overall\) \|$/m);
   for (const label of ["oracle", "random:1", "openai:mock-vlm"]) assert.match(report, new RegExp(`^\\| ${label} \\(limit 2\\) \\| [^|]+ \\| [^|]+ \\|$`, "m"), label);
   assert.match(first.stdout, /6 of 6 runs made/);
 
+  // Again, with a model EPIC-Bench does not know: that run is named as not made (exit 2), the
+  // others are made, and the provider model's replies all come from the shared store.
   const sent = mock.stats.requests;
-  const again = await suite(out, "oracle,random:1,openai:mock-vlm", "egopath,vcn");
-  assert.equal(again.code, 0, again.stderr);
+  const again = await suite(out, "oracle,random:1,openai:mock-vlm,direct-to-goal", "egopath,epic");
+  assert.equal(again.code, 2, again.stderr);
   assert.equal(mock.stats.requests, sent, "every reply came from the shared store");
-});
-
-test("a model one benchmark does not know: that run is named as not made, the others are, exit 2", async () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), "spatialprobe-suite-"));
-  const result = await suite(out, "oracle,direct-to-goal", "egopath,vcn");
-  assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /^vcn × direct-to-goal: not run: unknown /m);
-  assert.match(result.stdout, /3 of 4 runs made/);
-  const report = readFileSync(path.join(out, "report.md"), "utf8");
-  assert.match(report, /^- vcn × direct-to-goal: not run: unknown /m);
-  assert.match(report, /^\| direct-to-goal \(limit 2\) \| [\d.]+ \|  \|$/m);
+  assert.match(again.stderr, /^epic × direct-to-goal: not run: unknown model "direct-to-goal"/m);
+  assert.match(again.stdout, /7 of 8 runs made/);
+  const rerun = readFileSync(path.join(out, "report.md"), "utf8");
+  assert.match(rerun, /^- epic × direct-to-goal: not run: unknown /m);
+  assert.match(rerun, /^\| direct-to-goal \(limit 2\) \| [\d.]+ \|  \|$/m);
 });

@@ -57,6 +57,8 @@ function folderVersion(dirs: string[]): string {
 }
 
 const PROMPT_WAIT_MS = 250;
+/** How often the viewer looks for run folders made since it started. */
+const RESCAN_MS = 1000;
 /** Marks the version of a page sent before its prompts were ready, so the first poll replaces it. */
 export const PROMPTS_PENDING = "~prompts-pending";
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -134,7 +136,11 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const findRuns = () => expandReportInputs(options.dirs, { requireScores: false }).runs.map((dir) => path.resolve(dir));
   const dirs = findRuns();
   for (const dir of dirs) readRunFolder(dir); // fail early on a folder that is not a run
+  // Looked for at most once a second: pictures and files are asked for dozens at a time.
+  let lookedAt = Date.now();
   const addNewRuns = () => {
+    if (Date.now() - lookedAt < RESCAN_MS) return;
+    lookedAt = Date.now();
     let found: string[];
     try {
       found = findRuns();

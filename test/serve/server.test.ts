@@ -112,7 +112,12 @@ test("a folder of runs: the runs the HTML report finds (--repeats folders a leve
     const first = await state();
     assert.equal(first.runs.length, 3);
     copyRun(path.join(root, "0-late")); // sorts first, is shown last
-    const second = await state();
+    // The viewer looks for new folders at most once a second.
+    let second = await state();
+    for (let tries = 0; second.runs.length < 4 && tries < 30; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      second = await state();
+    }
     assert.equal(second.runs.length, 4);
     assert.deepEqual(second.runs.map((r) => r.index), [0, 1, 2, 3]);
     // Links name a run by its folder's key, the one report.html gives it, whatever its position.

@@ -10,9 +10,8 @@ import { toJson, writeFileAtomic } from "../core/outputs.js";
 import { UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { list, numberIn, seed, wholeIn } from "./main.js";
-import { benchmarkOptions, checkFlagReaders } from "./shared.js";
+import { benchmarkOptions, checkFlagReaders, folderPart } from "./shared.js";
 
-const folderPart = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, "_");
 
 export function registerAudit(program: Command): void {
   program

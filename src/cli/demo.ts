@@ -13,7 +13,7 @@ import { markdownReport } from "../report/render.js";
 import { leaderboard, leaderboardMarkdown } from "../report/export/leaderboard.js";
 import { htmlReport } from "../report/html-report.js";
 import { incompleteReason } from "../report/run-facts.js";
-import { EXIT_INCOMPLETE } from "./shared.js";
+import { EXIT_INCOMPLETE, folderPart } from "./shared.js";
 import { executeNavigation } from "../benchmarks/vcn/navigate/session.js";
 import { navigationRunsMarkdown } from "../benchmarks/vcn/navigate/report.js";
 import type { NavigationScores } from "../benchmarks/vcn/navigate/scores.js";
@@ -25,7 +25,14 @@ import { blindReferences, findAudits } from "../report/blind-rows.js";
 
 /** The bundled sets (each made by `generate <benchmark>` from furnished houses). */
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples");
-export const DEMO_DATA = path.join(EXAMPLES, "egopath-mini");
+/** The bundled set of each benchmark that has one (PathEval's sets are generated when needed). */
+export const BUNDLED_DATA = {
+  egopath: path.join(EXAMPLES, "egopath-mini"),
+  vcn: path.join(EXAMPLES, "vcn-mini"),
+  egotl: path.join(EXAMPLES, "egotl-mini"),
+  epic: path.join(EXAMPLES, "epic-mini"),
+} as const;
+export const DEMO_DATA = BUNDLED_DATA.egopath;
 const DEMO_MODELS = ["oracle", "direct-to-goal", "random:1", "all-ids", "none"];
 /** PathEval baselines and variants: position bias (flipped), fine-grained perception (Tables 3, 9), attribute abstraction (Tables 11, 12). */
 const PATHEVAL_DEMO_RUNS: Array<[string, string]> = [
@@ -58,7 +65,6 @@ const BUNDLED_DEMO_RUNS: BundledDemoRun[] = [
 ];
 /** VCN-Bench closed-loop navigation on the bundled set: the built-in agents (no model). */
 const NAVIGATION_DEMO_AGENTS = ["oracle", "goal-then-plan:oracle", "goal-then-plan:random", "goal-then-plan:first", "forward-only", "random-walk:1"];
-const BUNDLED_DATA = { vcn: path.join(EXAMPLES, "vcn-mini"), egotl: path.join(EXAMPLES, "egotl-mini"), epic: path.join(EXAMPLES, "epic-mini") };
 
 export function registerDemo(program: Command): void {
   program
@@ -80,7 +86,7 @@ async function demo(outDir: string): Promise<void> {
     incomplete.push(...incompleteNote(out, scores));
   };
   for (const model of DEMO_MODELS) {
-    record(await demoRun(outDir, safeName(model), { benchmark: "egopath", data: DEMO_DATA, model, promptSource: "release", bootstrapResamples: 10000 }));
+    record(await demoRun(outDir, folderPart(model), { benchmark: "egopath", data: DEMO_DATA, model, promptSource: "release", bootstrapResamples: 10000 }));
   }
   // PathEval: a small fresh set made with the paper's method, then the built-in baselines.
   const pathevalData = path.join(outDir, "patheval-set");
@@ -89,19 +95,19 @@ async function demo(outDir: string): Promise<void> {
   console.log(`\n== generating a PathEval set in ${pathevalData}`);
   console.log(await patheval.generate!({ outDir: pathevalData, seed: 7, count: 6, extra: { runs: "10", "test-per-scenario": "2" }, log: () => {} }));
   for (const [model, prompt] of PATHEVAL_DEMO_RUNS) {
-    record(await demoRun(outDir, `patheval-${safeName(model)}-${prompt}`, { benchmark: "patheval", data: pathevalData, model, promptSource: prompt, bootstrapResamples: 2000 }));
+    record(await demoRun(outDir, `patheval-${folderPart(model)}-${prompt}`, { benchmark: "patheval", data: pathevalData, model, promptSource: prompt, bootstrapResamples: 2000 }));
   }
   const segmentData = path.join(outDir, "patheval-segments");
   rmSync(segmentData, { recursive: true, force: true });
   console.log(`\n== generating PathEval's segment-complexity study (Fig. 2) in ${segmentData}`);
   console.log(await patheval.generate!({ outDir: segmentData, seed: 7, count: 1, extra: { study: "segments", dims: "2d" }, log: () => {} }));
   for (const model of SEGMENT_DEMO_MODELS) {
-    record(await demoRun(outDir, `patheval-${safeName(model)}-segments`, { benchmark: "patheval", data: segmentData, model, promptSource: "segments", bootstrapResamples: 2000 }));
+    record(await demoRun(outDir, `patheval-${folderPart(model)}-segments`, { benchmark: "patheval", data: segmentData, model, promptSource: "segments", bootstrapResamples: 2000 }));
   }
   for (const { benchmark: id, model, prompt, train, tasks, repeats } of BUNDLED_DEMO_RUNS) {
     const source = prompt ?? getBenchmark(id).promptSources[0]!;
     const options = { benchmark: id, data: BUNDLED_DATA[id], model, promptSource: source, bootstrapResamples: 2000, ...(train ? { benchmarkOptions: { train } } : {}), ...(tasks ? { tasks } : {}) };
-    const name = `${id}-${safeName(model)}-${source}`;
+    const name = `${id}-${folderPart(model)}-${source}`;
     if (!repeats) {
       record(await demoRun(outDir, name, options));
       continue;
@@ -115,7 +121,7 @@ async function demo(outDir: string): Promise<void> {
   const houses = new HouseCache({ dataRoot: BUNDLED_DATA.vcn });
   try {
     for (const agent of NAVIGATION_DEMO_AGENTS) {
-      const out = path.join(outDir, `vcn-navigate-${safeName(agent)}`);
+      const out = path.join(outDir, `vcn-navigate-${folderPart(agent)}`);
       const { scores } = await executeNavigation({ data: BUNDLED_DATA.vcn, out, model: agent, houses, quiet: true });
       const s = scores.navigation.summary;
       console.log(`\n== vcn navigate ${agent}: SR ${((s.SR ?? 0) * 100).toFixed(1)}, SPL ${((s.SPL ?? 0) * 100).toFixed(1)} over ${scores.counts.done} episodes`);
@@ -152,7 +158,6 @@ async function demo(outDir: string): Promise<void> {
 
 type DemoRunOptions = Pick<RunCommandOptions, "benchmark" | "data" | "model" | "promptSource" | "bootstrapResamples" | "benchmarkOptions" | "tasks">;
 
-const safeName = (model: string) => model.replace(/[^A-Za-z0-9._-]+/g, "_");
 
 /** The demo's fixed choices around one run's own: seeds, no control, quiet. */
 function runOptions(out: string, options: DemoRunOptions): RunCommandOptions {

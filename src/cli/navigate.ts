@@ -14,7 +14,7 @@ import { navigationOnQueue } from "../queue/navigation.js";
 import { MAX_CONCURRENCY, MAX_EPISODE_ACTIONS, MAX_FRAMES_PER_SPEC, MAX_PORT } from "../core/limits.js";
 import { list, positiveCount, seed, wholeIn } from "./main.js";
 import { addModelFlags, modelSettingsFlags } from "./model-flags.js";
-import { EXIT_INCOMPLETE, runName } from "./shared.js";
+import { EXIT_INCOMPLETE, folderPart, runName } from "./shared.js";
 
 function oneOf<T extends string>(values: readonly T[]) {
   return (text: string): T => {
@@ -23,7 +23,6 @@ function oneOf<T extends string>(values: readonly T[]) {
   };
 }
 
-const folderPart = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, "_");
 
 /** The tasks flag: VCN-Bench's five instruction types. */
 function taskCodes(names: string[] | undefined): TaskCode[] | undefined {

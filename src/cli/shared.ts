@@ -68,7 +68,8 @@ export function runName(text: string): string {
   return name;
 }
 
-const folderPart = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, "_");
+/** A model spec or label as one folder name: "openai:gpt-4o" -> "openai_gpt-4o". */
+export const folderPart = (text: string): string => text.replace(/[^A-Za-z0-9._-]+/g, "_");
 
 /** runs/<benchmark>/<model>, or runs/<benchmark>/<model>--<name> for a named run (two named runs never share a folder). */
 export function defaultOut(benchmark: string, model: string, name?: string): string {

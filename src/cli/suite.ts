@@ -1,5 +1,4 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { InvalidArgumentError, type Command } from "commander";
 import type { ScoresDocument } from "../core/benchmark.js";
 import { MAX_CONCURRENCY } from "../core/limits.js";
@@ -14,19 +13,11 @@ import { incompleteReason, noteRunFolder } from "../report/run-facts.js";
 import { blindReferences, findAudits } from "../report/blind-rows.js";
 import { list, positiveCount, wholeIn } from "./main.js";
 import { addModelFlags, modelSettingsFlags } from "./model-flags.js";
-import { EXIT_INCOMPLETE } from "./shared.js";
+import { BUNDLED_DATA } from "./demo.js";
+import { EXIT_INCOMPLETE, folderPart } from "./shared.js";
 
 /** The bundled sets a suite uses when --data does not name one (each made by `generate`). */
-const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples");
-const BUNDLED: Record<string, string> = {
-  egopath: path.join(EXAMPLES, "egopath-mini"),
-  vcn: path.join(EXAMPLES, "vcn-mini"),
-  egotl: path.join(EXAMPLES, "egotl-mini"),
-  epic: path.join(EXAMPLES, "epic-mini"),
-};
-
-/** A model spec as a folder name: "openai:gpt-4o" -> "openai_gpt-4o". */
-export const modelFolder = (model: string): string => model.replace(/[^A-Za-z0-9._-]+/g, "_");
+const BUNDLED: Record<string, string> = BUNDLED_DATA;
 
 /** --data's "benchmark=DIR" pairs. */
 function dataPairs(values: string[]): Record<string, string> {
@@ -77,7 +68,7 @@ export function registerSuite(program: Command): void {
     for (const benchmarkId of benchmarks) {
       const benchmark = getBenchmark(benchmarkId);
       for (const model of models) {
-        const cell: Cell = { benchmark: benchmarkId, model, out: path.join(out, benchmarkId, modelFolder(model)) };
+        const cell: Cell = { benchmark: benchmarkId, model, out: path.join(out, benchmarkId, folderPart(model)) };
         cells.push(cell);
         try {
           const { scores } = await executeRun({
@@ -103,7 +94,10 @@ export function registerSuite(program: Command): void {
     const runs = cells.flatMap((c) => (c.scores ? [c.scores] : []));
     const references = runs.length > 0 ? await blindReferences(runs, findAudits([out])) : [];
     const failures = cells.filter((c) => c.failed);
-    const incomplete = cells.flatMap((c) => (c.scores && incompleteReason(c.scores, false) ? [`${path.relative(out, c.out)}: ${incompleteReason(c.scores, Boolean(opts.allowIncomplete))}`] : []));
+    const incomplete = cells.flatMap((c) => {
+      const reason = c.scores ? incompleteReason(c.scores, Boolean(opts.allowIncomplete)) : undefined;
+      return reason ? [`${path.relative(out, c.out)}: ${reason}`] : [];
+    });
     const notes = [...failures.map((c) => `- ${c.benchmark} × ${mdText(c.model)}: not run: ${mdText(c.failed!)}`), ...incomplete.map((line) => `- ${mdText(line)}`)];
     const report = path.join(out, "report.md");
     writeFileAtomic(report, [

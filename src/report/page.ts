@@ -17,7 +17,7 @@ import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
 import type { RunFolder } from "./run-folder.js";
 import { displayFolder, identityText, overallCell, runCounts, runDate, runIdentity, runLabel, runLabels, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
 import { uniqueLabels } from "./svg.js";
-import { leaderboard, leaderboardMarkdown } from "./export/leaderboard.js";
+import { leaderboard, leaderboardBody } from "./export/leaderboard.js";
 import { leaderboardHeatmap } from "./heatmap.js";
 import { navigationCounts, navigationIdentityText, navigationRunLabel, navigationRunsMarkdown, navigationStatusCell, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
 
@@ -82,7 +82,6 @@ export function navigationDocument(run: RunFolder): NavigationRunScores {
   };
 }
 
-/** Identity words of any run folder (filters and titles). */
 /** The run's identity words, then its folder and when its scores were written: runs of one model stay apart. */
 export const folderIdentity = (run: RunFolder): string => {
   const doc = run.navigation ? navigationDocument(run) : folderDocument(run);
@@ -255,7 +254,7 @@ export function summaryHtml(runs: RunFolder[], references: readonly BlindReferen
 function leaderboardHtml(runs: ScoresDocument[], references: readonly BlindReference[]): string {
   const board = leaderboard(runs, references);
   const titles = Object.fromEntries(board.benchmarks.map((id) => [id, getBenchmark(id).title]));
-  const { html } = markdownSection(leaderboardMarkdown(board).replace(/^## Leaderboard\n/, ""), { idPrefix: "leaderboard", seen: new Set() });
+  const { html } = markdownSection(leaderboardBody(board), { idPrefix: "leaderboard", seen: new Set() });
   const chart = `<figure aria-label="Headline score per model and benchmark">${leaderboardHeatmap(board, titles)}<figcaption>Headline score (%) per run and benchmark; hatched: the score misses a task or the run is incomplete.</figcaption></figure>`;
   return `<section id="leaderboard-section"><h2>Leaderboard</h2><div class="charts">${chart}</div>${html}</section>`;
 }

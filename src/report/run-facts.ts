@@ -153,7 +153,7 @@ function subsetWords(run: ScoresDocument): string[] {
 const availableOf = (run: ScoresDocument) => selectionOf(run)?.available ?? limitOf(run)?.available;
 
 /** "first 3 per task, 15 of 41 items" (or "3 items chosen by id", "a random sample of 20 (seed 1)"): what a run of a subset asked; undefined for a full run. */
-export function limitText(run: ScoresDocument): string | undefined {
+export function subsetText(run: ScoresDocument): string | undefined {
   const available = availableOf(run);
   if (available === undefined) return undefined;
   const s = selectionOf(run), l = limitOf(run);
@@ -174,10 +174,10 @@ export function nScoredCell(run: ScoresDocument): string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** "complete", or "incomplete: 4 errors, 2 missing"; a --limit run adds "(limited: first 3 per task, 15 of 41 items)". */
+/** "complete", or "incomplete: 4 errors, 2 missing"; a run of a subset adds "(limited: first 3 per task, 15 of 41 items)" (subsetText). */
 export function statusCell(run: ScoresDocument): string {
   const c = runCounts(run);
-  const limited = limitText(run);
+  const limited = subsetText(run);
   const suffix = limited ? ` (limited: ${limited})` : "";
   if (c.complete) return `complete${suffix}`;
   const parts = [...(c.errors > 0 ? [plural(c.errors, "error", "errors")] : []), ...(c.missing > 0 ? [`${c.missing} missing`] : [])];

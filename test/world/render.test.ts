@@ -68,11 +68,25 @@ test("sRGB: decoding a byte and encoding it again gives the byte back, for all 2
   assert.equal(linearToSrgb8(0.5), srgbByte(0.5));
 });
 
-test("the rasterizer's fast paths give the same samples as its general routine", () => {
-  // Seeded triangles of every size, with exact (integer) sub-pixel corners, some touching samples.
-  let seed = 12345;
+/**
+ * Seeded triangles for a w x h raster, triangle t (1, 2, ...) from `seededTriangles(seed, w, h)(t)`:
+ * every size, exact (integer) sub-pixel corners, a third of them snapped to multiples of 8
+ * sub-steps (the samples' grid) so edges pass through samples; corners x, y, z key.
+ */
+function seededTriangles(seed: number, w: number, h: number): (t: number) => number[] {
   const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  return (t) => {
+    const size = [0.5, 2, 8, 30][t % 4]! * SUB;
+    const x = (next() * (w + 4) - 2) * SUB, y = (next() * (h + 4) - 2) * SUB;
+    const c = [0, 1, 2].flatMap(() => [Math.round(x + next() * size), Math.round(y + next() * size), 0.1 + next()]);
+    if (t % 3 === 0) for (let k = 0; k < 9; k += 3) { c[k] = Math.round(c[k]! / 8) * 8; c[k + 1] = Math.round(c[k + 1]! / 8) * 8; }
+    return c;
+  };
+}
+
+test("the rasterizer's fast paths give the same samples as its general routine", () => {
   const w = 40, h = 30;
+  const triangle = seededTriangles(12345, w, h);
   for (const [pattern, fast] of [[AA_SAMPLES, "triangleAA"], [CENTRE_SAMPLE, "triangleCentre"]] as const) {
     const S = pattern.ox.length;
     const general = new SampleRaster(w, h, pattern, new Float32Array(w * h * S), new Uint32Array(w * h * S));
@@ -80,11 +94,7 @@ test("the rasterizer's fast paths give the same samples as its general routine",
     general.mode = quick.mode = RasterMode.Visibility;
     let covering = 0;
     for (let t = 1; t <= 3000; t++) {
-      const size = [0.5, 2, 8, 30][t % 4]! * SUB;
-      const x = (next() * (w + 4) - 2) * SUB, y = (next() * (h + 4) - 2) * SUB;
-      const c = [0, 1, 2].flatMap(() => [Math.round(x + next() * size), Math.round(y + next() * size), 0.1 + next()]) as number[];
-      // Snap a third of the corners to multiples of 8 sub-steps (the samples' grid), so edges pass through samples.
-      if (t % 3 === 0) for (let k = 0; k < 9; k += 3) { c[k] = Math.round(c[k]! / 8) * 8; c[k + 1] = Math.round(c[k + 1]! / 8) * 8; }
+      const c = triangle(t);
       // Half the time over an earlier triangle's samples (depth test), half on a cleared buffer.
       if (t % 2 === 0) {
         general.depth.fill(0); general.ids!.fill(0); quick.depth.fill(0); quick.ids!.fill(0);
@@ -104,21 +114,17 @@ test("the rasterizer's fast paths give the same samples as its general routine",
 });
 
 test("Stamp mode's centre-sample fast path marks and counts the same samples as the general routine", () => {
-  // Seeded triangles (as above) stamped in turns of 1..5 over each other: each call's count is
-  // the samples it newly marks, so overlapping triangles of one stamp count their union once.
-  let seed = 777;
-  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  // Seeded triangles stamped in turns of 1..5 over each other: each call's count is the samples
+  // it newly marks, so overlapping triangles of one stamp count their union once.
   const w = 40, h = 30;
+  const triangle = seededTriangles(777, w, h);
   const general = new SampleRaster(w, h, CENTRE_SAMPLE, new Float32Array(w * h), new Uint32Array(w * h));
   const quick = new SampleRaster(w, h, CENTRE_SAMPLE, new Float32Array(w * h), new Uint32Array(w * h));
   general.mode = quick.mode = RasterMode.Stamp;
   assert.equal(quick.routine(), 0, "stamp 0 (the cleared value) keeps the general routine");
   let marked = 0;
   for (let t = 1; t <= 2000; t++) {
-    const size = [0.5, 2, 8, 30][t % 4]! * SUB;
-    const x = (next() * (w + 4) - 2) * SUB, y = (next() * (h + 4) - 2) * SUB;
-    const c = [0, 1, 2].flatMap(() => [Math.round(x + next() * size), Math.round(y + next() * size), 0.1 + next()]) as number[];
-    if (t % 3 === 0) for (let k = 0; k < 9; k += 3) { c[k] = Math.round(c[k]! / 8) * 8; c[k + 1] = Math.round(c[k + 1]! / 8) * 8; }
+    const c = triangle(t);
     if (t % 50 === 0) { general.ids!.fill(0); quick.ids!.fill(0); }
     general.stamp = quick.stamp = 1 + (Math.floor(t / 7) % 5);
     general.stamped = quick.stamped = 0;

@@ -166,8 +166,13 @@ export const BLIND_ROWS_NOTE =
 
 const notesOf = (board: Leaderboard) => (board.blindRows ? [LEADERBOARD_NOTE, BLIND_ROWS_NOTE] : [LEADERBOARD_NOTE]);
 
+/** The leaderboard's notes and table in Markdown, without a heading (the HTML page gives its own). */
+export function leaderboardBody(board: Leaderboard): string {
+  return [...notesOf(board).flatMap((note) => [note, ""]), table(printedHeader(board), printedRows(board))].join("\n");
+}
+
 export function leaderboardMarkdown(board: Leaderboard): string {
-  return ["## Leaderboard", "", ...notesOf(board).flatMap((note) => [note, ""]), table(printedHeader(board), printedRows(board))].join("\n");
+  return ["## Leaderboard", "", leaderboardBody(board)].join("\n");
 }
 
 export function leaderboardLatex(board: Leaderboard): string {

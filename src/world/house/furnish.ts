@@ -775,3 +775,23 @@ class RoomPlacer {
     return null;
   }
 }
+
+/**
+ * The room types whose recipe can hold a category (any step's pools, on the floor or on a
+ * parent), from the catalogue's entries: where a person would expect to find such a thing.
+ */
+export function roomTypesByCategory(catalogue: Catalogue): Map<string, Set<RoomType>> {
+  const out = new Map<string, Set<RoomType>>();
+  for (const [room, steps] of Object.entries(RECIPES) as Array<[RoomType, Step[]]>) {
+    for (const step of steps) {
+      for (const pool of step.pools) {
+        for (const e of poolEntries(catalogue, pool)) {
+          const set = out.get(e.category!) ?? new Set<RoomType>();
+          set.add(room);
+          out.set(e.category!, set);
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -32,6 +32,7 @@ import { DEFAULT_ROOMS, MAX_ROOMS, MIN_ROOMS, pickRoomMaterials, roomProgram } f
 
 export { sceneToJson } from "./scene-json.js";
 export { colorName } from "./appearance.js";
+export { roomTypesByCategory } from "./furnish.js";
 
 export interface GenerateHouseOptions {
   catalogue: Catalogue;

@@ -29,6 +29,8 @@ export interface Activity {
   template: string;
   abstract: string;
   subgoals: SubGoal[];
+  /** A chained task's activities, each with the index of its first sub-goal in `subgoals`. */
+  parts?: Array<{ activity: Activity; first: number }>;
 }
 
 /** The plain name of an object's category, as a person says it. */
@@ -153,6 +155,55 @@ export function chooseActivities(all: readonly Activity[], count: number, rng: R
   return out;
 }
 
+/** The objects an activity walks to, moves, switches or sits on. */
+export function activityObjects(a: Activity): Set<number> {
+  return new Set(a.subgoals.map((g) => (g.kind === "goto" ? g.target.id : g.kind === "sit" || g.kind === "stand" ? g.seat.id : g.object.id)));
+}
+
+/**
+ * One episode's task made of several activities done one after another: the paper's episodes last
+ * 2-4 minutes and hold several sub-tasks (§3), where one activity of ours takes under a minute.
+ * The sub-goals follow in order, with a stand-up between a seated end and the next walk; the
+ * abstract task names the parts in order ("Put the cup on the desk, then watch TV on the sofa").
+ */
+export function chainActivities(parts: readonly Activity[]): Activity {
+  const subgoals: SubGoal[] = [];
+  const placed: Array<{ activity: Activity; first: number }> = [];
+  for (const part of parts) {
+    const last = subgoals[subgoals.length - 1];
+    if (last?.kind === "sit") subgoals.push({ kind: "stand", seat: last.seat });
+    placed.push({ activity: part, first: subgoals.length });
+    subgoals.push(...part.subgoals);
+  }
+  const abstract = parts.map((p, k) => (k === 0 ? p.abstract : p.abstract.charAt(0).toLowerCase() + p.abstract.slice(1))).join(", then ");
+  return { template: parts.map((p) => p.template).join("+"), abstract, subgoals, parts: placed };
+}
+
+/**
+ * Up to `count` episode tasks of `length` activities each (chooseActivities' order; two where the
+ * house's activities allow no more), the activities of one task touching no object in common (what
+ * one moves, another does not use).
+ */
+export function chooseEpisodeTasks(all: readonly Activity[], count: number, length: number, rng: Rng): Activity[] {
+  const pool = chooseActivities(all, count * length * 2, rng);
+  const out: Activity[] = [];
+  while (out.length < count && pool.length >= length) {
+    const chain = [pool.shift()!];
+    const used = activityObjects(chain[0]!);
+    for (let k = 0; k < pool.length && chain.length < length; ) {
+      const objects = activityObjects(pool[k]!);
+      if ([...objects].some((id) => used.has(id))) {
+        k++;
+        continue;
+      }
+      for (const id of objects) used.add(id);
+      chain.push(pool.splice(k, 1)[0]!);
+    }
+    if (chain.length === length || chain.length >= 2) out.push(chain.length === 1 ? chain[0]! : chainActivities(chain));
+  }
+  return out;
+}
+
 /** The sub-goal as one step of the plan, as the next-action and action options read. */
 export function stepText(g: SubGoal, names: ReadonlyMap<number, string>): string {
   const n = (o: SceneObject) => names.get(o.id)!;
@@ -166,13 +217,24 @@ export function stepText(g: SubGoal, names: ReadonlyMap<number, string>): string
   }
 }
 
+/**
+ * How a plan says where things are: each walk's room (the object's own room unless `roomOf` says
+ * otherwise, as an altered plan does), said on every walk (`everyWalk`) or only on walks into
+ * another room.
+ */
+export interface PlanRooms {
+  roomOf?: (o: SceneObject) => string;
+  everyWalk?: boolean;
+}
+
 /** The sub-goal inside the chain of thought (the think-aloud plan, first person). */
-function planPhrase(g: SubGoal, scene: Scene, names: ReadonlyMap<number, string>, roomBefore: string): { text: string; room: string } {
+function planPhrase(g: SubGoal, scene: Scene, names: ReadonlyMap<number, string>, roomBefore: string, rooms: PlanRooms): { text: string; room: string } {
   const n = (o: SceneObject) => names.get(o.id)!;
-  const inRoom = (o: SceneObject) => (o.room === roomBefore || n(o).includes(" in the ") ? "" : ` in the ${roomName(scene, o.room)}`);
+  const roomOf = (o: SceneObject) => rooms.roomOf?.(o) ?? roomName(scene, o.room);
+  const inRoom = (o: SceneObject) => ((!rooms.everyWalk && roomOf(o) === roomBefore) || n(o).includes(" in the ") ? "" : ` in the ${roomOf(o)}`);
   switch (g.kind) {
     case "stand": return { text: `get up from the ${n(g.seat)}`, room: roomBefore };
-    case "goto": return { text: `${g.carrying ? `carry the ${n(g.carrying)}` : "walk"} to the ${n(g.target)}${inRoom(g.target)}`, room: g.target.room };
+    case "goto": return { text: `${g.carrying ? `carry the ${n(g.carrying)}` : "walk"} to the ${n(g.target)}${inRoom(g.target)}`, room: roomOf(g.target) };
     case "pick": return { text: `pick up the ${n(g.object)}`, room: roomBefore };
     case "put": return { text: `put the ${n(g.object)} on the ${n(g.onto)}`, room: roomBefore };
     case "switch": return { text: `switch on the ${n(g.object)}`, room: roomBefore };
@@ -181,11 +243,11 @@ function planPhrase(g: SubGoal, scene: Scene, names: ReadonlyMap<number, string>
 }
 
 /** The episode-level chain of thought: task, where I am, the ordered plan. */
-export function chainOfThought(abstract: string, subgoals: readonly SubGoal[], scene: Scene, names: ReadonlyMap<number, string>, startRoom: string): string {
-  let room = startRoom;
+export function chainOfThought(abstract: string, subgoals: readonly SubGoal[], scene: Scene, names: ReadonlyMap<number, string>, startRoom: string, rooms: PlanRooms = {}): string {
+  let room = roomName(scene, startRoom);
   const phrases: string[] = [];
   for (const g of subgoals) {
-    const p = planPhrase(g, scene, names, room);
+    const p = planPhrase(g, scene, names, room, rooms);
     phrases.push(p.text);
     room = p.room;
   }

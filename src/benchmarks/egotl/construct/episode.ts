@@ -284,7 +284,7 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
       const stand = sitPoses({ x: spot[0], y: spot[1], z: walker.eye, yaw, pitch: REST_PITCH }, seatHeight(seat) + P.seatedEyeAboveSeatM, P.sitBackM, true);
       t = new Timeline({ ...stand[0]! });
       startRoom = seat.room;
-      activity = { ...activity, subgoals: [{ kind: "stand", seat }, ...activity.subgoals] };
+      activity = { ...activity, subgoals: [{ kind: "stand", seat }, ...activity.subgoals], ...(activity.parts ? { parts: activity.parts.map((p) => ({ ...p, first: p.first + 1 })) } : {}) };
       t.pause(0.5, rng);
       t.clip("stand", 0, "I am standing up", stand);
     }
@@ -302,11 +302,19 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
   }
   const goals = activity.subgoals;
   const decisions: DecisionPoint[] = [];
+  // Where the walker stood before sitting down (a chained task stands up there again).
+  let standingBeforeSit: Pose | null = null;
   for (let g = 0; g < goals.length; g++) {
     const goal = goals[g]!;
     switch (goal.kind) {
       case "stand":
-        // Done above: the episode opened seated.
+        // At g = 0 done above (the episode opened seated); later, the seat sat on last.
+        if (g > 0) {
+          if (!standingBeforeSit) return null;
+          t.pause(rng.float(...P.pauseS), rng);
+          t.clip("stand", g, "I am standing up", sitPoses(standingBeforeSit, seatHeight(goal.seat) + P.seatedEyeAboveSeatM, P.sitBackM, true));
+          standingBeforeSit = null;
+        }
         break;
       case "goto": {
         const reach = reachTarget(goals[g + 1], goal.target);
@@ -369,6 +377,7 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
           t.clip("turn", g, turnNarration(delta), turnPoses(t.pose, delta));
         }
         t.pause(rng.float(...P.pauseS), rng);
+        standingBeforeSit = { ...t.pose };
         t.clip("sit", g, "I am sitting down", sitPoses(t.pose, seatHeight(seat) + P.seatedEyeAboveSeatM, P.sitBackM));
         break;
       }

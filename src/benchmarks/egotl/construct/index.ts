@@ -12,18 +12,18 @@ import { createRng, deriveSeed, type Rng } from "../../../stats/rng.js";
 import { encodeMp4 } from "../../../media/video-encode.js";
 import { attributionText, readLibraries, type CatalogEntry } from "../../../world/assets/catalog.js";
 import { ModelLibrary } from "../../../world/assets/models.js";
-import { generateHouse, sceneToJson } from "../../../world/house/index.js";
+import { generateHouse, roomTypesByCategory, sceneToJson } from "../../../world/house/index.js";
 import { sceneMeshes, TextureCache } from "../../../world/meshes.js";
 import { inflate, occupancyForScene, occupancyMeta, occupancyToPng } from "../../../world/space/index.js";
 import type { Scene, Vec3, WorldMesh } from "../../../world/types.js";
 import { EGOTL_TASKS, LETTERS, type EgoTLRow, type EgoTLTask } from "../schema.js";
-import { chainOfThought, chooseActivities, houseActivities, objectPhrases } from "./activities.js";
+import { chainOfThought, chooseEpisodeTasks, houseActivities, objectPhrases, type SubGoal } from "./activities.js";
 import { buildEpisode, buildWalkthrough, type Clip, type Episode, type Grids } from "./episode.js";
 import type { Pose } from "./motion.js";
 import { EGOTL_PARAMS as P, WALK_CLEARANCE_M } from "./params.js";
 import {
-  actionDistractors, clipDirection, clipDistance, houseStepTexts, nextActionPool, pickDistinct, planVariants,
-  sceneActionFacts, sceneActionOptions, sceneActionTruth,
+  actionOptions, askableSteps, clipDirection, clipDistance, nextActionDistractors, planVariants,
+  sceneActionDecoy, sceneActionFacts, sceneActionOptions, sceneActionTruth, turnDecisions,
 } from "./questions.js";
 import { houseView, renderFrame, visiblePixels, type HouseView } from "./render.js";
 import { datasetStats, statsSummary } from "./stats.js";
@@ -32,6 +32,12 @@ import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
 export type MediaForm = "spans" | "clips";
 
+/**
+ * Activities per episode: three of ours make an episode of about two minutes, the paper's 2-4
+ * (§3), with a plan of about twelve steps.
+ */
+export const DEFAULT_ACTIVITIES = 3;
+
 export interface GenerateEgoTLOptions {
   outDir: string;
   seed: number;
@@ -39,8 +45,10 @@ export interface GenerateEgoTLOptions {
   houses: number;
   /** Training houses (answers only, for the frequency baseline; media not rendered). */
   trainHouses?: number;
-  /** Episodes (activities) per house. */
+  /** Episodes per house. */
   episodesPerHouse?: number;
+  /** Activities done one after another in an episode (DEFAULT_ACTIVITIES). */
+  activitiesPerEpisode?: number;
   /** Test questions kept per task at most. */
   perTask?: number;
   /** What the items point at: spans inside the episode videos (default) or the clip files. */
@@ -61,13 +69,14 @@ export interface GenerateEgoTLResult {
   stats: Record<string, unknown>;
 }
 
-/** `--set` options of `generate egotl`: train=N episodes=N per-task=N media=spans|clips antialias=true|false. */
-export function generateOptions(extra: Record<string, string>): Pick<GenerateEgoTLOptions, "trainHouses" | "episodesPerHouse" | "perTask" | "media" | "antialias"> {
-  const out: Pick<GenerateEgoTLOptions, "trainHouses" | "episodesPerHouse" | "perTask" | "media" | "antialias"> = {};
+/** `--set` options of `generate egotl`: train=N episodes=N activities=N per-task=N media=spans|clips antialias=true|false. */
+export function generateOptions(extra: Record<string, string>): Pick<GenerateEgoTLOptions, "trainHouses" | "episodesPerHouse" | "activitiesPerEpisode" | "perTask" | "media" | "antialias"> {
+  const out: Pick<GenerateEgoTLOptions, "trainHouses" | "episodesPerHouse" | "activitiesPerEpisode" | "perTask" | "media" | "antialias"> = {};
   const whole = (key: string, lo: number, hi: number): number => wholeSetting(key, extra[key], lo, hi);
   for (const key of Object.keys(extra)) {
     if (key === "train") out.trainHouses = whole(key, 0, 100);
     else if (key === "episodes") out.episodesPerHouse = whole(key, 1, 20);
+    else if (key === "activities") out.activitiesPerEpisode = whole(key, 1, 5);
     else if (key === "per-task") out.perTask = whole(key, 1, 10000);
     else if (key === "media") {
       if (extra[key] !== "spans" && extra[key] !== "clips") throw new UsageError(`--set media must be spans or clips, got "${extra[key]}"`);
@@ -75,7 +84,7 @@ export function generateOptions(extra: Record<string, string>): Pick<GenerateEgo
     } else if (key === "antialias") {
       if (extra[key] !== "true" && extra[key] !== "false") throw new UsageError(`--set antialias must be true or false, got "${extra[key]}"`);
       out.antialias = extra[key] === "true";
-    } else throw new UsageError(`egotl generate has no --set option "${key}" (train, episodes, per-task, media, antialias)`);
+    } else throw new UsageError(`egotl generate has no --set option "${key}" (train, episodes, activities, per-task, media, antialias)`);
   }
   return out;
 }
@@ -114,14 +123,14 @@ function clipMedia(ep: string, clip: Clip, media: MediaForm): EgoTLRow["media"] 
 }
 
 /** Puts the answer at `position` among the options: the distractors keep their order around it. */
-function placeAnswer(answer: string, distractors: readonly string[], position: number): string[] {
+function placeAnswer<T>(answer: T, distractors: readonly T[], position: number): T[] {
   const out = [...distractors];
   out.splice(position, 0, answer);
   return out;
 }
 
 /** Candidate questions of one episode (all tasks), before the per-task selection. */
-function episodeCandidates(he: HouseEpisode, view: HouseView | null, names: ReadonlyMap<number, string>, houseSteps: readonly string[], rng: Rng, visibility: (he: HouseEpisode, frame: number, ids: number[]) => Map<number, number>): Candidate[] {
+function episodeCandidates(he: HouseEpisode, names: ReadonlyMap<number, string>, roomsFor: ReadonlyMap<string, ReadonlySet<string>>, rng: Rng, visibility: (he: HouseEpisode, frame: number, ids: number[]) => Map<number, number>): Candidate[] {
   const { id, scene, episode } = he;
   const out: Candidate[] = [];
   const base = (task: EgoTLTask, suffix: string) => ({ id: `${id}-${task}-${suffix}`, video_id: id });
@@ -138,76 +147,122 @@ function episodeCandidates(he: HouseEpisode, view: HouseView | null, names: Read
       out.push({ task: "distance", episode: id, group: `walk ${Math.min(4, Math.floor(metres))}`, clip, row: (media) => ({ ...base("distance", `c${pad(clip.index)}`), task: "distance", media: clipMedia(id, clip, media), answer: metres, meta: { clip: clip.index, kind: clip.kind, narration: clip.narration, frames: [clip.first, clip.last] } }) });
     }
     if (clip.kind === "pick" || clip.kind === "put" || clip.kind === "switch") {
-      const goal = episode.activity.subgoals[clip.subgoal]!;
-      const answer = episode.steps[clip.subgoal]!;
-      const distractors = pickDistinct(answer, actionDistractors(goal, scene, names, rng));
-      if (distractors) {
+      const goal = episode.activity.subgoals[clip.subgoal] as Extract<SubGoal, { kind: "pick" | "put" | "switch" }>;
+      const made = actionOptions(clip.kind, goal.object, scene, names, rng);
+      if (made) {
+        const { answer, distractors } = made;
         out.push({ task: "action_recognition", episode: id, group: clip.kind, clip, row: (media, position) => ({ ...base("action_recognition", `c${pad(clip.index)}`), task: "action_recognition", media: clipMedia(id, clip, media), options: placeAnswer(answer, distractors, position), answer: LETTERS[position]!, meta: { clip: clip.index, kind: clip.kind, narration: clip.narration, frames: [clip.first, clip.last], object: clip.object } }) });
       }
     }
   }
-  // Next action: the last clip of sub-goal j; the answer is sub-goal j + 1.
-  for (let j = 0; j + 1 < episode.steps.length; j++) {
-    const clips = episode.clips.filter((c) => c.subgoal === j);
+  // Next action: the clip ending step t - 1; the answer is step t (askableSteps, nextActionDistractors).
+  const askable = askableSteps(episode.steps);
+  for (const t of askable) {
+    const clips = episode.clips.filter((c) => c.subgoal === t - 1);
     const clip = clips[clips.length - 1];
-    if (!clip) continue;
-    const answer = episode.steps[j + 1]!;
-    const distractors = pickDistinct(answer, nextActionPool(episode, j, houseSteps, rng));
-    if (!distractors) continue;
-    out.push({ task: "next_action", episode: id, group: id, clip, row: (media, position) => ({ ...base("next_action", `s${pad(j)}`), task: "next_action", media: clipMedia(id, clip, media), chain_of_thought: cot, options: placeAnswer(answer, distractors, position), answer, meta: { clip: clip.index, kind: clip.kind, step: j, frames: [clip.first, clip.last] } }) });
+    const others = nextActionDistractors(askable, t, rng);
+    if (!clip || !others) continue;
+    const answer = episode.steps[t]!;
+    const distractors = others.map((k) => episode.steps[k]!);
+    const j = t - 1;
+    out.push({ task: "next_action", episode: id, group: id, clip, row: (media, position) => ({ ...base("next_action", `s${pad(j)}`), task: "next_action", media: clipMedia(id, clip, media), chain_of_thought: cot, options: placeAnswer(answer, distractors, position), answer, meta: { clip: clip.index, kind: clip.kind, step: j, option_steps: placeAnswer(t, others, position), frames: [clip.first, clip.last] } }) });
   }
-  // Scene-aware action at the decision points.
+  // Scene-aware action at the decision points: one item per class and goal.
   const seenKinds = new Set<string>();
-  for (const d of episode.decisions) {
+  const floorObjects = scene.objects.filter((o) => !o.inWall && o.supportId === null && names.has(o.id)).map((o) => o.id);
+  for (const d of [...episode.decisions, ...turnDecisions(episode, scene)]) {
     const pose = episode.frames[d.frame]!;
     const goal = scene.objects.find((o) => o.id === d.goal)!;
     const facts = sceneActionFacts(scene, he.grids, pose, goal, d.approach);
     if (Math.hypot(d.approach[0] - pose.x, d.approach[1] - pose.y) < P.minSceneActionDistanceM) continue;
-    const ids = [goal.id, ...(facts.blocker ? [facts.blocker.id] : [])];
-    const pixels = visibility(he, d.frame, ids);
+    const pixels = visibility(he, d.frame, [...new Set([goal.id, ...floorObjects, ...(facts.blocker ? [facts.blocker.id] : [])])]);
     const truth = sceneActionTruth(facts, (oid) => (pixels.get(oid) ?? 0) >= P.minObstaclePixels);
     if ((pixels.get(goal.id) ?? 0) < P.minTargetPixels) continue;
-    if (!truth || seenKinds.has(truth)) continue;
-    if (truth === "around" && !names.has(facts.blocker!.id)) continue;
-    seenKinds.add(truth);
-    const options = sceneActionOptions(truth, facts, names.get(goal.id)!, names);
-    const answer = options[0]!.text;
-    const distractors = options.slice(1).map((o) => o.text);
+    if (!truth || seenKinds.has(`${truth} ${goal.id}`)) continue;
+    const decoy = facts.blocked ? null : sceneActionDecoy(scene, goal, pixels, P.minObstaclePixels, names);
+    const options = sceneActionOptions(facts, names.get(goal.id)!, decoy, names);
+    if (!options) continue;
+    seenKinds.add(`${truth} ${goal.id}`);
+    const answerAt = options.findIndex((o) => o.kind === truth);
+    const answer = options[answerAt]!.text;
+    // The other classes in a random order (in a fixed one, the answer is the option out of order).
+    const distractors = rng.shuffle(options.filter((_, k) => k !== answerAt));
     out.push({
       task: "scene_action", episode: id, group: truth, frame: d.frame,
       row: (_media, position) => ({
         ...base("scene_action", `f${pad(d.frame, 4)}`), task: "scene_action", current_frame: currentFrame(id, d.frame), abstract_task: episode.activity.abstract,
-        options: placeAnswer(answer, distractors, position), answer,
-        meta: { frame: d.frame, pose, goal: goal.id, approach: d.approach, kinds: placeAnswer(options[0]!.kind, options.slice(1).map((o) => o.kind), position), obstacle: facts.blocker?.id ?? null, bearing_deg: Math.round(facts.bearingDeg * 10) / 10, blocked: facts.blocked, goal_pixels: pixels.get(goal.id) ?? 0 },
+        options: placeAnswer(answer, distractors.map((o) => o.text), position), answer,
+        meta: { frame: d.frame, pose, goal: goal.id, approach: d.approach, kinds: placeAnswer(truth, distractors.map((o) => o.kind), position), obstacle: options[0]!.obstacle, bearing_deg: Math.round(facts.bearingDeg * 10) / 10, blocked: facts.blocked, goal_pixels: pixels.get(goal.id) ?? 0 },
       }),
     });
-    void view;
   }
-  const variants = planVariants(episode, scene, names);
-  if (variants && he.walkthrough) {
+  // Planning: one item for the episode's whole task and one per activity in it (its task sentence
+  // and plan, from where the walker stands when it begins), all on the episode's memory bank.
+  const goals = episode.activity.subgoals;
+  const parts = [{ activity: episode.activity, first: 0 }, ...(episode.activity.parts ?? [])];
+  parts.forEach((part, k) => {
+    const walkedTo = goals.slice(0, part.first).filter((g): g is Extract<SubGoal, { kind: "goto" }> => g.kind === "goto");
+    const startRoom = walkedTo.length > 0 ? walkedTo[walkedTo.length - 1]!.target.room : episode.startRoom;
+    const variants = he.walkthrough ? planVariants(part.activity, startRoom, scene, names, roomsFor, rng) : null;
+    if (!variants) return;
     const truth = variants[0]!.text;
     const distractors = variants.slice(1);
+    // Balanced on how many options are longer than the true plan (ANSWER_CLASSES), where lengths differ.
+    const longer = distractors.filter((v) => v.text.length > truth.length).length;
+    const sameLength = distractors.every((v) => v.text.length === truth.length);
     out.push({
-      task: "planning", episode: id, group: id, memory: true,
+      task: "planning", episode: id, group: sameLength ? "same length" : `longer ${longer}`, memory: true,
       row: (_media, position) => {
         const options = placeAnswer(truth, distractors.map((v) => v.text), position);
-        const kinds = placeAnswer("true", distractors.map((v) => v.kind), position);
-        return { ...base("planning", "memory"), task: "planning", media: { video: memoryVideo(id) }, abstract_task: episode.activity.abstract, options, answer: LETTERS[position]!, meta: { kinds } };
+        const kinds = placeAnswer<string>("true", distractors.map((v) => v.kind), position);
+        return { ...base("planning", `p${pad(k)}`), task: "planning", media: { video: memoryVideo(id) }, abstract_task: part.activity.abstract, options, answer: LETTERS[position]!, meta: { kinds, part: k } };
       },
     });
-  }
+  });
   return out;
 }
 
 /**
- * Keeps at most `cap` candidates of a task: round robin over the balancing groups (in a seeded
- * order), each group's candidates in a seeded order.
+ * Balancing groups that are answer classes, per task: a constant answer (direction's label,
+ * scene-aware's class, the verb of a pick-up/put-down item, planning's length rank) must stay near its chance, so no class
+ * may hold more than CLASS_SHARE_MARGIN above 1/classes of the items of these classes. Switch-on
+ * items are not a class: their four options share the verb.
  */
-function selectBalanced(cands: readonly Candidate[], cap: number, rng: Rng): Candidate[] {
+const ANSWER_CLASSES: Partial<Record<EgoTLTask, readonly string[]>> = {
+  direction: ["Turn left", "Turn right", "Move forward", "Going up", "Going down"],
+  scene_action: ["straight", "left", "right", "around"],
+  action_recognition: ["pick", "put"],
+  // Not an answer but a text feature that decided it: the options longer than the true plan.
+  planning: ["longer 0", "longer 1", "longer 2", "longer 3"],
+};
+const CLASS_SHARE_MARGIN = 0.03;
+
+/**
+ * The most items a group may keep so that no group holds more than `share` of what is kept (each
+ * group keeping min(its count, the cap)); when no cap allows it (too few groups), the smallest
+ * group's count, which keeps the groups equal.
+ */
+export function groupCap(counts: readonly number[], share: number): number {
+  const positive = counts.filter((n) => n > 0);
+  if (positive.length === 0) return 0;
+  for (let c = Math.max(...positive); c >= 1; c--) {
+    const total = positive.reduce((a, n) => a + Math.min(n, c), 0);
+    if (c <= share * total) return c;
+  }
+  return Math.min(...positive);
+}
+
+/**
+ * Keeps at most `cap` candidates of a task: round robin over the balancing groups (in a seeded
+ * order), each group's candidates in a seeded order; a task with answer classes keeps each class
+ * within groupCap.
+ */
+function selectBalanced(cands: readonly Candidate[], cap: number, rng: Rng, classes: readonly string[] = []): Candidate[] {
   const groups = new Map<string, Candidate[]>();
   for (const c of cands) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
   const order = rng.shuffle([...groups.keys()].sort());
-  const pools = order.map((g) => rng.shuffle(groups.get(g)!));
+  const perClass = classes.length > 0 ? groupCap(classes.map((g) => groups.get(g)?.length ?? 0), 1 / classes.length + CLASS_SHARE_MARGIN) : Infinity;
+  const pools = order.map((g) => rng.shuffle(groups.get(g)!).slice(0, classes.includes(g) ? perClass : Infinity));
   const out: Candidate[] = [];
   while (out.length < cap && pools.some((p) => p.length > 0)) {
     for (const p of pools) if (p.length > 0 && out.length < cap) out.push(p.shift()!);
@@ -221,7 +276,7 @@ function readme(opts: GenerateEgoTLOptions, result: GenerateEgoTLResult, media: 
     README_MARK,
     "",
     "Furnished houses built from the Sweet Home 3D furniture libraries (see ATTRIBUTION), rendered by",
-    "spatialprobe's software renderer. Each episode is a scripted household activity (an abstract task, the",
+    `spatialprobe's software renderer. Each episode is up to ${opts.activitiesPerEpisode ?? DEFAULT_ACTIVITIES} scripted household activities done one after another (an abstract task, the`,
     "chain of thought announced at the start, then one clip per step: walk straight, turn left or right, sit",
     "down, stand up, pick up, put down, switch on) performed by a camera at eye height (1.5-1.7 m; 1.1-1.2 m",
     "seated) walking 1.0-1.4 m/s with ramps at starts and stops, head bob at 1.8-2 steps per second, turns",
@@ -233,10 +288,14 @@ function readme(opts: GenerateEgoTLOptions, result: GenerateEgoTLResult, media: 
     "  a clip turning < 20 deg, level within 0.1 m, moving >= 0.5 m is Move forward; other clips are not asked;",
     "- distance: eq. 3 of the paper, the sum of 3D displacements of the 10 fps camera centres over the clip,",
     "  rounded to 0.01 m; head bob is part of the camera path and counts (about +1%); turns on the spot are 0;",
-    "- action recognition / next action: the script's step; distractors name only objects of the house;",
+    "- action recognition: the script's step; the options are {pick up, put down} x {the object, another object",
+    "  of the house}, or switch on x four switchable objects of the house;",
+    "- next action: the script's next step; the three other options are other steps of the same plan, drawn at random;",
     "- scene-aware action: the target's bearing in the current view and the straight line to where the",
     "  walker stands, checked on the person's free space (occupancy inflated by 0.25 m, `houses/<h>/person_grid.png`);",
-    "- planning: the true chain of thought against three altered ones (steps swapped, a step dropped, an object replaced).",
+    "  every item offers walk straight, turn left, turn right and walk around an object in view;",
+    "- planning: the true chain of thought against three that put one or two of its walks in another room of the house;",
+    "- answer classes balanced per task (direction labels, scene-aware classes, pick-up / put-down, planning's length rank).",
     "",
     `- seed: ${opts.seed}; test houses: ${opts.houses}; train houses: ${opts.trainHouses ?? 0}; episodes: ${result.episodes.test} test (${result.episodes.rendered} rendered), ${result.episodes.train} train`,
     `- test.jsonl: ${counts("test")}`,
@@ -284,7 +343,7 @@ export interface EgoTLHouse {
   line: string;
 }
 
-type HouseOptions = Pick<GenerateEgoTLOptions, "seed" | "houses" | "episodesPerHouse" | "antialias">;
+type HouseOptions = Pick<GenerateEgoTLOptions, "seed" | "houses" | "episodesPerHouse" | "activitiesPerEpisode" | "antialias">;
 
 /**
  * House h (test houses first, then train houses) from (seed, h) alone: its random streams are
@@ -304,7 +363,7 @@ export async function buildEgoTLHouse(opts: HouseOptions, h: number, shared: Ego
   const grids: Grids = { raw, person: inflate(raw, P.personRadiusM) };
   const names = objectPhrases(scene);
   const activities = houseActivities(scene, names);
-  const houseSteps = houseStepTexts(activities, names);
+  const roomsFor = roomTypesByCategory(catalogue);
   const view = houseView(scene, meshes, opts.antialias ?? false);
   const files = new Map<string, string | Buffer>();
   const used: CatalogEntry[] = [];
@@ -315,7 +374,7 @@ export async function buildEgoTLHouse(opts: HouseOptions, h: number, shared: Ego
     files.set(`houses/${house}/person_grid.png`, await occupancyToPng(grids.person));
     files.set(`houses/${house}/occupancy.png`, await occupancyToPng(grids.raw));
   }
-  const chosen = chooseActivities(activities, perHouse * 2, rng);
+  const chosen = chooseEpisodeTasks(activities, perHouse * 2, opts.activitiesPerEpisode ?? DEFAULT_ACTIVITIES, rng);
   const episodes: HouseEpisode[] = [];
   const candidates: Candidate[] = [];
   const visibility = (x: HouseEpisode, frame: number, ids: number[]) => visiblePixels(view, x.episode.frames[frame]!, ids, x.episode.moved[frame]!, x.episode.switchedOn[frame]!);
@@ -327,7 +386,7 @@ export async function buildEgoTLHouse(opts: HouseOptions, h: number, shared: Ego
     const walkthrough = buildWalkthrough(scene, grids, episode, rng);
     const he: HouseEpisode = { id, house, scene, grids, episode, walkthrough };
     episodes.push(he);
-    candidates.push(...episodeCandidates(he, view, names, houseSteps, rng, visibility));
+    candidates.push(...episodeCandidates(he, names, roomsFor, rng, visibility));
   }
   const line = `${house}${isTest ? "" : " (train)"}: ${scene.rooms.length} rooms, ${scene.objects.length} objects, ${activities.length} activities, ${episodes.length} episodes`;
   return { index: h, name: house, isTest, view, episodes, candidates, files, used, line };
@@ -394,7 +453,7 @@ export async function planEgoTLRelease(opts: GenerateEgoTLOptions, shared: EgoTL
     const rows: EgoTLRow[] = [];
     const kept: Candidate[] = [];
     for (const task of EGOTL_TASKS) {
-      const chosen = selectBalanced(cands.filter((c) => c.task === task), cap, selRng);
+      const chosen = selectBalanced(cands.filter((c) => c.task === task), cap, selRng, ANSWER_CLASSES[task]);
       const cycle = selRng.shuffle([0, 1, 2, 3]);
       chosen.sort((a, b) => (a.row(media, 0).id < b.row(media, 0).id ? -1 : 1));
       chosen.forEach((c, k) => rows.push(c.row(media, cycle[k % 4]!)));

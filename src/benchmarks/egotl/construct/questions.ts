@@ -3,26 +3,30 @@
  * from the navigation clips, action recognition and next action from the script, scene-aware
  * action from the geometry at a decision point, memory-conditioned planning from the chain of
  * thought. Distractors follow H.1: clearly wrong yet plausible, linguistically clear, and naming
- * only objects the house has (same verb on another object, another verb on the same object, other
- * steps of the plan or of the house's other activities).
+ * only objects the house has; each task's options are built so that the text alone does not tell
+ * the answer (issue 29: grids of verbs and objects or of rooms, the same four scene-aware classes,
+ * other steps of the same plan at random).
  */
 import type { Rng } from "../../../stats/rng.js";
 import { discLineOfSight, lineOfSight, type OccupancyGrid } from "../../../world/space/index.js";
 import type { Scene, SceneObject, Vec2 } from "../../../world/types.js";
 import type { DirectionLabel } from "../schema.js";
-import { chainOfThought, PORTABLE, SEATS, stepText, SURFACES, SWITCHABLE, type Activity, type SubGoal } from "./activities.js";
-import type { Episode, Clip } from "./episode.js";
+import { chainOfThought, PORTABLE, roomName, SWITCHABLE, type Activity } from "./activities.js";
+import type { Clip, DecisionPoint, Episode } from "./episode.js";
 import { directionOf, travelledMetres } from "./labels.js";
 import { angleDelta } from "./motion.js";
 import { DEG, EGOTL_PARAMS as P } from "./params.js";
 
-export type SceneActionClass = "straight" | "left" | "right" | "behind" | "around";
+export type SceneActionClass = "straight" | "left" | "right" | "around";
+
+/** Every item offers the four classes (H.2.2: one option fits the layout, the others ignore it). */
+export const SCENE_ACTION_CLASSES: readonly SceneActionClass[] = ["straight", "left", "right", "around"];
 
 export interface SceneActionOption {
   text: string;
   kind: SceneActionClass;
-  /** The object walked around ("around" options). */
-  obstacle?: number;
+  /** The object the "around" option names. */
+  obstacle: number;
 }
 
 /** Object centre in the plan. */
@@ -89,6 +93,38 @@ export function sceneActionFacts(scene: Scene, grids: { raw: OccupancyGrid; pers
   return { bearingDeg, blocked, blocker: blocked ? firstBlocker(scene, from, approach, goal) : null };
 }
 
+/** Mid-turn views are asked where the goal's bearing is near this (degrees): inside the side class, in view. */
+const SIDE_VIEW_DEG = 31;
+
+/**
+ * More decision views: in each turn clip of a walk toward a goal, the frame where the goal's
+ * bearing is nearest SIDE_VIEW_DEG (within the side band and the field of view). A walker faces
+ * where it walks, so at the starts of walks the goal is mostly straight ahead; part way through a
+ * turn toward it, the goal is still to one side, the view that a "turn left/right" answer needs.
+ */
+export function turnDecisions(episode: Episode, scene: Scene): DecisionPoint[] {
+  const out: DecisionPoint[] = [];
+  for (const clip of episode.clips) {
+    if (clip.kind !== "turn") continue;
+    const walk = episode.decisions.find((d) => d.subgoal === clip.subgoal && d.frame >= clip.first);
+    const goal = walk ? scene.objects.find((o) => o.id === walk.goal) : undefined;
+    if (!walk || !goal) continue;
+    const c = centre2(goal);
+    let best = -1, bestGap = Infinity;
+    for (let f = clip.first; f <= clip.last; f++) {
+      const pose = episode.frames[f]!;
+      const bearing = Math.abs(angleDelta(pose.yaw, Math.atan2(c[1] - pose.y, c[0] - pose.x)) / DEG);
+      const gap = Math.abs(bearing - SIDE_VIEW_DEG);
+      if (bearing >= P.sideMinDeg + 2 && bearing <= P.hfovDeg / 2 - 8 && gap < bestGap) {
+        best = f;
+        bestGap = gap;
+      }
+    }
+    if (best >= 0) out.push({ ...walk, frame: best });
+  }
+  return out;
+}
+
 /** The one feasible class, or null when the view is ambiguous (between the bearing bands, or blocked by a wall). */
 export function sceneActionTruth(f: SceneActionFacts, visible: (id: number) => boolean): SceneActionClass | null {
   if (f.blocked) return f.blocker && visible(f.blocker.id) && Math.abs(f.bearingDeg) <= P.aroundMaxDeg ? "around" : null;
@@ -98,144 +134,176 @@ export function sceneActionTruth(f: SceneActionFacts, visible: (id: number) => b
   return null;
 }
 
-export function sceneActionText(kind: SceneActionClass, goal: string, obstacle?: string): string {
+export function sceneActionText(kind: SceneActionClass, goal: string, obstacle: string): string {
   switch (kind) {
     case "straight": return `Walk straight ahead to the ${goal}`;
     case "left": return `Turn left and walk to the ${goal}`;
     case "right": return `Turn right and walk to the ${goal}`;
-    case "behind": return `Turn around and walk to the ${goal}`;
     case "around": return `Walk around the ${obstacle} to reach the ${goal}`;
   }
 }
 
-/** The truth and three options the layout rules out: the goal is in view (not behind), on the other side, or the line is blocked. */
-export function sceneActionOptions(truth: SceneActionClass, f: SceneActionFacts, goal: string, names: ReadonlyMap<number, string>): SceneActionOption[] {
-  const opt = (kind: SceneActionClass): SceneActionOption => ({ kind, text: sceneActionText(kind, goal) });
-  if (truth === "around") {
-    const o = f.blocker!;
-    return [
-      { kind: "around", text: sceneActionText("around", goal, names.get(o.id)!), obstacle: o.id },
-      opt("straight"),
-      opt("behind"),
-      opt(f.bearingDeg >= 0 ? "right" : "left"),
-    ];
-  }
-  if (truth === "straight") return [opt("straight"), opt("left"), opt("right"), opt("behind")];
-  return [opt(truth), opt(truth === "left" ? "right" : "left"), opt("straight"), opt("behind")];
-}
-
-/** Action recognition options: the step and three wrong but plausible ones from the house. */
-export function actionDistractors(goal: SubGoal, scene: Scene, names: ReadonlyMap<number, string>, rng: Rng): string[] {
-  const n = (o: SceneObject) => names.get(o.id)!;
-  const named = scene.objects.filter((o) => names.has(o.id) && !o.inWall);
-  const others = (set: Set<string>, not: SceneObject) => rng.shuffle(named.filter((o) => set.has(o.category) && o.id !== not.id && (set !== SURFACES || o.supportId === null)));
-  const firstPick: string[] = [];
-  const rest: string[] = [];
-  if (goal.kind === "pick") {
-    if (goal.from) firstPick.push(`Put the ${n(goal.object)} on the ${n(goal.from)}`);
-    rest.push(...others(PORTABLE, goal.object).map((o) => `Pick up the ${n(o)}`));
-  } else if (goal.kind === "put") {
-    firstPick.push(`Pick up the ${n(goal.object)}`);
-    const surfaces = others(SURFACES, goal.onto).map((o) => `Put the ${n(goal.object)} on the ${n(o)}`);
-    const portables = others(PORTABLE, goal.object).map((o) => `Put the ${n(o)} on the ${n(goal.onto)}`);
-    for (let k = 0; k < Math.max(surfaces.length, portables.length); k++) rest.push(...[surfaces[k], portables[k]].filter((x): x is string => !!x));
-  } else if (goal.kind === "switch") {
-    firstPick.push(`Switch off the ${n(goal.object)}`);
-    rest.push(...others(SWITCHABLE, goal.object).map((o) => `Switch on the ${n(o)}`));
-    rest.push(...others(PORTABLE, goal.object).map((o) => `Pick up the ${n(o)}`));
-  }
-  return [...firstPick, ...rest];
-}
-
-/** Three distinct texts from the pool, none equal to the answer (case-insensitive), in pool order. */
-export function pickDistinct(answer: string, pool: readonly string[], count = 3): string[] | null {
-  const seen = new Set([answer.toLowerCase()]);
-  const out: string[] = [];
-  for (const p of pool) {
-    if (out.length >= count) break;
-    if (seen.has(p.toLowerCase())) continue;
-    seen.add(p.toLowerCase());
-    out.push(p);
-  }
-  return out.length === count ? out : null;
-}
-
-/** Next-action distractors: later steps of the plan, steps of the house's other activities, earlier steps. */
-export function nextActionPool(episode: Episode, j: number, houseSteps: readonly string[], rng: Rng): string[] {
-  const later = episode.steps.slice(j + 2);
-  const earlier = episode.steps.slice(0, j + 1).reverse();
-  return [...later, ...rng.shuffle(houseSteps.filter((s) => !episode.steps.includes(s))).slice(0, 6), ...earlier];
-}
-
-export interface PlanVariant {
-  kind: "true" | "swapped" | "dropped" | "replaced";
-  text: string;
-}
-
-/** Objects a replacement may name instead: same family, another category or place, in the house. */
-function replacementFor(o: SceneObject, scene: Scene, names: ReadonlyMap<number, string>, avoidCategory: string | null): SceneObject | null {
-  const family = [SURFACES, SEATS, SWITCHABLE, PORTABLE].find((s) => s.has(o.category)) ?? null;
-  const pool = scene.objects
-    .filter((x) => names.has(x.id) && !x.inWall && x.id !== o.id && x.room !== o.room && (family ? family.has(x.category) : true))
-    .filter((x) => avoidCategory === null || !scene.objects.some((y) => y.supportId === x.id && y.category === avoidCategory))
-    .filter((x) => x.category !== o.category || avoidCategory !== null);
-  return pool.length > 0 ? pool[0]! : null;
+/**
+ * The four options of a scene-aware item, the same four classes whatever the answer: walk
+ * straight, turn left, turn right, walk around an object in view. "Around" names the blocker when
+ * the way is blocked, else another object in view (`decoy`) that does not block it, so whether
+ * that object stands in the way is read off the picture, not off which options are offered.
+ */
+export function sceneActionOptions(f: SceneActionFacts, goal: string, decoy: number | null, names: ReadonlyMap<number, string>): SceneActionOption[] | null {
+  const obstacle = f.blocked ? f.blocker?.id ?? null : decoy;
+  if (obstacle === null || !names.has(obstacle)) return null;
+  return SCENE_ACTION_CLASSES.map((kind) => ({ kind, obstacle, text: sceneActionText(kind, goal, names.get(obstacle)!) }));
 }
 
 /**
- * The true plan and three altered ones (§5 planning; our alterations): two steps swapped, a step
- * dropped, an object replaced by another of the house (where a picked object is looked for in a
- * place that does not hold one, or another seat, switch or surface than the task's). Null when
- * the plan allows no three distinct alterations.
+ * The decoy of an unblocked view: the named object in view with the most visible pixels (at least
+ * `minPixels`) that is not the goal, not on or under it, and clear of the straight walk.
  */
-export function planVariants(episode: Episode, scene: Scene, names: ReadonlyMap<number, string>): PlanVariant[] | null {
-  const goals = episode.activity.subgoals;
-  const cot = (g: readonly SubGoal[]) => chainOfThought(episode.activity.abstract, g, scene, names, episode.startRoom);
-  const truth = cot(goals);
-  const actions = goals.map((g, k) => ({ g, k })).filter(({ g }) => g.kind !== "goto" && g.kind !== "stand");
-  // Swap: the first two actions (or a walk and the action after it).
-  const swapped = [...goals];
-  const [i, j] = actions.length >= 2 ? [actions[0]!.k, actions[1]!.k] : [Math.max(0, actions[0]!.k - 1), actions[0]!.k];
-  [swapped[i], swapped[j]] = [swapped[j]!, swapped[i]!];
-  // Drop: the first action.
-  const dropped = goals.filter((_, k) => k !== actions[0]!.k);
-  // Replace: where the first picked object is looked for, else the last goal object.
-  let replaced: SubGoal[] | null = null;
-  const pickAt = goals.findIndex((g) => g.kind === "pick");
-  if (pickAt > 0 && goals[pickAt - 1]!.kind === "goto") {
-    const walk = goals[pickAt - 1] as Extract<SubGoal, { kind: "goto" }>;
-    const picked = (goals[pickAt] as Extract<SubGoal, { kind: "pick" }>).object;
-    const other = replacementFor(walk.target, scene, names, picked.category);
-    if (other) replaced = goals.map((g, k) => (k === pickAt - 1 ? { ...walk, target: other } : g));
-  }
-  if (!replaced) {
-    const last = actions[actions.length - 1]!;
-    const g = last.g;
-    const o = g.kind === "sit" ? g.seat : g.kind === "put" ? g.onto : g.kind === "switch" || g.kind === "pick" ? g.object : null;
-    const other = o ? replacementFor(o, scene, names, null) : null;
-    if (o && other) {
-      replaced = goals.map((x) => {
-        if (x.kind === "goto" && x.target.id === o.id) return { ...x, target: other };
-        if (x.kind === "sit" && x.seat.id === o.id) return { ...x, seat: other };
-        if (x.kind === "put" && x.onto.id === o.id) return { ...x, onto: other };
-        if ((x.kind === "switch" || x.kind === "pick") && x.object.id === o.id) return { ...x, object: other };
-        return x;
-      });
+export function sceneActionDecoy(scene: Scene, goal: SceneObject, pixels: ReadonlyMap<number, number>, minPixels: number, names: ReadonlyMap<number, string>): number | null {
+  let best: number | null = null, bestPixels = minPixels - 1;
+  for (const o of scene.objects) {
+    if (o.id === goal.id || o.id === goal.supportId || o.inWall || o.supportId !== null || P.nonBlocking.includes(o.category) || !names.has(o.id)) continue;
+    const n = pixels.get(o.id) ?? 0;
+    if (n > bestPixels) {
+      best = o.id;
+      bestPixels = n;
     }
   }
-  if (!replaced) return null;
-  const variants: PlanVariant[] = [
-    { kind: "true", text: truth },
-    { kind: "swapped", text: cot(swapped) },
-    { kind: "dropped", text: cot(dropped) },
-    { kind: "replaced", text: cot(replaced) },
-  ];
-  return new Set(variants.map((v) => v.text.toLowerCase())).size === 4 ? variants : null;
+  return best;
 }
 
-/** Every step text of the house's activities (distractor pool of next action). */
-export function houseStepTexts(activities: readonly Activity[], names: ReadonlyMap<number, string>): string[] {
-  return [...new Set(activities.flatMap((a) => a.subgoals.map((g) => stepText(g, names))))].sort();
+/** What an action-recognition option says a hand did. */
+export type ActionVerb = "pick" | "put" | "switch";
+
+export function actionText(verb: ActionVerb, object: string): string {
+  return verb === "pick" ? `Pick up the ${object}` : verb === "put" ? `Put down the ${object}` : `Switch on the ${object}`;
+}
+
+/**
+ * Action-recognition options (H.2.4) as a grid, so that no option is the centre the others were
+ * edited from: pick-up and put-down clips get {pick up, put down} x {the object, another portable
+ * object of the house}; switch-on clips get "Switch on" x four switchable objects of the house.
+ * The clip shows which verb and which object; the text offers each verb and each object equally.
+ * Null when the house has too few such objects.
+ */
+export function actionOptions(verb: ActionVerb, object: SceneObject, scene: Scene, names: ReadonlyMap<number, string>, rng: Rng): { answer: string; distractors: string[] } | null {
+  const n = (o: SceneObject) => names.get(o.id)!;
+  const family = verb === "switch" ? SWITCHABLE : PORTABLE;
+  const others = rng.shuffle(scene.objects.filter((o) => family.has(o.category) && names.has(o.id) && !o.inWall && o.id !== object.id && o.category !== object.category));
+  const distinctNames = [...new Map(others.map((o) => [n(o).toLowerCase(), o])).values()];
+  const answer = actionText(verb, n(object));
+  if (verb === "switch") {
+    if (distinctNames.length < 3) return null;
+    return { answer, distractors: distinctNames.slice(0, 3).map((o) => actionText("switch", n(o))) };
+  }
+  const other = distinctNames[0];
+  if (!other) return null;
+  const otherVerb: ActionVerb = verb === "pick" ? "put" : "pick";
+  return { answer, distractors: rng.shuffle([actionText(otherVerb, n(object)), actionText(verb, n(other)), actionText(otherVerb, n(other))]) };
+}
+
+/**
+ * The steps a next-action item may offer (H.2.3): every step of the plan but the first (the
+ * clip shown ends a step, so the first step is never the answer) whose text no other step has.
+ */
+export function askableSteps(steps: readonly string[]): number[] {
+  const count = new Map<string, number>();
+  for (const s of steps) count.set(s.toLowerCase(), (count.get(s.toLowerCase()) ?? 0) + 1);
+  return steps.map((_, k) => k).filter((k) => k > 0 && count.get(steps[k]!.toLowerCase()) === 1);
+}
+
+/**
+ * Next-action distractors: three other askable steps of the same plan, drawn at random. The chain
+ * of thought lists every step in order, so a step from outside the plan is ruled out by reading,
+ * and distractors taken after the answer make "the option the plan names first" right. Drawn from
+ * the whole plan, the answer is equally likely to be any of the four in plan order: which one
+ * comes next is told by the clip alone. Null when the plan has fewer than four askable steps.
+ */
+export function nextActionDistractors(askable: readonly number[], answer: number, rng: Rng): number[] | null {
+  const others = askable.filter((k) => k !== answer);
+  return others.length >= 3 ? rng.shuffle(others).slice(0, 3) : null;
+}
+
+export interface PlanVariant {
+  /** Which walks the plan puts in a wrong room: "true" (none), "first", "second", "both". */
+  kind: "true" | "first" | "second" | "both";
+  text: string;
+}
+
+/**
+ * Rooms where real homes keep things of a category a plan walks to (our house recipes are
+ * narrower: a TV only in living rooms). A wrong room of a plan is one of these, so that no option
+ * reads as absurd ("the bed in the kitchen").
+ */
+const HOME_ROOMS: Readonly<Record<string, readonly string[]>> = {
+  table: ["kitchen", "dining room", "living room"],
+  "coffee table": ["living room", "office"],
+  desk: ["office", "bedroom", "living room"],
+  nightstand: ["bedroom"],
+  dresser: ["bedroom", "living room", "dining room", "hallway"],
+  cabinet: ["living room", "dining room", "office", "hallway", "kitchen"],
+  "tv stand": ["living room", "bedroom"],
+  shelf: ["living room", "office", "bedroom", "dining room"],
+  sofa: ["living room", "office"],
+  armchair: ["living room", "bedroom", "office"],
+  chair: ["dining room", "kitchen", "office", "bedroom"],
+  bed: ["bedroom"],
+  bench: ["hallway", "dining room", "bedroom"],
+  stool: ["kitchen"],
+  lamp: ["living room", "bedroom", "office", "dining room", "hallway"],
+  tv: ["living room", "bedroom"],
+  monitor: ["office", "bedroom"],
+  kettle: ["kitchen"],
+  "coffee machine": ["kitchen", "office", "dining room"],
+};
+
+/** A room word inside an object's name ("kitchen counter", "dining table") fixes where it is. */
+const namesARoom = (name: string) => / in the |\b(?:kitchen|dining|bathroom|bedroom|office|hallway|living)\b/.test(name);
+
+/**
+ * The true plan and three that put things in the wrong rooms (§5 memory-conditioned planning: the
+ * memory bank shows where things are). Two walks of the plan are altered, each to another room of
+ * the house where such an object could stand (HOME_ROOMS, or where the house recipes put the
+ * category: `roomsFor`), giving a 2 x 2 grid: right/wrong
+ * first room x right/wrong second room. Every option follows the task's steps in the task's order
+ * and says the room of every walk, so each option differs from two others by one room and no text
+ * feature tells the grid's right corner; the memory bank does. Null when the plan has fewer than
+ * two walks to objects whose room is not in their name or the task sentence.
+ */
+export function planVariants(activity: Activity, startRoom: string, scene: Scene, names: ReadonlyMap<number, string>, roomsFor: ReadonlyMap<string, ReadonlySet<string>>, rng: Rng): PlanVariant[] | null {
+  const goals = activity.subgoals;
+  const task = activity.abstract.toLowerCase();
+  const houseRooms = [...new Set(scene.rooms.map((r) => r.type as string))].sort();
+  const axes: Array<{ object: SceneObject; wrong: string }> = [];
+  const seen = new Set<number>();
+  for (const g of goals) {
+    if (g.kind !== "goto" || seen.has(g.target.id)) continue;
+    seen.add(g.target.id);
+    const name = names.get(g.target.id)!;
+    const room = roomName(scene, g.target.room);
+    if (namesARoom(name) || task.includes(room)) continue;
+    const wrong = houseRooms.filter((r) => r !== room && !task.includes(r) && ((HOME_ROOMS[g.target.category] ?? []).includes(r) || (roomsFor.get(g.target.category)?.has(r as never) ?? false)));
+    // A wrong room of the true one's length where the house has one (the options' lengths then
+    // tell nothing), else longer or shorter at even odds (true rooms are often the longest name,
+    // "living room": the selection balances what is left, see ANSWER_CLASSES).
+    const side = (r: string) => Math.sign(r.length - room.length);
+    const wanted = rng.chance(0.5) ? 1 : -1;
+    const pool = [0, wanted, -wanted].map((k) => wrong.filter((r) => side(r) === k)).find((list) => list.length > 0);
+    if (pool) axes.push({ object: g.target, wrong: rng.pick(pool) });
+  }
+  if (axes.length < 2) return null;
+  const [a, b] = rng.shuffle(axes).slice(0, 2) as [(typeof axes)[0], (typeof axes)[0]];
+  const cot = (wrongA: boolean, wrongB: boolean) => chainOfThought(activity.abstract, goals, scene, names, startRoom, {
+    everyWalk: true,
+    roomOf: (o) => (o.id === a.object.id && wrongA ? a.wrong : o.id === b.object.id && wrongB ? b.wrong : roomName(scene, o.room)),
+  });
+  // The wrong plans in a random order: in a fixed one, where the true plan is inserted would show
+  // which pair of options differs in both rooms.
+  const variants: PlanVariant[] = [
+    { kind: "true", text: cot(false, false) },
+    ...rng.shuffle<PlanVariant>([{ kind: "first", text: cot(true, false) }, { kind: "second", text: cot(false, true) }, { kind: "both", text: cot(true, true) }]),
+  ];
+  return new Set(variants.map((v) => v.text.toLowerCase())).size === 4 ? variants : null;
 }
 
 /** A navigation clip's label from the stored poses, when it agrees with the script; else null. */

@@ -41,12 +41,12 @@ const clipFrames = (r: Json): number[][] => {
 };
 const wrap = (d: number) => Math.atan2(Math.sin(d), Math.cos(d));
 
-test("the set loads with the existing loader and holds the six tasks, five each", () => {
+test("the set loads with the existing loader and holds the six tasks, four each", () => {
   const { items, problems } = loadEgoTL(ROOT);
   assert.deepEqual(problems, []);
   for (const task of ["planning", "scene_action", "next_action", "action_recognition", "direction", "distance"]) {
     assert.ok(items.filter((i) => i.task === task).length >= 1, task);
-    assert.ok(items.filter((i) => i.task === task).length <= 5, task);
+    assert.ok(items.filter((i) => i.task === task).length <= 4, task);
   }
 });
 
@@ -122,9 +122,13 @@ test("scene-aware answers re-derived from the written grids and objects", async 
     const a: [number, number] = [meta.pose.x, meta.pose.y];
     const clear = lineOfSight(grid, a, meta.approach) || discLineOfSight(raw, a, meta.approach, 0.15);
     const kind = meta.kinds[r.options.indexOf(r.answer)];
+    // Every item offers the same four classes; "around" names the blocker, or an object in view
+    // that does not block.
+    assert.deepEqual([...meta.kinds].sort(), ["around", "left", "right", "straight"], r.id);
+    const around = r.options[meta.kinds.indexOf("around")] as string;
+    assert.ok(around.startsWith(`Walk around the ${scene.names[String(meta.obstacle)]} to reach the `), `${r.id}: ${around}`);
     if (kind === "around") {
       assert.ok(!clear, `${r.id}: the straight line is blocked`);
-      assert.ok(meta.obstacle !== null && scene.names[String(meta.obstacle)] !== undefined, `${r.id}: the obstacle is a named object`);
       assert.ok(Math.abs(bearing) <= 35);
     } else {
       assert.ok(clear, `${r.id}: the straight line is clear`);
@@ -132,24 +136,33 @@ test("scene-aware answers re-derived from the written grids and objects", async 
       if (kind === "left") assert.ok(bearing >= 22, `${r.id} bearing ${bearing}`);
       if (kind === "right") assert.ok(bearing <= -22, `${r.id} bearing ${bearing}`);
     }
-    // The other options are the classes the layout rules out.
-    for (const [k, other] of (meta.kinds as string[]).entries()) if (r.options[k] !== r.answer) assert.notEqual(other, kind);
     assert.ok(existsSync(path.join(ROOT, r.current_frame)));
   }
 });
 
-test("planning: the true chain of thought and three altered ones", () => {
+test("planning: the true chain of thought and three that put one or two walks in another room of the house", () => {
+  const roomWords = /in the (?:living room|kitchen|dining room|bedroom|bathroom|office|hallway)\b/g;
   for (const r of rows.filter((x) => x.task === "planning")) {
     const kinds = r.meta.kinds as string[];
-    assert.deepEqual([...kinds].sort(), ["dropped", "replaced", "swapped", "true"]);
+    assert.deepEqual([...kinds].sort(), ["both", "first", "second", "true"]);
     assert.equal(kinds["ABCD".indexOf(r.answer)], "true");
     const truth = r.options["ABCD".indexOf(r.answer)] as string;
     assert.ok(truth.startsWith(`My task is to ${r.abstract_task.charAt(0).toLowerCase()}`));
+    const houseRooms = new Set((sceneOf(houseOf(r.video_id)).rooms as Json[]).map((room) => `in the ${room.type}`));
+    for (const [k, option] of (r.options as string[]).entries()) {
+      // The same words but the rooms; the rooms differ in one place (first, second) or two (both).
+      assert.equal(option.replace(roomWords, "in the R"), truth.replace(roomWords, "in the R"), r.id);
+      const mine = option.match(roomWords)!, theirs = truth.match(roomWords)!;
+      for (const m of mine) assert.ok(houseRooms.has(m), `${r.id}: ${m} is a room of the house`);
+      const differ = mine.filter((m, i) => m !== theirs[i]).length;
+      assert.equal(differ, { true: 0, first: 1, second: 1, both: 2 }[kinds[k]!], `${r.id} ${kinds[k]}`);
+    }
   }
 });
 
 test("generateOptions reads the --set keys and refuses others", () => {
-  assert.deepEqual(generateOptions({ train: "2", episodes: "3", "per-task": "5", media: "clips", antialias: "true" }), { trainHouses: 2, episodesPerHouse: 3, perTask: 5, media: "clips", antialias: true });
+  assert.deepEqual(generateOptions({ train: "2", episodes: "3", activities: "2", "per-task": "5", media: "clips", antialias: "true" }), { trainHouses: 2, episodesPerHouse: 3, activitiesPerEpisode: 2, perTask: 5, media: "clips", antialias: true });
+  assert.throws(() => generateOptions({ activities: "6" }), /activities/);
   assert.throws(() => generateOptions({ media: "frames" }), /spans or clips/);
   assert.throws(() => generateOptions({ size: "3" }), /no --set option "size"/);
 });
@@ -170,7 +183,7 @@ function digest(dir: string): Map<string, string> {
 test("the same seed writes the same bytes (a tiny set generated twice)", { timeout: 240_000 }, async () => {
   const work = mkdtempSync(path.join(tmpdir(), "egotl-construct-"));
   try {
-    const options = { seed: 3, houses: 1, trainHouses: 0, episodesPerHouse: 1, perTask: 2, frameSize: { width: 96, height: 72 } };
+    const options = { seed: 3, houses: 1, trainHouses: 0, episodesPerHouse: 1, activitiesPerEpisode: 1, perTask: 2, frameSize: { width: 96, height: 72 } };
     await generateEgoTLRelease({ outDir: path.join(work, "a"), ...options });
     await generateEgoTLRelease({ outDir: path.join(work, "b"), ...options });
     const a = digest(path.join(work, "a"));

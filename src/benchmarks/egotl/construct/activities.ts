@@ -155,9 +155,14 @@ export function chooseActivities(all: readonly Activity[], count: number, rng: R
   return out;
 }
 
-/** The objects an activity walks to, moves, switches or sits on. */
+/** The object a sub-goal walks to, moves, switches or sits on. */
+export function subgoalObject(g: SubGoal): SceneObject {
+  return g.kind === "goto" ? g.target : g.kind === "sit" || g.kind === "stand" ? g.seat : g.object;
+}
+
+/** The objects of an activity's sub-goals (subgoalObject), by id. */
 export function activityObjects(a: Activity): Set<number> {
-  return new Set(a.subgoals.map((g) => (g.kind === "goto" ? g.target.id : g.kind === "sit" || g.kind === "stand" ? g.seat.id : g.object.id)));
+  return new Set(a.subgoals.map((g) => subgoalObject(g).id));
 }
 
 /**
@@ -199,7 +204,7 @@ export function chooseEpisodeTasks(all: readonly Activity[], count: number, leng
       for (const id of objects) used.add(id);
       chain.push(pool.splice(k, 1)[0]!);
     }
-    if (chain.length === length || chain.length >= 2) out.push(chain.length === 1 ? chain[0]! : chainActivities(chain));
+    if (chain.length >= Math.min(length, 2)) out.push(chain.length === 1 ? chain[0]! : chainActivities(chain));
   }
   return out;
 }

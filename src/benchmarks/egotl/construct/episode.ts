@@ -11,7 +11,7 @@ import type { Rng } from "../../../stats/rng.js";
 import { cellCenter, discLineOfSight, isFreePoint, shortestPathTree, smoothPath, type OccupancyGrid } from "../../../world/space/index.js";
 import type { Scene, SceneObject, Vec2, Vec3 } from "../../../world/types.js";
 import { denseGoalCells, objectFootprint } from "../../egopath/construct/routes.js";
-import { SEATS, stepText, surfaceHeight, type Activity, type SubGoal } from "./activities.js";
+import { activityObjects, SEATS, stepText, subgoalObject, surfaceHeight, type Activity, type SubGoal } from "./activities.js";
 import { angleDelta, lookAt, manipulationPoses, pausePoses, polylineLength, REST_PITCH, sitPoses, turnPoses, walkPoses, type Pose, type Walker } from "./motion.js";
 import { DEG, EGOTL_PARAMS as P, round4, round5, WALK_CLEARANCE_M } from "./params.js";
 
@@ -272,7 +272,7 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
   if (!goalCell) return null;
   const tree = shortestPathTree(grid, goalCell);
   // A seated start (half of the episodes, when a seat elsewhere allows it): the first step is standing up.
-  const used = new Set(activity.subgoals.flatMap((g) => (g.kind === "goto" ? [g.target.id] : g.kind === "sit" || g.kind === "stand" ? [g.seat.id] : [g.object.id])));
+  const used = activityObjects(activity);
   const seats = scene.objects.filter((o) => SEATS.has(o.category) && o.supportId === null && names.has(o.id) && o.room !== firstObject.room && !used.has(o.id));
   let t: Timeline | null = null;
   let startRoom = "";
@@ -403,7 +403,7 @@ export function buildWalkthrough(scene: Scene, grids: Grids, episode: Episode, r
   const t = new Timeline({ ...first, pitch: REST_PITCH });
   const rooms: string[] = [episode.startRoom];
   for (const g of episode.activity.subgoals) {
-    const o = g.kind === "goto" ? g.target : g.kind === "sit" || g.kind === "stand" ? g.seat : g.object;
+    const o = subgoalObject(g);
     if (!rooms.includes(o.room)) rooms.push(o.room);
   }
   const walker = episode.walker;

@@ -224,9 +224,9 @@ function episodeCandidates(he: HouseEpisode, names: ReadonlyMap<number, string>,
 
 /**
  * Balancing groups that are answer classes, per task: a constant answer (direction's label,
- * scene-aware's class, the verb of a pick-up/put-down item, planning's length rank) must stay near its chance, so no class
- * may hold more than CLASS_SHARE_MARGIN above 1/classes of the items of these classes. Switch-on
- * items are not a class: their four options share the verb.
+ * scene-aware's class, the verb of a pick-up/put-down item, planning's length rank) must stay near
+ * its chance, so no class may hold more than CLASS_SHARE_MARGIN above 1/classes of the items of
+ * these classes. Switch-on items are not a class: their four options share the verb.
  */
 const ANSWER_CLASSES: Partial<Record<EgoTLTask, readonly string[]>> = {
   direction: ["Turn left", "Turn right", "Move forward", "Going up", "Going down"],
@@ -318,6 +318,8 @@ function readme(opts: GenerateEgoTLOptions, result: GenerateEgoTLResult, media: 
 /** What the world engine's caches hold across houses (each house is made from (seed, h) alone). */
 export interface EgoTLShared {
   catalogue: ReturnType<typeof readLibraries>;
+  /** Room types whose recipes hold each category (planning's wrong rooms), from the catalogue. */
+  roomsFor: ReadonlyMap<string, ReadonlySet<string>>;
   library: ModelLibrary;
   textures: TextureCache;
   close(): void;
@@ -325,7 +327,8 @@ export interface EgoTLShared {
 
 export function egoTLShared(assetsDir?: string): EgoTLShared {
   const library = new ModelLibrary();
-  return { catalogue: readLibraries(assetsDir), library, textures: new TextureCache(), close: () => library.close() };
+  const catalogue = readLibraries(assetsDir);
+  return { catalogue, roomsFor: roomTypesByCategory(catalogue), library, textures: new TextureCache(), close: () => library.close() };
 }
 
 /** Phase 1 of one house: scene, grids, episodes and their question candidates. */
@@ -351,7 +354,7 @@ type HouseOptions = Pick<GenerateEgoTLOptions, "seed" | "houses" | "episodesPerH
  * house), so any house can be rebuilt on its own.
  */
 export async function buildEgoTLHouse(opts: HouseOptions, h: number, shared: EgoTLShared): Promise<EgoTLHouse> {
-  const { catalogue, library, textures } = shared;
+  const { catalogue, library, textures, roomsFor } = shared;
   const perHouse = opts.episodesPerHouse ?? 3;
   const isTest = h < opts.houses;
   const house = `${isTest ? "house" : "train_house"}_${pad(isTest ? h + 1 : h - opts.houses + 1, 3)}`;
@@ -363,7 +366,6 @@ export async function buildEgoTLHouse(opts: HouseOptions, h: number, shared: Ego
   const grids: Grids = { raw, person: inflate(raw, P.personRadiusM) };
   const names = objectPhrases(scene);
   const activities = houseActivities(scene, names);
-  const roomsFor = roomTypesByCategory(catalogue);
   const view = houseView(scene, meshes, opts.antialias ?? false);
   const files = new Map<string, string | Buffer>();
   const used: CatalogEntry[] = [];

@@ -9,7 +9,7 @@
  */
 import type { Rng } from "../../../stats/rng.js";
 import { discLineOfSight, lineOfSight, type OccupancyGrid } from "../../../world/space/index.js";
-import type { Scene, SceneObject, Vec2 } from "../../../world/types.js";
+import { ROOM_TYPES, type Scene, type SceneObject, type Vec2 } from "../../../world/types.js";
 import type { DirectionLabel } from "../schema.js";
 import { chainOfThought, PORTABLE, roomName, SWITCHABLE, type Activity } from "./activities.js";
 import type { Clip, DecisionPoint, Episode } from "./episode.js";
@@ -156,8 +156,9 @@ export function sceneActionOptions(f: SceneActionFacts, goal: string, decoy: num
 }
 
 /**
- * The decoy of an unblocked view: the named object in view with the most visible pixels (at least
- * `minPixels`) that is not the goal, not on or under it, and clear of the straight walk.
+ * The decoy of an unblocked view: the named floor object in view with the most visible pixels (at
+ * least `minPixels`), not the goal or what it stands on, no rug. It is asked only where the
+ * straight walk is clear, so it does not block.
  */
 export function sceneActionDecoy(scene: Scene, goal: SceneObject, pixels: ReadonlyMap<number, number>, minPixels: number, names: ReadonlyMap<number, string>): number | null {
   let best: number | null = null, bestPixels = minPixels - 1;
@@ -258,7 +259,8 @@ const HOME_ROOMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** A room word inside an object's name ("kitchen counter", "dining table") fixes where it is. */
-const namesARoom = (name: string) => / in the |\b(?:kitchen|dining|bathroom|bedroom|office|hallway|living)\b/.test(name);
+const ROOM_WORDS = new RegExp(` in the |\\b(?:${ROOM_TYPES.map((t) => t.split(" ")[0]).join("|")})\\b`);
+const namesARoom = (name: string) => ROOM_WORDS.test(name);
 
 /**
  * The true plan and three that put things in the wrong rooms (§5 memory-conditioned planning: the

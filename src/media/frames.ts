@@ -21,7 +21,8 @@
  * - span {first, last} (options.span): the spec applies to frames first..last of the source as if
  *   they were the whole clip (uniform over the span's frames, fps from the span's first frame,
  *   indices counted from `first`); the frames returned carry their numbers and timestamps in the
- *   whole source. A span reaching past the source's last frame is a MediaError.
+ *   whole source, and the provenance the span's start time (`spanStart`), so a caller can show the
+ *   frames as the clip's own. A span reaching past the source's last frame is a MediaError.
  *
  * Video frame numbers are decoded frames in presentation order, counted by ffprobe (which decodes
  * the stream) and selected by ffmpeg's `select` filter on the same count, so `index` is exact (not a
@@ -88,6 +89,8 @@ export interface FrameProvenance {
   resizedTo: [number, number] | null;
   /** The span the spec was applied to, when one was given ([first, last]). */
   span?: [number, number];
+  /** With a span: the timestamp of its first frame (null when the source has no timestamps). */
+  spanStart?: number | null;
   cached: boolean;
 }
 
@@ -121,8 +124,8 @@ export class MediaError extends Error {
   }
 }
 
-/** Bump when sampling rules, pixel pipeline or cache layout change: old cache entries are then ignored. */
-export const CACHE_FORMAT = 1;
+/** Bump when sampling rules, pixel pipeline or cache layout change: old cache entries are then ignored (2: a span's start time in the manifest). */
+export const CACHE_FORMAT = 2;
 
 /** File extensions (lower case) a frame folder contributes; names starting with "." (e.g. macOS "._x.png") are skipped. */
 export const FRAME_IMAGE_EXTENSIONS: readonly string[] = [".png", ".jpg", ".jpeg", ".webp"];
@@ -683,6 +686,7 @@ async function makeEntry(input: {
   let totalFrames: number;
   let fps: number | null;
   let resizedTo: [number, number] | null = null;
+  let sourceTimestamps: Array<number | null>;
   const noteResize = (f: EncodedFrame) => {
     if (f.resized && !resizedTo) resizedTo = [f.width, f.height];
   };
@@ -693,6 +697,7 @@ async function makeEntry(input: {
     if (probe.frameCount === 0) throw new MediaError(`video has no frames (0 frames): ${src.file}`, { file: src.file });
     totalFrames = probe.frameCount;
     fps = probe.fps;
+    sourceTimestamps = probe.timestamps;
     const indices = planIndices(normSpec, totalFrames, probe.timestamps, fps ? 1 / fps : null, src.file, span);
     const unique = [...new Set(indices)].sort((a, b) => a - b);
     const work = await mkdtemp(join(tmpdir(), "spatialprobe-ffmpeg-"));
@@ -723,6 +728,7 @@ async function makeEntry(input: {
     totalFrames = src.files.length;
     fps = sourceFps ?? null;
     const timestamps = imageTimestamps;
+    sourceTimestamps = timestamps;
     const indices = imagePicks;
     const byIndex = new Map<number, EncodedFrame>();
     for (const index of new Set(indices)) {
@@ -744,7 +750,7 @@ async function makeEntry(input: {
     totalFrames,
     fps,
     resizedTo,
-    ...(span ? { span: [span.first, span.last] as [number, number] } : {}),
+    ...(span ? { span: [span.first, span.last] as [number, number], spanStart: sourceTimestamps[span.first] ?? null } : {}),
   };
   await writeCache(entryDir, key, provenance, frames);
   return { frames, provenance };

@@ -20,12 +20,12 @@ test("audit writes audit.json, items.jsonl and audit.md; report prints the audit
   const out = tmp();
   const r = await runCli(["audit", "egotl", "--data", DATA, "--out", out, "--bootstrap", "0"]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /\| next_action \| accuracy \| 4 \| 25\.0 \| 50\.0 \(\+25\.0\) label-prior \|/);
+  assert.match(r.stdout, /\| next_action \| accuracy \| 4 \| 25\.0 \| 50\.0 \(\+25\.0\) longest option \|/);
   const doc = JSON.parse(readFileSync(path.join(out, "audit.json"), "utf8"));
   assert.equal(doc.benchmark, "egotl");
   assert.equal(doc.n, 22);
   assert.equal(doc.data, DATA);
-  assert.deepEqual(doc.tasks.next_action.blind_best, { name: "label-prior", score: 0.5 });
+  assert.deepEqual(doc.tasks.next_action.blind_best, { name: "longest option", score: 0.5 });
   assert.equal(doc.tasks.next_action.chance, 0.25);
   assert.equal(doc.tasks.direction.chance, 0.2);
   assert.equal(doc.tasks.distance.metric, "MRA");
@@ -34,8 +34,9 @@ test("audit writes audit.json, items.jsonl and audit.md; report prints the audit
   assert.equal(items.length, 22);
   assert.ok(items.every((i) => i.s >= 0 && i.s <= 1));
   // The option the plan names first is right on 1 of the 4 next-action items (it was 5 of 5 before
-  // issue 29): positions in the plan 120 of [374, 218, 120, 191] is the answer; the others' answers
-  // are named at 249, 452 (not quoted: the plan says "get up"), 374.
+  // issue 29): in plan order the options stand at [173, 72, 371, 131] and the answer is the one at
+  // 72; the others' answers stand at 331 of [55, 129, 331, 309], 408 of [210, 72, 371, 408], and
+  // one not quoted (the plan says "get up from", the option "Stand up from").
   assert.deepEqual(items.filter((i) => i.task === "next_action" && i.right.includes("first-mentioned")).length, 1);
   const shown = await runCli(["report", out]);
   assert.equal(shown.code, 0, shown.stderr);
@@ -53,7 +54,7 @@ test("report beside a run: chance and best-blind rows, † where a blind rule co
   assert.match(report.stdout, /\| chance \| 24\.0 \|/);
   assert.match(report.stdout, /\| best blind rule \(no picture\) \| \d+\.\d \([^)]+\) \|/);
   // Per task: next action's best blind rule (50) stays more than 10 points below the oracle's 100 (no †); chance beside it.
-  assert.match(report.stdout, /\| next\\_action \| accuracy \| 25\.0 \| 50\.0 \(label-prior\) \| [\d.]+ \| 100\.0 \|/);
+  assert.match(report.stdout, /\| next\\_action \| accuracy \| 25\.0 \| 50\.0 \(longest option\) \| [\d.]+ \| 100\.0 \|/);
 });
 
 test("--prune writes a kept set that validate reads, with the removed ids and the audits before and after", async () => {

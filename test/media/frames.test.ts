@@ -12,6 +12,7 @@ import {
   fpsIndices,
   frameFolderNames,
   naturalCompare,
+  CACHE_FORMAT,
   planFrameIndices,
   sampleFrames,
   setFfmpegPaths,
@@ -222,7 +223,7 @@ describe("video sampling", () => {
     assert.equal(toolSpawns.ffmpeg, mid.ffmpeg + 1);
 
     // A damaged entry is recomputed, not trusted.
-    const root = join(cacheDir, "v1");
+    const root = join(cacheDir, `v${CACHE_FORMAT}`);
     const entries = (await readdir(root)).filter((n) => n !== "probe");
     for (const e of entries) {
       const png = (await readdir(join(root, e))).find((n) => n.endsWith(".png"))!;

@@ -206,7 +206,11 @@ export function framesShown(item: EgoTLItem): number {
   }
 }
 
-/** Item features: what the prompt states in numbers (frames shown and their numbers, seconds when the row gives the rate) and text sizes. */
+/**
+ * Item features: what the prompt states in numbers (frames shown and how many the clip has, seconds
+ * when the row gives the rate; a span's frames are labelled from its start, so where it lies in the
+ * episode is not stated) and text sizes.
+ */
 export function itemFeatures(item: EgoTLItem): Record<string, number> {
   const span = spanFrames(item);
   const fps = item.media?.fps ?? null;
@@ -214,7 +218,6 @@ export function itemFeatures(item: EgoTLItem): Record<string, number> {
   return {
     frames_shown: framesShown(item),
     span_frames: span,
-    span_first_frame: item.media?.span?.first_frame ?? -1,
     span_seconds: span > 0 && fps ? span / fps : -1,
     has_clip: item.media ? 1 : 0,
     has_current_frame: item.currentFrame ? 1 : 0,

@@ -1,7 +1,8 @@
 /**
  * Prompts for EgoTL-Bench from templates/egotl.yaml (our wording; the paper's Table 5 inputs and
  * output contracts). The user message is: an intro line, then per sampled frame a label
- * ("Frame 12:", with the timestamp when known) and the frame as an image part, then the current
+ * ("Frame 12:", with the timestamp when known; a span's frames counted and timed from its first
+ * frame, as the clip's own) and the frame as an image part, then the current
  * view when the item has one, then the task's question. Frames come from sampleFrames with the
  * item's spec; when the model's image limit (setup.maxImages) is lower, they are thinned evenly
  * (thinEvenly; the current view always stays). The frame numbers, timestamps and the thinning
@@ -14,6 +15,7 @@ import { messagesMentionJson, type BuiltPrompt } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
 import { readTemplateFile } from "../../core/results.js";
 import type { Message, Part } from "../../core/types.js";
+import { roundMicro } from "../../media/ffmpeg.js";
 import { MediaError, sampleFrames, thinEvenly, type SampledFrame } from "../../media/frames.js";
 import { samplerSpan, type EgoTLItem } from "./load.js";
 import { EGOTL_TASKS, LETTERS, type EgoTLTask } from "./schema.js";
@@ -100,13 +102,21 @@ export async function buildPrompt(item: EgoTLItem, templates: EgoTLTemplates, op
         sampled: frames.length,
         indices: kept.map((f) => f.index),
         timestamps: kept.map((f) => f.timestamp),
+        ...(provenance.span ? { labels: "counted and timed from the span's first frame" } : {}),
         thinning: thinned.note,
         resized_to: provenance.resizedTo,
       };
       const intro = item.task === "planning" ? templates.memory_intro : templates.clip_intro;
       content.push({ type: "text", text: fill(intro, { count: String(kept.length) }) });
+      // A span is shown as the clip it stands for: frames numbered and timed from its start, as in
+      // a clip file (media forms spans and clips give the same request; an episode's absolute time
+      // would tell how far into the plan the clip lies).
+      const firstIndex = provenance.span?.[0] ?? 0;
+      const startTime = provenance.span ? provenance.spanStart ?? null : 0;
       for (const frame of kept) {
-        const label = frame.timestamp === null ? fill(templates.frame_label, { index: String(frame.index) }) : fill(templates.frame_label_time, { index: String(frame.index), time: formatSeconds(frame.timestamp) });
+        const index = String(frame.index - firstIndex);
+        const time = frame.timestamp === null || startTime === null ? null : roundMicro(frame.timestamp - startTime);
+        const label = time === null ? fill(templates.frame_label, { index }) : fill(templates.frame_label_time, { index, time: formatSeconds(time) });
         content.push({ type: "text", text: label }, imagePart(frame, `${item.media.display}#${frame.index}`));
       }
     }

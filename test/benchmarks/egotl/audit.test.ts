@@ -291,12 +291,13 @@ test("example set: a candidate's label is the credit its reply earns from readRe
 
 test("cues: the clip's frames and seconds from the episode video's timestamps (10 fps)", async () => {
   const { items } = loadEgoTL(EXAMPLE, { tasks: ["distance"] });
-  const item = items.find((i) => i.id === "house_002_ep01-distance-c08")!; // frames 224..241
+  const item = items.find((i) => i.id === "house_002_ep01-distance-c16")!; // frames 480..496
   const [unit] = await egotlAudit.units([item], { root: EXAMPLE, cues: true });
-  assert.equal(unit!.cues!["clip_frames"], 18);
-  assert.ok(Math.abs(unit!.cues!["clip_seconds"]! - 1.8) < 1e-6, String(unit!.cues!["clip_seconds"]));
-  assert.equal(unit!.features["span_frames"], 18);
-  assert.equal(unit!.features["span_first_frame"], 224);
+  assert.equal(unit!.cues!["clip_frames"], 17);
+  assert.ok(Math.abs(unit!.cues!["clip_seconds"]! - 1.7) < 1e-6, String(unit!.cues!["clip_seconds"]));
+  assert.equal(unit!.features["span_frames"], 17);
+  // The prompt labels a span's frames from its start (0..16 here), so where it lies is no feature.
+  assert.equal(unit!.features["span_first_frame"], undefined);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -66,6 +66,12 @@ test("a span inside a 1280x720 episode video: loaded, checked against the probed
   assert.deepEqual((await sampled("fps")).indices, [10, 15]);
   // np.linspace(0, 9, 8).astype(int) = 0, 1, 2, 3, 5, 6, 7, 9 (step 9/7) -> 20 .. 29.
   assert.deepEqual((await sampled("default")).indices, [20, 21, 22, 23, 25, 26, 27, 29]);
+  // The request shows the span as its own clip: frames 10, 13, 16, 19 at 1.0-1.9 s of the video
+  // are labelled from the span's start, as a clip file of frames 10..19 would be.
+  const built = await buildPrompt(byId.get("uniform")!, templates, { cacheDir });
+  assert.ok("messages" in built);
+  const labels = built.messages[1]!.content.flatMap((p) => (p.type === "text" && p.text.startsWith("Frame ") ? [p.text] : []));
+  assert.deepEqual(labels, ["Frame 0 (t = 0 s):", "Frame 3 (t = 0.3 s):", "Frame 6 (t = 0.6 s):", "Frame 9 (t = 0.9 s):"]);
 });
 
 test("the frames a span gives are the video's own frames at those numbers, at full size", async () => {

@@ -252,7 +252,7 @@ function walkTo(t: Timeline, grids: Grids, goal: Vec2, walker: Walker, subgoal: 
     const delta = angleDelta(t.pose.yaw, heading);
     if (Math.abs(delta) >= P.turnClipDeg * DEG) {
       t.pause(rng.float(...P.pauseS), rng);
-      t.clip("turn", subgoal, turnNarration(delta), turnPoses(t.pose, delta));
+      t.clip("turn", subgoal, turnNarration(delta), turnPoses(t.pose, delta, rng.float(...P.turnRateDegS)));
     }
     t.pause(rng.float(...P.pauseS), rng);
     onWalkStart?.(t.frames.length);
@@ -281,7 +281,7 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
     const spot = approachCell(grid, null, seat, true);
     if (spot && tree.distanceTo(spot) >= 3 && tree.distanceTo(spot) < Infinity) {
       const yaw = Math.atan2(spot[1] - seat.position[1], spot[0] - seat.position[0]);
-      const stand = sitPoses({ x: spot[0], y: spot[1], z: walker.eye, yaw, pitch: REST_PITCH }, seatHeight(seat) + P.seatedEyeAboveSeatM, P.sitBackM, true);
+      const stand = sitPoses({ x: spot[0], y: spot[1], z: walker.eye, yaw, pitch: REST_PITCH }, seatHeight(seat) + P.seatedEyeAboveSeatM, P.sitBackM, rng.float(...P.sitS), true);
       t = new Timeline({ ...stand[0]! });
       startRoom = seat.room;
       activity = { ...activity, subgoals: [{ kind: "stand", seat }, ...activity.subgoals], ...(activity.parts ? { parts: activity.parts.map((p) => ({ ...p, first: p.first + 1 })) } : {}) };
@@ -312,7 +312,7 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
         if (g > 0) {
           if (!standingBeforeSit) return null;
           t.pause(rng.float(...P.pauseS), rng);
-          t.clip("stand", g, "I am standing up", sitPoses(standingBeforeSit, seatHeight(goal.seat) + P.seatedEyeAboveSeatM, P.sitBackM, true));
+          t.clip("stand", g, "I am standing up", sitPoses(standingBeforeSit, seatHeight(goal.seat) + P.seatedEyeAboveSeatM, P.sitBackM, rng.float(...P.sitS), true));
           standingBeforeSit = null;
         }
         break;
@@ -340,10 +340,10 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
         const delta = angleDelta(t.pose.yaw, look.yaw);
         if (Math.abs(delta) >= P.turnClipDeg * DEG) {
           t.pause(rng.float(...P.pauseS), rng);
-          t.clip("turn", g, turnNarration(delta), turnPoses(t.pose, delta));
+          t.clip("turn", g, turnNarration(delta), turnPoses(t.pose, delta, rng.float(...P.turnRateDegS)));
         }
         t.pause(rng.float(...P.pauseS), rng);
-        const { poses, u } = manipulationPoses(t.pose, target);
+        const { poses, u } = manipulationPoses(t.pose, target, rng.float(...P.manipulationS));
         const f: Vec2 = [Math.cos(look.yaw), Math.sin(look.yaw)];
         const near: Vec3 = [eye[0] + f[0] * 0.35, eye[1] + f[1] * 0.35, eye[2] - 0.3];
         const hand: Vec3 = [eye[0] + f[0] * 0.3, eye[1] + f[1] * 0.3, eye[2] - 0.65];
@@ -374,11 +374,11 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
         const delta = angleDelta(t.pose.yaw, away);
         if (Math.abs(delta) >= P.turnClipDeg * DEG) {
           t.pause(rng.float(...P.pauseS), rng);
-          t.clip("turn", g, turnNarration(delta), turnPoses(t.pose, delta));
+          t.clip("turn", g, turnNarration(delta), turnPoses(t.pose, delta, rng.float(...P.turnRateDegS)));
         }
         t.pause(rng.float(...P.pauseS), rng);
         standingBeforeSit = { ...t.pose };
-        t.clip("sit", g, "I am sitting down", sitPoses(t.pose, seatHeight(seat) + P.seatedEyeAboveSeatM, P.sitBackM));
+        t.clip("sit", g, "I am sitting down", sitPoses(t.pose, seatHeight(seat) + P.seatedEyeAboveSeatM, P.sitBackM, rng.float(...P.sitS)));
         break;
       }
     }
@@ -420,7 +420,7 @@ export function buildWalkthrough(scene: Scene, grids: Grids, episode: Episode, r
     const sign = rng.chance(0.5) ? 1 : -1;
     for (let half = 0; half < 2; half++) {
       t.pause(0.3, rng);
-      t.clip("turn", -1, "", turnPoses(t.pose, sign * Math.PI));
+      t.clip("turn", -1, "", turnPoses(t.pose, sign * Math.PI, P.walkthroughYawRateDegS));
     }
   }
   return t.frames.length > 0 ? t.frames : null;

@@ -144,8 +144,8 @@ export function walkPoses(points: readonly Vec2[], startYaw: number, walker: Wal
 }
 
 /** An on-the-spot turn by `delta` radians: raised-cosine yaw with the peak rate capped. */
-export function turnPoses(at: Pose, delta: number): Pose[] {
-  const duration = Math.max(P.minTurnS, (Math.abs(delta) * Math.PI) / (2 * P.maxYawRateDegS * DEG));
+export function turnPoses(at: Pose, delta: number, peakRateDegS: number): Pose[] {
+  const duration = Math.max(P.minTurnS, (Math.abs(delta) * Math.PI) / (2 * peakRateDegS * DEG));
   const n = clipSteps(duration);
   return Array.from({ length: n + 1 }, (_, k) => ({ ...at, yaw: at.yaw + delta * ease(k / n), pitch: REST_PITCH }));
 }
@@ -162,8 +162,8 @@ export function pausePoses(at: Pose, seconds: number, rng: Rng): Pose[] {
  * the eye drops to the seated height, with a forward lean of the head midway. Standing up is the
  * same motion reversed.
  */
-export function sitPoses(standing: Pose, seatedEye: number, back: number, reverse = false): Pose[] {
-  const n = clipSteps(P.sitS);
+export function sitPoses(standing: Pose, seatedEye: number, back: number, seconds: number, reverse = false): Pose[] {
+  const n = clipSteps(seconds);
   const bx = -Math.cos(standing.yaw) * back, by = -Math.sin(standing.yaw) * back;
   const poses = Array.from({ length: n + 1 }, (_, k) => {
     const u = ease(k / n);
@@ -183,8 +183,8 @@ export function lookAt(eye: Vec3, q: Vec3): { yaw: number; pitch: number } {
  * (25-75%), and comes back to the resting pitch (75-100%), still facing the target. Returns the
  * poses and each sample's clip fraction (for the object's motion).
  */
-export function manipulationPoses(at: Pose, target: Vec3): { poses: Pose[]; u: number[] } {
-  const n = clipSteps(P.manipulationS);
+export function manipulationPoses(at: Pose, target: Vec3, seconds: number): { poses: Pose[]; u: number[] } {
+  const n = clipSteps(seconds);
   const look = lookAt([at.x, at.y, at.z], target);
   const yaw1 = at.yaw + angleDelta(at.yaw, look.yaw);
   const poses: Pose[] = [];

@@ -25,8 +25,11 @@ export const EGOTL_PARAMS = Object.freeze({
   glancePitchDeg: 4,
   /** Walking pitch (looking slightly down), degrees. */
   walkPitchDeg: -8,
-  /** Turns: on the spot, raised-cosine yaw profile with this peak yaw rate. */
-  maxYawRateDegS: 100,
+  /** Turns: on the spot, raised-cosine yaw profile; the peak yaw rate drawn per turn (people turn
+   * briskly or slowly; one rate made a turn's length tell its angle and its label), the
+   * memory-bank walkthrough's full circles at walkthroughYawRateDegS. */
+  turnRateDegS: [55, 110] as const,
+  walkthroughYawRateDegS: 100,
   minTurnS: 0.6,
   /** A bend of the path below this is walked through (the heading blends); above it is a turn clip. */
   turnClipDeg: 20,
@@ -35,7 +38,9 @@ export const EGOTL_PARAMS = Object.freeze({
   /** Seated eye height above the seat top, and how far the body moves back onto the seat. */
   seatedEyeAboveSeatM: 0.68,
   sitBackM: 0.3,
-  sitS: 1.8,
+  /** Sitting down or standing up takes this long, drawn per clip (a fixed length let the clip's
+   * length alone tell Going up / Going down, issue 29). */
+  sitS: [1.3, 2.8] as const,
   /** Person radius for free-space paths (occupancyForScene + inflate). */
   personRadiusM: 0.25,
   gridCellM: 0.05,
@@ -45,8 +50,8 @@ export const EGOTL_PARAMS = Object.freeze({
   nonBlocking: ["rug", "towel"] as readonly string[],
   /** Standing spots for manipulation lie within this planar distance of the object's footprint. */
   reachM: 1.2,
-  /** Manipulation timings (seconds): look down, hold, move the object, look back. */
-  manipulationS: 3.2,
+  /** A manipulation (look down, hold, move the object, look back) takes this long, drawn per clip. */
+  manipulationS: [2.4, 4.0] as const,
   /** Direction labels from the trajectory (App. H; our thresholds with margins): a turn turns at
    * least 45 degrees; a walk turns less than 20 degrees, keeps its height within 0.1 m and moves at
    * least 0.5 m; going up or down changes the eye height by at least 0.25 m. */

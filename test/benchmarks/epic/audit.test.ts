@@ -166,7 +166,7 @@ test("units: every candidate's label is the score scoreItem gives its reply, on 
       // The prompt's words reach the text, the pictures do not.
       assert.ok(u.text.includes("JSON") && !u.text.includes("base64"), u.id);
     }
-    assert.ok(checked > 1500, `${root}: ${checked}`);
+    assert.ok(checked > 1200, `${root}: ${checked}`);
   }
 });
 

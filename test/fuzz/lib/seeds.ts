@@ -84,16 +84,18 @@ function egopathSeed(task: string): SeedSpec {
   };
 }
 
-function epicSeed(name: string, mask: string): SeedSpec {
+/** The first sample (by file name) of one task folder of examples/epic-mini, the others removed. */
+function epicSeed(name: string, folder: string): SeedSpec {
   return {
     benchmark: "epic",
     name,
     source: "examples/epic-mini",
     trim(base) {
-      for (const file of filesBelow(path.join(base, "EPIC_Bench"), /_mask_rle\.json$/)) {
-        if (`EPIC_Bench/${file}` !== mask) rmSync(path.join(base, "EPIC_Bench", file));
-      }
-      return [json(mask)];
+      const files = filesBelow(path.join(base, "EPIC_Bench"), /_mask_rle\.json$/).sort();
+      const keep = files.find((file) => file.startsWith(`${folder}/`));
+      if (!keep) throw new Error(`examples/epic-mini has no sample in ${folder}`);
+      for (const file of files) if (file !== keep) rmSync(path.join(base, "EPIC_Bench", file));
+      return [json(`EPIC_Bench/${keep}`)];
     },
   };
 }
@@ -156,9 +158,9 @@ const idIs = (id: string) => (row: Record<string, unknown>) => row["id"] === id;
 
 export const SEED_SPECS: SeedSpec[] = [
   ...["a1", "b1", "a2", "c"].map(egopathSeed),
-  epicSeed("epic-category", "EPIC_Bench/TargetLocalization/BasicAttributes/Category/" + "0001_mask_rle.json"),
-  epicSeed("epic-feasible-path", "EPIC_Bench/Navigation/FeasiblePath/FeasiblePath_Ego/0012_mask_rle.json"),
-  epicSeed("epic-visual-matching", "EPIC_Bench/Navigation/VisualMatching/0023a__0023b_mask_rle.json"),
+  epicSeed("epic-category", "TargetLocalization/BasicAttributes/Category"),
+  epicSeed("epic-feasible-path", "Navigation/FeasiblePath/FeasiblePath_Ego"),
+  epicSeed("epic-visual-matching", "Navigation/VisualMatching"),
   jsonlSeed("vcn", "vcn-video-order", "examples/vcn-mini", "items.jsonl", idIs("vcn_0003")),
   jsonlSeed("vcn", "vcn-video-instance", "examples/vcn-mini", "items.jsonl", idIs("vcn_0010")),
   jsonlSeed("vcn", "vcn-dir-count", "test/fixtures/vcn-legacy-mini", "items.jsonl", idIs("house_1/count")),

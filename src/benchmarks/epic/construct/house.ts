@@ -19,6 +19,7 @@ import type { Scene, SceneObject, Texture, Vec2, WorldMesh, WorldMeshPart } from
 import { agentGrids } from "../../egopath/construct/grids.js";
 import type { AgentGrids } from "../../egopath/construct/types.js";
 import { EPIC_PARAMS as P } from "./params.js";
+import { classifyOutline, rasterOutline, topViewTriangles, type Outline } from "./outline.js";
 import { materialClass, partOf, type PartRule } from "./words.js";
 
 /** Instance ids of the part-split render: base + object id x 10,000 + 2 x mesh group + (1 for top faces). */
@@ -46,6 +47,8 @@ export interface ObjectInfo {
   material: string | null;
   /** World height of the model's top surface (drop-on-top elevation), or null when nothing goes on it. */
   topZ: number | null;
+  /** The model's outline seen from directly above (outline.ts). */
+  outline: Outline;
 }
 
 export interface EpicHouse {
@@ -110,11 +113,12 @@ async function addPeople(scene: Scene, meshes: WorldMesh[], grid: OccupancyGrid,
   for (let j = 0; j < grid.height; j += 2) for (let i = 0; i < grid.width; i += 2) if (!grid.occupied[j * grid.width + i]) free.push(cellCenter(grid, i, j));
   const placed: Vec2[] = [];
   let nextId = Math.max(0, ...scene.objects.map((o) => o.id)) + 1;
-  for (let attempt = 0; attempt < 40 && placed.length < count && free.length > 0; attempt++) {
+  for (let attempt = 0; attempt < 40 && placed.length < count && free.length > 0 && models.length > 0; attempt++) {
     const p = free[rng.below(free.length)]!;
     const room = roomAt(scene, p);
     if (!room || placed.some((q) => Math.hypot(q[0] - p[0], q[1] - p[1]) < 1.0)) continue;
-    const entry = models[rng.below(models.length)]!;
+    // Each person of a house is a different model (the same figure twice in a room reads as a copy).
+    const entry = models.splice(rng.below(models.length), 1)[0]!;
     const model = library.load(entry);
     const yaw = rng.float(0, 2 * Math.PI);
     const appearance = await entryAppearance(library, entry);
@@ -142,16 +146,23 @@ async function addPeople(scene: Scene, meshes: WorldMesh[], grid: OccupancyGrid,
   }
 }
 
+/** The outline of a model seen from above (the same for every object of the model). */
+export function modelOutline(model: Pick<CatalogModel, "mesh">): Outline {
+  return classifyOutline(rasterOutline(topViewTriangles(model.mesh.parts)));
+}
+
 /** Mesh-group facts of one object (ObjectInfo). */
-function objectInfo(object: SceneObject, model: CatalogModel, entry: CatalogEntry): ObjectInfo {
+function objectInfo(object: SceneObject, model: CatalogModel, entry: CatalogEntry, outline: Outline): ObjectInfo {
   const partMaterials = model.mesh.parts.map((p) => p.material);
   const areas = model.mesh.parts.map((p) => partArea(p));
   const drop = entry.dropOnTopElevationM;
   return {
     partMaterials,
     partRules: partMaterials.map((m) => partOf(object.category, m)),
-    material: dominantMaterial(partMaterials, areas),
+    // A group's material is named by its MTL material or by its texture's file name ("oak.jpg").
+    material: dominantMaterial(partMaterials.map((m) => (m === null ? null : `${m} ${model.diffuseMaps[m] ?? ""}`)), areas),
     topZ: object.inWall || object.category === "person" || drop === null ? null : object.position[2] + drop,
+    outline,
   };
 }
 
@@ -195,12 +206,15 @@ export async function buildEpicHouse(catalogue: Catalogue, library: ModelLibrary
   const grids = agentGrids(scene, meshes, undefined, P.robotRadiusM);
   const entries = new Map(catalogue.entries.map((e) => [e.id, e]));
   const info = new Map<number, ObjectInfo>();
-  const models = new Map<string, CatalogModel>();
+  const models = new Map<string, { model: CatalogModel; outline: Outline }>();
   for (const o of scene.objects) {
     const entry = entries.get(o.catalogId)!;
-    let model = models.get(o.catalogId);
-    if (!model) models.set(o.catalogId, (model = library.load(entry)));
-    info.set(o.id, objectInfo(o, model, entry));
+    let loaded = models.get(o.catalogId);
+    if (!loaded) {
+      const model = library.load(entry);
+      models.set(o.catalogId, (loaded = { model, outline: modelOutline(model) }));
+    }
+    info.set(o.id, objectInfo(o, loaded.model, entry, loaded.outline));
   }
   const splitMeshes = meshes.flatMap((m) => (info.has(m.instanceId) ? splitObjectMesh(m, info.get(m.instanceId)!.topZ) : [m]));
   return { scene, meshes, splitMeshes, grids, objectsById: new Map(scene.objects.map((o) => [o.id, o])), info, entries };

@@ -17,6 +17,7 @@ import { ModelLibrary } from "../../../world/assets/models.js";
 import { TextureCache } from "../../../world/meshes.js";
 import { prepareShadows } from "../../../world/render/index.js";
 import { LEAF_TASKS, leafTask, overlaySuffix } from "../taxonomy.js";
+import { keptForBalance, ZERO_TARGET_CAP, zeroTargetCap } from "./balance.js";
 import { buildEpicHouse } from "./house.js";
 import { encodeJpeg, MARK_REFERENCE, MARK_TARGET_AREA, overlayPng } from "./images.js";
 import { affordanceSample, contactOneSample, contactThreeSample, placementSample } from "./manipulation.js";
@@ -146,6 +147,8 @@ export interface EpicSampleRecord {
   feasible?: boolean;
   /** Its construction/samples.jsonl fields after `gt`. */
   construction: Record<string, unknown>;
+  /** The words its description turns on (Draft.balanceKeys), for the answer balance. */
+  balanceKeys?: string[];
 }
 
 /** What one house gives the set, as JSON (generateEpicHouse). */
@@ -247,6 +250,7 @@ async function encodeSamples(batch: readonly Written[]): Promise<{ samples: Epic
       counts: Object.fromEntries(COUNT_FIELDS.filter((f) => f in text).map((f) => [f, String((text[f] as number[])[0])])),
       construction: { task: task.byType, house: w.house, house_seed: w.houseSeed, rng_seed: w.rngSeed, people: w.people, view: w.view.kind, camera: w.view.camera, provenance: w.draft.provenance },
     };
+    if (w.draft.balanceKeys !== undefined) sample.balanceKeys = w.draft.balanceKeys;
     if (w.draft.second) sample.second = await jpeg(w.draft.second);
     // Visual Matching marks its first image; single-view tasks with an overlay suffix mark theirs.
     if (w.draft.second || overlaySuffix(task)) {
@@ -332,6 +336,10 @@ function readme(opts: GenerateEpicOptions, result: GenerateEpicResult, size: str
     "|---|---|---|",
     ...lines,
     "",
+    `Answer balance: a counted task keeps at most ${ZERO_TARGET_CAP * 100}% of its samples with no target, overall and for each word`,
+    "its descriptions turn on (a colour, a category, a relation), the surplus dropped at evenly spaced positions; Visual",
+    `Matching ${zeroTargetCap("VisualMatching") * 100}%. stats.json has the caps and the resulting shares.`,
+    "",
     "Not generated:",
     ...Object.entries(result.notGenerated).map(([t, why]) => `- ${t}: ${why}.`),
     "",
@@ -378,18 +386,19 @@ export async function assembleEpicRelease(opts: GenerateEpicOptions, records: re
       if (!used.has(id)) used.set(id, entry);
     }
   }
+  const kept = keptForBalance(samples.map((s) => ({ leaf: s.leaf, keys: s.balanceKeys, zeroTarget: Object.values(s.counts)[0] === "0" })));
   const files = new Map<string, string | Buffer>();
   const lines: string[] = [];
-  let start = 0;
+  let placed = 0, index = 0;
   for (const [h, house] of houses.entries()) {
     const from = await houseFiles(h);
-    house.samples.forEach((s, k) => placeSample(s, pad(start + k + 1), from, files, lines));
-    start += house.samples.length;
+    for (const s of house.samples) if (kept[index++]) placeSample(s, pad(++placed), from, files, lines);
   }
+  const keptSamples = samples.filter((_, i) => kept[i]);
   const views = houses.reduce((n, h) => n + h.views, 0);
-  const result: GenerateEpicResult = { samples: samples.length, views, houses: opts.houses, tasks: taskStats(samples), notGenerated: NOT_GENERATED };
+  const result: GenerateEpicResult = { samples: keptSamples.length, views, houses: opts.houses, tasks: taskStats(keptSamples), notGenerated: NOT_GENERATED };
   files.set("construction/samples.jsonl", lines.join(""));
-  files.set("stats.json", JSON.stringify({ seed: opts.seed, houses: opts.houses, views, samples: samples.length, tasks: result.tasks, not_generated: NOT_GENERATED }, null, 1) + "\n");
+  files.set("stats.json", JSON.stringify({ seed: opts.seed, houses: opts.houses, views, samples: keptSamples.length, zero_target_cap: Object.fromEntries(LEAF_TASKS.filter((t) => result.tasks[t.byType]?.zero_target_share !== undefined).map((t) => [t.byType, zeroTargetCap(t.leaf)])), tasks: result.tasks, not_generated: NOT_GENERATED }, null, 1) + "\n");
   files.set("ATTRIBUTION", attributionText([...used.values()]));
   files.set("README.md", readme(opts, result, `${settings.width} x ${settings.height}`));
   await prepareGeneratedOutDir(opts.outDir, README_MARK);

@@ -154,6 +154,16 @@ export function placementFits(scene: { objects: readonly SceneObject[] }, suppor
 /** Objects a robot could carry to a surface: what stands on surfaces, and light pieces standing on the floor. */
 const CARRIED_FROM_FLOOR = new Set(["chair", "stool", "plant", "lamp", "trash can", "box", "toy", "bag", "shoes", "ottoman", "speaker", "vase", "armchair", "tv", "microwave"]);
 
+/**
+ * Whether asking to put an object on a surface is a fair question: its footprint is between 5% and
+ * 100% of the surface's, so neither answer is plain from the names (an armchair on a nightstand is
+ * never feasible, a cup on a table nearly always); what decides is the free part of the top.
+ */
+export function plausibleOn(item: Pick<SceneObject, "size">, support: Pick<SceneObject, "size">): boolean {
+  const area = (o: Pick<SceneObject, "size">) => o.size.width * o.size.depth;
+  return area(item) <= area(support) && area(item) >= 0.05 * area(support);
+}
+
 export function placementSample(v: ViewScene): Draft | null {
   const supports = describable(v).filter((o) => SURFACES.has(o.category) && namePhrase(v, o) !== null && topMask(v, o) !== null);
   if (supports.length === 0) return null;
@@ -161,7 +171,8 @@ export function placementSample(v: ViewScene): Draft | null {
   const topZ = v.house.info.get(s.id)!.topZ!;
   const items = describable(v).filter((o) => o.id !== s.id && o.supportId !== s.id && (o.supportId !== null || CARRIED_FROM_FLOOR.has(o.category)) && namePhrase(v, o) !== null);
   if (items.length === 0) return null;
-  const judged = items.map((o) => ({ o, fits: placementFits(v.house.scene, s, topZ, o) }));
+  const judged = items.filter((o) => plausibleOn(o, s)).map((o) => ({ o, fits: placementFits(v.house.scene, s, topZ, o) }));
+  if (judged.length === 0) return null;
   const want = v.rng.chance(0.5);
   const pool = judged.filter((j) => j.fits === want);
   const pick = v.rng.pick(pool.length > 0 ? pool : judged);

@@ -221,7 +221,7 @@ function firstFloorPoint(v: ViewScene, mask: BitMask): Vec2 | null {
 /**
  * Visual Matching: a second view b from a free spot 0.5-1.2 m away, turned 12-35 degrees; the
  * reference is one object clearly visible in a (marked by its mask), the answer its pixels in b
- * (none when b does not show it at all).
+ * (none when b does not show it at all: half the time where some object allows it).
  */
 export function matchingSample(v: ViewScene, shadows: Shadows): Draft | null {
   const cam = v.view.camera;
@@ -240,7 +240,9 @@ export function matchingSample(v: ViewScene, shadows: Shadows): Draft | null {
   const candidates = describable(v).filter((o) => o.category !== "rug" && pixelsOf(v.view, o.id) >= P.minMatchPx && namePhrase(v, o) !== null);
   const inB = candidates.filter((o) => pixelsOf(second, o.id) >= P.minMatchPx);
   const absentB = candidates.filter((o) => pixelsOf(second, o.id) === 0);
-  const zero = absentB.length > 0 && (inB.length === 0 || v.rng.chance(0.15));
+  // Half the time the object is left out of view b where it can be; the set keeps at most
+  // zeroTargetCap("VisualMatching") of them (balance.ts).
+  const zero = absentB.length > 0 && (inB.length === 0 || v.rng.chance(0.5));
   if (!zero && inB.length === 0) return null;
   const o = v.rng.pick(zero ? absentB : inB);
   const matches = zero ? [] : [objectMask(second, o.id)];

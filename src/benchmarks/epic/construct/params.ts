@@ -38,12 +38,6 @@ export const EPIC_PARAMS = Object.freeze({
   matchShiftM: [0.5, 1.2] as readonly [number, number],
   matchTurnDeg: [12, 35] as readonly [number, number],
   minMatchPx: 600,
-  /** Relative perception: the nearest / farthest one wins by this depth margin (metres). */
-  depthMarginM: 0.4,
-  /** Geometry: the tallest / shortest one wins by this height margin (metres). */
-  heightMarginM: 0.1,
-  /** Object projections: the largest / smallest in the picture wins by this pixel-count ratio. */
-  projectionRatio: 1.4,
   /** Orientation bins (degrees between the object's front and the direction to the camera) and the dead bands between them. */
   facingCameraDeg: 35,
   sidewaysDeg: [55, 125] as readonly [number, number],

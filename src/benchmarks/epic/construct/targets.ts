@@ -11,8 +11,7 @@
  */
 import { BitMask } from "../../../geometry/mask.js";
 import type { Rng } from "../../../stats/rng.js";
-import { cameraBasis, projectPoint } from "../../../world/camera.js";
-import { COLOR_NAMES } from "../../../world/house/appearance.js";
+import { cameraBasis } from "../../../world/camera.js";
 import { frontDirection } from "../../../world/house/footprint.js";
 import type { SceneObject } from "../../../world/types.js";
 import { instanceMask } from "../../../world/visibility.js";
@@ -21,7 +20,8 @@ import { decodePartInstanceId, type EpicHouse } from "./house.js";
 import { EPIC_PARAMS as P } from "./params.js";
 import type { Draft } from "./types.js";
 import { pixelsOf, type EpicView } from "./view.js";
-import { MATERIAL_CLASSES, materialAdjective, plural, singular, type PartRule } from "./words.js";
+import type { Outline, OutlineShape } from "./outline.js";
+import { materialAdjective, plural, singular, type PartRule } from "./words.js";
 
 export interface ViewScene {
   house: EpicHouse;
@@ -58,8 +58,8 @@ export function objectMask(view: EpicView, id: number): BitMask {
   return instanceMask(instance, width, height, id);
 }
 
-/** A TL draft for the matching objects (their visible ones are the targets). */
-function tlDraft(v: ViewScene, leaf: string, description: string, matching: SceneObject[], precise: boolean, kind: string): Draft | null {
+/** A TL draft for the matching objects (their visible ones are the targets); `facts` go into the provenance for the checks. */
+function tlDraft(v: ViewScene, leaf: string, description: string, matching: SceneObject[], precise: boolean, kind: string, balanceKeys: string[], facts: Record<string, unknown> = {}): Draft | null {
   if (matching.some((o) => sliver(v, o))) return null;
   const targets = matching.filter((o) => visible(v, o)).sort((a, b) => a.id - b.id);
   return {
@@ -72,7 +72,8 @@ function tlDraft(v: ViewScene, leaf: string, description: string, matching: Scen
       count_in_description: false,
     },
     masks: { masklet_target: targets.map((o) => objectMask(v.view, o.id)) },
-    provenance: { kind, instances: { masklet_target: targets.map((o) => o.id) } },
+    provenance: { kind, instances: { masklet_target: targets.map((o) => o.id) }, ...facts },
+    balanceKeys,
   };
 }
 
@@ -83,80 +84,170 @@ export function categorySample(v: ViewScene): Draft | null {
     const absent = [...new Set(describable(v).map((o) => o.category))].sort().filter((c) => ofCategory(v, c).every((o) => pixelsOf(v.view, o.id) === 0));
     if (absent.length > 0) {
       const c = v.rng.pick(absent);
-      return tlDraft(v, "Category", `all the ${plural(c)}`, ofCategory(v, c), false, "category-absent");
+      return tlDraft(v, "Category", `all the ${plural(c)}`, ofCategory(v, c), false, "category-absent", [c]);
     }
   }
   if (shown.length === 0) return null;
   const several = shown.filter((c) => ofCategory(v, c).filter((o) => visible(v, o)).length >= 2);
   const c = v.rng.pick(several.length > 0 && v.rng.chance(0.7) ? several : shown);
-  return tlDraft(v, "Category", `all the ${plural(c)}`, ofCategory(v, c), false, "category");
+  return tlDraft(v, "Category", `all the ${plural(c)}`, ofCategory(v, c), false, "category", [c]);
 }
 
-/** An attribute description: a category whose visible objects differ in the attribute; the target value is one of theirs, or (15%) one none has. */
-function attributeSample(v: ViewScene, leaf: string, attribute: (o: SceneObject) => string | null, universe: readonly string[], phrase: (value: string, c: string) => string): Draft | null {
-  const cats = clearCategories(v, 2).filter((c) => {
-    const shown = ofCategory(v, c).filter((o) => visible(v, o));
-    const values = shown.map(attribute);
-    return values.every((x) => x !== null) && new Set(values).size >= 2;
-  });
-  if (cats.length === 0) return null;
-  const c = v.rng.pick(cats);
-  const all = ofCategory(v, c);
-  const shownValues = [...new Set(all.filter((o) => visible(v, o)).map((o) => attribute(o)!))].sort();
-  const absentValues = universe.filter((x) => !all.some((o) => attribute(o) === x));
-  const zero = absentValues.length > 0 && v.rng.chance(0.15);
-  const value = zero ? v.rng.pick(absentValues) : v.rng.pick(shownValues);
-  return tlDraft(v, leaf, phrase(value, c), all.filter((o) => attribute(o) === value), false, zero ? `${leaf.toLowerCase()}-absent` : leaf.toLowerCase());
+/**
+ * An attribute description: the objects of a category with one value of the attribute. Every
+ * visible object of the category has a value; the value named is one of theirs when they differ
+ * (§3.3: distractors sharing the category), or (15%, or when they do not differ) one that none
+ * in view has, from `absent` (zero targets).
+ */
+function attributeSample(v: ViewScene, leaf: string, attribute: (o: SceneObject) => string | null, absent: (c: string, shown: ReadonlySet<string>) => string[], phrase: (value: string, c: string) => string): Draft | null {
+  const options: Array<{ c: string; value: string; zero: boolean }> = [];
+  for (const c of clearCategories(v, 1)) {
+    const values = ofCategory(v, c).filter((o) => visible(v, o)).map(attribute);
+    if (!values.every((x) => x !== null)) continue;
+    const shown = new Set(values as string[]);
+    if (shown.size >= 2) for (const value of [...shown].sort()) options.push({ c, value, zero: false });
+    for (const value of absent(c, shown)) options.push({ c, value, zero: true });
+  }
+  if (options.length === 0) return null;
+  const zero = options.filter((o) => o.zero), some = options.filter((o) => !o.zero);
+  const pick = v.rng.pick(zero.length > 0 && (some.length === 0 || v.rng.chance(0.15)) ? zero : some);
+  const matching = ofCategory(v, pick.c).filter((o) => attribute(o) === pick.value);
+  return tlDraft(v, leaf, phrase(pick.value, pick.c), matching, false, pick.zero ? `${leaf.toLowerCase()}-absent` : leaf.toLowerCase(), [pick.value, pick.c]);
 }
+
+/** An object's colour word as the view shows it (view.ts visibleColors), or null. */
+export const viewColor = (v: Pick<ViewScene, "view">, o: SceneObject): string | null => v.view.colors.get(o.id) ?? null;
 
 export function colorSample(v: ViewScene): Draft | null {
-  return attributeSample(v, "Color", (o) => o.color.name, COLOR_NAMES, (value, c) => `the ${value} ${plural(c)}`);
+  // An absent colour: one the category's objects have (their model's colour) and none in view shows,
+  // so that the words of no-target descriptions are as common as the others (a rare word told "none").
+  const absent = (c: string, shown: ReadonlySet<string>) =>
+    [...new Set(ofCategory(v, c).map((o) => o.color.name))].sort().filter((w) => !shown.has(w) && ofCategory(v, c).every((o) => pixelsOf(v.view, o.id) === 0 || viewColor(v, o) !== w));
+  return attributeSample(v, "Color", (o) => viewColor(v, o), absent, (value, c) => `the ${value} ${plural(c)}`);
 }
 
 export function materialSample(v: ViewScene): Draft | null {
-  return attributeSample(v, "Material", (o) => v.house.info.get(o.id)?.material ?? null, MATERIAL_CLASSES.map((m) => m.word), (value, c) => `the ${materialAdjective(value)} ${plural(c)}`);
+  const material = (o: SceneObject) => v.house.info.get(o.id)?.material ?? null;
+  // An absent material: one another object of the category in the house is made of (a "leather cup" would be easy to reject).
+  const absent = (c: string, shown: ReadonlySet<string>) => [...new Set(ofCategory(v, c).map(material).filter((m): m is string => m !== null && !shown.has(m)))].sort();
+  return attributeSample(v, "Material", material, absent, (value, c) => `the ${materialAdjective(value)} ${plural(c)}`);
 }
 
-/** The one object with the highest score among a category's visible objects, when it beats the runner-up by the margin (ratio when `ratio`). */
-function extreme(v: ViewScene, leaf: string, score: (o: SceneObject) => number, margin: number, ratio: boolean, phrase: (c: string) => string, kind: string): Draft | null {
-  const cats = clearCategories(v, 2).filter((c) => {
-    const s = ofCategory(v, c).filter((o) => visible(v, o)).map(score).sort((a, b) => b - a);
-    return ratio ? s[0]! >= margin * s[1]! : s[0]! - s[1]! >= margin;
-  });
+/** The outline seen from above of an object (outline.ts). */
+const outlineOf = (v: ViewScene, o: SceneObject): Outline | null => v.house.info.get(o.id)?.outline ?? null;
+
+const FORM_WORDS: Partial<Record<OutlineShape, string>> = { round: "round or oval", square: "square", "L-shaped": "L-shaped" };
+
+/**
+ * Geometry (shapes and structural forms, §3.2.1 iii): every object wholly inside the picture whose
+ * form seen from above (its plan, outline.ts) is round or oval, square, or L-shaped, whatever its
+ * category (people are not objects here); written only when every clearly visible object wholly
+ * inside the picture is clearly that shape or clearly not. An object cut by the picture's edge
+ * does not show its form, so it is never a target.
+ */
+export function geometrySample(v: ViewScene): Draft | null {
+  const things = describable(v).filter((o) => o.category !== "person" && insidePicture(v.view, o));
+  // Slivers need no clear shape: one that has it would be a target too small to mark, and the sample is not written (tlDraft).
+  const shown = things.filter((o) => visible(v, o));
+  const shapes = (Object.keys(FORM_WORDS) as OutlineShape[]).filter((shape) => shown.every((o) => {
+    const outline = outlineOf(v, o);
+    return outline !== null && outline[shape] !== null;
+  }));
+  if (shapes.length === 0) return null;
+  const shape = v.rng.pick(shapes);
+  const matching = things.filter((o) => outlineOf(v, o)?.[shape] === true);
+  return tlDraft(v, "Geometry", `every ${FORM_WORDS[shape]} object (its shape seen from above) wholly inside the picture`, matching, false, `form-${shape}`, [shape]);
+}
+
+/** Whether an object's pixels keep clear of the picture's edges (false when not in view). */
+export function insidePicture(view: EpicView, o: SceneObject): boolean {
+  const s = view.stats.get(o.id);
+  if (!s) return false;
+  const [x0, y0, x1, y1] = s.bbox; // x1, y1 exclusive
+  return x0 > 0 && y0 > 0 && x1 < view.buffers.width && y1 < view.buffers.height;
+}
+
+/** How much longer one side of a silhouette's box must be than the other to be called wide or tall. */
+const SILHOUETTE_RATIO = 1.3;
+
+/** "wide" or "tall" for an object's silhouette in the picture (its pixels' box), null when nearly square or cut by the picture's edge. */
+export function silhouetteOf(view: EpicView, o: SceneObject): "wide" | "tall" | null {
+  if (!insidePicture(view, o)) return null;
+  const [x0, y0, x1, y1] = view.stats.get(o.id)!.bbox;
+  const w = x1 - x0, h = y1 - y0;
+  return w >= SILHOUETTE_RATIO * h ? "wide" : h >= SILHOUETTE_RATIO * w ? "tall" : null;
+}
+
+/**
+ * ObjectProjections (projected shapes under a viewpoint, §3.2.1 vi): the objects of a category
+ * whose silhouette in this picture is wider than tall (or taller than wide) by 30%; every visible
+ * object of the category is clearly one or the other and lies wholly inside the picture. The same
+ * chair is wide seen from the front and tall from the side, so the category does not tell.
+ */
+export function projectionSample(v: ViewScene): Draft | null {
+  const cats = clearCategories(v, 1).filter((c) => ofCategory(v, c).filter((o) => visible(v, o)).every((o) => silhouetteOf(v.view, o) !== null));
   if (cats.length === 0) return null;
   const c = v.rng.pick(cats);
-  const shown = ofCategory(v, c).filter((o) => visible(v, o)).sort((a, b) => score(b) - score(a) || a.id - b.id);
-  return tlDraft(v, leaf, phrase(c), [shown[0]!], true, kind);
+  const wanted = v.rng.chance(0.5) ? "wide" : "tall";
+  const phrase = wanted === "wide" ? "wider than it is tall" : "taller than it is wide";
+  const matching = ofCategory(v, c).filter((o) => visible(v, o) && silhouetteOf(v.view, o) === wanted);
+  return tlDraft(v, "ObjectProjections", `the ${plural(c)} whose silhouette in this picture is ${phrase}`, matching, false, `silhouette-${wanted}`, [wanted, c], { category: c, silhouette: wanted });
 }
 
-/** Depth along the camera axis of an object's box centre. */
-function depthOf(v: ViewScene, o: SceneObject): number {
-  const c: [number, number, number] = [(o.bbox.min[0] + o.bbox.max[0]) / 2, (o.bbox.min[1] + o.bbox.max[1]) / 2, (o.bbox.min[2] + o.bbox.max[2]) / 2];
-  return projectPoint(v.view.camera, c)?.depth ?? Infinity;
+interface Comparison {
+  word: string;
+  value: (o: SceneObject) => number;
+  /** Compared by ratio: the larger value is at least this many times the smaller. */
+  ratio: number;
 }
 
-/** RelativePerception: the nearest or the farthest object of a category, by depth (margin depthMarginM). */
+const height = (o: SceneObject) => o.size.height;
+const footprint = (o: SceneObject) => o.size.width * o.size.depth;
+/** Relative attributes (height and size, §3.2.1 v), each with the margin that makes it visible. */
+const COMPARISONS: readonly Comparison[] = [
+  { word: "taller than", value: height, ratio: 1.15 },
+  { word: "shorter than", value: (o) => 1 / height(o), ratio: 1.15 },
+  { word: "larger (in floor area) than", value: footprint, ratio: 1.5 },
+  { word: "smaller (in floor area) than", value: (o) => 1 / footprint(o), ratio: 1.5 },
+];
+
+/** Whether the catalogue has models of a category on both sides of a value (by the ratio), so the category alone does not decide a comparison with it. */
+function categoryUndecided(v: ViewScene, category: string, r: number, cmp: Comparison): boolean {
+  let above = false, below = false;
+  for (const e of v.house.entries.values()) {
+    if (e.category !== category) continue;
+    const x = cmp.value({ size: e.sizeM } as SceneObject);
+    if (x >= r * cmp.ratio) above = true;
+    if (x * cmp.ratio <= r) below = true;
+  }
+  return above && below;
+}
+
+/**
+ * RelativePerception: the objects of a category that are taller / shorter / larger / smaller than a
+ * reference object named in the description. Every visible object of the category differs from
+ * the reference by the comparison's ratio, and either some lie on each side of it or the
+ * catalogue has models of the category on both sides, so the categories alone ("beds are larger
+ * than sinks") do not decide: each object must be compared. People are compared by height only.
+ */
 export function relativeSample(v: ViewScene): Draft | null {
-  const near = v.rng.chance(0.5);
-  return near
-    ? extreme(v, "RelativePerception", (o) => -depthOf(v, o), P.depthMarginM, false, (c) => `the ${singular(c)} nearest to the camera`, "nearest")
-    : extreme(v, "RelativePerception", (o) => depthOf(v, o), P.depthMarginM, false, (c) => `the ${singular(c)} farthest from the camera`, "farthest");
-}
-
-/** Geometry: the tallest or the lowest object of a category, by its world box height (margin heightMarginM). */
-export function geometrySample(v: ViewScene): Draft | null {
-  const h = (o: SceneObject) => o.bbox.max[2] - o.bbox.min[2];
-  return v.rng.chance(0.5)
-    ? extreme(v, "Geometry", h, P.heightMarginM, false, (c) => `the tallest ${singular(c)}`, "tallest")
-    : extreme(v, "Geometry", (o) => -h(o), P.heightMarginM, false, (c) => `the lowest ${singular(c)} (the one with the smallest height)`, "lowest");
-}
-
-/** ObjectProjections: the object of a category that covers the most (or least) of the picture, by visible pixels (ratio projectionRatio). */
-export function projectionSample(v: ViewScene): Draft | null {
-  const n = (o: SceneObject) => pixelsOf(v.view, o.id);
-  return v.rng.chance(0.6)
-    ? extreme(v, "ObjectProjections", n, P.projectionRatio, true, (c) => `the ${singular(c)} that takes up the largest area of the picture`, "largest-projection")
-    : extreme(v, "ObjectProjections", (o) => 1 / n(o), P.projectionRatio, true, (c) => `the ${singular(c)} that takes up the smallest area of the picture`, "smallest-projection");
+  const cmp = v.rng.pick(COMPARISONS);
+  const compared = (o: SceneObject) => o.category !== "person" || cmp.value === COMPARISONS[0]!.value || cmp.value === COMPARISONS[1]!.value;
+  const refs = describable(v).filter((o) => compared(o) && namePhrase(v, o) !== null);
+  const options: Array<{ ref: SceneObject; c: string }> = [];
+  for (const ref of refs) {
+    const r = cmp.value(ref);
+    for (const c of clearCategories(v, 1, (o) => o.category !== ref.category && compared(o))) {
+      const values = ofCategory(v, c).filter((o) => visible(v, o)).map(cmp.value);
+      const above = values.filter((x) => x >= r * cmp.ratio).length, below = values.filter((x) => x * cmp.ratio <= r).length;
+      if (above + below === values.length && ((above > 0 && below > 0) || categoryUndecided(v, c, r, cmp))) options.push({ ref, c });
+    }
+  }
+  if (options.length === 0) return null;
+  const { ref, c } = v.rng.pick(options);
+  const r = cmp.value(ref);
+  const matching = ofCategory(v, c).filter((o) => cmp.value(o) >= r * cmp.ratio);
+  return tlDraft(v, "RelativePerception", `the ${plural(c)} that are ${cmp.word} ${namePhrase(v, ref)!}`, matching, false, `relative-${cmp.word.split(" ")[0]}`, [cmp.word, c], { category: c, reference: ref.id, comparison: cmp.word });
 }
 
 /** Categories whose models have a clear front. */
@@ -203,7 +294,7 @@ function orientation(v: ViewScene, leaf: string, human: boolean): Draft | null {
   const zero = absent.length > 0 && v.rng.chance(0.15);
   const facing = zero ? v.rng.pick(absent) : v.rng.pick(present);
   const noun = c === "person" ? "people" : plural(c);
-  return tlDraft(v, leaf, `the ${noun} ${FACING_TEXT[facing]}`, shown.filter((o) => facingOf(v, o) === facing), false, `facing-${facing}`);
+  return tlDraft(v, leaf, `the ${noun} ${FACING_TEXT[facing]}`, shown.filter((o) => facingOf(v, o) === facing), false, `facing-${facing}`, [facing, c]);
 }
 
 export const orientationSample = (v: ViewScene) => orientation(v, "Orientation", false);
@@ -227,7 +318,7 @@ export function spatialSample(v: ViewScene): Draft | null {
       const c = v.rng.pick(cats);
       const all = ofCategory(v, c);
       if (all.some((o) => sliver(v, o))) return null;
-      return tlDraft(v, "SpatialRelation", `the ${plural(c)} standing on the ${singular(r.category)}`, all.filter((o) => o.supportId === r.id), false, "on");
+      return tlDraft(v, "SpatialRelation", `the ${plural(c)} standing on the ${singular(r.category)}`, all.filter((o) => o.supportId === r.id), false, "on", ["on", c]);
     }
   }
   const r = v.rng.pick(refs);
@@ -243,7 +334,7 @@ export function spatialSample(v: ViewScene): Draft | null {
   const left = v.rng.chance(0.5);
   const shown = ofCategory(v, c).filter((o) => visible(v, o));
   const members = shown.filter((o) => (left ? v.view.stats.get(o.id)!.bbox[2] <= rb[0] : v.view.stats.get(o.id)!.bbox[0] >= rb[2]));
-  return tlDraft(v, "SpatialRelation", `the ${plural(c)} to the ${left ? "left" : "right"} of the ${singular(r.category)} in the picture`, members, false, left ? "left-of" : "right-of");
+  return tlDraft(v, "SpatialRelation", `the ${plural(c)} to the ${left ? "left" : "right"} of the ${singular(r.category)} in the picture`, members, false, left ? "left-of" : "right-of", [left ? "left-of" : "right-of", c]);
 }
 
 /** Side of an object relative to a person's own body (their left is +90 degrees from their front), or null when within the margin. */
@@ -268,7 +359,7 @@ export function spatialHumanSample(v: ViewScene): Draft | null {
   const c = v.rng.pick(cats);
   const side = v.rng.chance(0.5) ? "left" : "right";
   const shown = ofCategory(v, c).filter((o) => visible(v, o));
-  return tlDraft(v, "SpatialRelationHuman", `the ${plural(c)} on the person's own ${side}-hand side`, shown.filter((o) => personSide(person, o) === side), false, `person-${side}`);
+  return tlDraft(v, "SpatialRelationHuman", `the ${plural(c)} on the person's own ${side}-hand side`, shown.filter((o) => personSide(person, o) === side), false, `person-${side}`, [side, c]);
 }
 
 /** The part pass pixels of the given mesh groups of an object. */
@@ -329,7 +420,7 @@ export function spokenSample(v: ViewScene): Draft | null {
   if (!zero && families.length === 0) return null;
   const family = v.rng.pick(zero ? zeroFamilies : families);
   const request = v.rng.pick(family.requests);
-  return tlDraft(v, "Spoken", `anything here that would help with this: "${request}"`, describable(v).filter((o) => family.categories.includes(o.category)), false, `spoken-${family.family}`);
+  return tlDraft(v, "Spoken", `anything here that would help with this: "${request}"`, describable(v).filter((o) => family.categories.includes(o.category)), false, `spoken-${family.family}`, [family.family]);
 }
 
 /** How a description names one object: by category when it is the only one in view, else by a colour no other one in view has; null when neither singles it out. */
@@ -338,7 +429,8 @@ export function namePhrase(v: ViewScene, o: SceneObject): string | null {
   const same = ofCategory(v, o.category).filter((x) => x.id !== o.id && pixelsOf(v.view, x.id) > 0);
   const noun = o.category === "person" ? "person" : singular(o.category);
   if (same.length === 0) return `the ${noun}`;
-  if (same.every((x) => visible(v, x) && x.color.name !== o.color.name)) return `the ${o.color.name} ${noun}`;
+  const color = viewColor(v, o);
+  if (color !== null && same.every((x) => visible(v, x) && viewColor(v, x) !== null && viewColor(v, x) !== color)) return `the ${color} ${noun}`;
   return null;
 }
 

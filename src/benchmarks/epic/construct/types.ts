@@ -15,6 +15,11 @@ export interface Draft {
   second?: EpicView;
   /** How the masks were made, for the construction record and the independent checks. */
   provenance: Provenance;
+  /**
+   * The words the description turns on besides its target (a colour and a category, a shape, a
+   * relation): the no-target cap holds for each word apart (balance.ts), so no word tells "none".
+   */
+  balanceKeys?: string[];
 }
 
 /**

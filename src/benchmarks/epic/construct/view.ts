@@ -7,6 +7,7 @@
 import { BitMask } from "../../../geometry/mask.js";
 import type { Rng } from "../../../stats/rng.js";
 import { horizontalFovDeg, type PinholeCamera } from "../../../world/camera.js";
+import { COLOR_NAMES, ColorWordTally, type ColorName } from "../../../world/house/appearance.js";
 import { prepareShadows, renderView, type RenderBuffers } from "../../../world/render/index.js";
 import { isFreePoint, lineOfSight } from "../../../world/space/index.js";
 import { STRUCTURE_ID_BASE, type Vec2 } from "../../../world/types.js";
@@ -27,6 +28,8 @@ export interface EpicView {
   parts: Uint32Array;
   /** Objects whose pixels in the part pass are exactly their pixels in the picture. */
   partConsistent: Set<number>;
+  /** The colour word of each object in view (visibleColors), null when no word covers half its pixels. */
+  colors: Map<number, ColorName | null>;
 }
 
 export type Shadows = ReturnType<typeof prepareShadows>;
@@ -57,9 +60,13 @@ export function chooseCameras(house: EpicHouse, rng: Rng, max: number, width: nu
   });
 }
 
+/** How far a person pose may look away from its person (degrees either side). */
+const PERSON_OFFSET_DEG = 25;
+
 /**
  * One pose looking at each person (the Human task variants need people in view): a free spot of
- * the robot grid 1.8-3.5 m away with a clear line to them, facing them.
+ * the robot grid 1.8-3.5 m away with a clear line to them, facing them give or take
+ * PERSON_OFFSET_DEG (a person always at the centre made the centre box a good blind answer).
  */
 function personPoses(house: EpicHouse, rng: Rng): Array<{ position: Vec2; yaw: number }> {
   const grid = house.grids.embodied;
@@ -72,7 +79,8 @@ function personPoses(house: EpicHouse, rng: Rng): Array<{ position: Vec2; yaw: n
       // The person's own cells are occupied: the line stops 0.5 m short of them.
       const near: Vec2 = [p[0] + 0.5 * Math.cos(dir), p[1] + 0.5 * Math.sin(dir)];
       if (!isFreePoint(grid, q) || !lineOfSight(house.grids.point, q, near)) continue;
-      out.push({ position: q, yaw: Math.atan2(p[1] - q[1], p[0] - q[0]) });
+      // Turned up to 25 degrees off the person (the picture is about 74 wide), so people are not always in the middle.
+      out.push({ position: q, yaw: Math.atan2(p[1] - q[1], p[0] - q[0]) + rng.float(-PERSON_OFFSET_DEG, PERSON_OFFSET_DEG) * DEG });
       break;
     }
   }
@@ -89,8 +97,42 @@ export function movedCamera(camera: PinholeCamera, to: Vec2, turn: number): Pinh
 /** Renders a view: the lit picture with its buffers, and the unlit part pass. */
 export function renderEpicView(house: EpicHouse, camera: PinholeCamera, kind: "head" | "robot", shadows: Shadows): EpicView {
   const buffers = renderView(house.meshes, camera, { lights: house.scene.lights, shadows });
-  const parts = renderView(house.splitMeshes, camera, { shading: "unlit", antialias: false, shadows: false }).instance;
-  return { camera, kind, buffers, stats: objectPixelStats(buffers.instance, buffers.width, buffers.height), parts, partConsistent: consistentObjects(buffers.instance, parts) };
+  const unlit = renderView(house.splitMeshes, camera, { shading: "unlit", antialias: false, shadows: false });
+  const parts = unlit.instance;
+  const objectIds = parts.map((id) => decodePartInstanceId(id)?.objectId ?? id);
+  return {
+    camera, kind, buffers, stats: objectPixelStats(buffers.instance, buffers.width, buffers.height), parts, partConsistent: consistentObjects(buffers.instance, parts),
+    colors: visibleColors(unlit.rgb, objectIds),
+  };
+}
+
+/** Share of an object's pixels its colour word must cover (a pink top over blue jeans is neither pink nor blue). */
+export const COLOR_WORD_SHARE = 0.5;
+
+/**
+ * The colour word of each object as the view shows it: the word of the largest share of its
+ * albedo pixels (the unlit pass: the materials' colours, not the light's), when that share is at
+ * least COLOR_WORD_SHARE; else null. A whole-model mean colour blended materials into words none
+ * of them has (issue 29: "gray people" for a woman in a pink top).
+ */
+export function visibleColors(albedo: Uint8Array, objectIds: Uint32Array): Map<number, ColorName | null> {
+  const words = new Map<number, number>();
+  const tallies = new Map<number, ColorWordTally>();
+  for (let p = 0; p < objectIds.length; p++) {
+    const id = objectIds[p]!;
+    if (id === 0 || id >= STRUCTURE_ID_BASE.floor) continue;
+    let tally = tallies.get(id);
+    if (!tally) tallies.set(id, (tally = new ColorWordTally(words)));
+    tally.add(albedo[3 * p]!, albedo[3 * p + 1]!, albedo[3 * p + 2]!);
+  }
+  const out = new Map<number, ColorName | null>();
+  for (const [id, tally] of tallies) {
+    const total = tally.counts.reduce((a, b) => a + b, 0);
+    const best = tally.dominant();
+    const word = best ? (best.name as ColorName) : null;
+    out.set(id, word !== null && tally.counts[COLOR_NAMES.indexOf(word)]! >= COLOR_WORD_SHARE * total ? word : null);
+  }
+  return out;
 }
 
 /** Object ids whose part-pass pixels (any of their part ids) are exactly their picture pixels. */

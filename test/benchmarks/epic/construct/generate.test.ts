@@ -5,8 +5,9 @@
  * point on a freshly built robot grid; goal areas by the front-zone rule written out here; parts and
  * tops from the mesh-group id arithmetic written out here); the oracle's score equals the value
  * computed here from the masks (box union vs mask: the official localization score cannot reach 1
- * on non-rectangular masks); the set loads with no problem; examples/epic-mini is what its README's
- * command makes, byte for byte (images: pixel for pixel).
+ * on non-rectangular masks); RelativePerception and ObjectProjections answers are decided again
+ * from catalogue sizes and a fresh render's pixel boxes; the set loads with no problem;
+ * examples/epic-mini is what its README's command makes, byte for byte (images: pixel for pixel).
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -215,6 +216,66 @@ test("the oracle scores what the official rules give it: box-union IoU on the ma
     assert.ok(Math.abs(outcome.score - expected) < 1e-12, `${item.id}: oracle ${outcome.score}, expected ${expected}`);
   }
   assert.ok(paths > 0);
+});
+
+test("RelativePerception and ObjectProjections answers are re-decided from the house and a fresh render", async () => {
+  const catalogue = readLibraries();
+  const library = new ModelLibrary();
+  const decided = { relative: 0, silhouette: 0 };
+  try {
+    const kinds = records.filter((r) => /^(relative|silhouette)-/.test(r.provenance.kind));
+    for (const house of new Set(kinds.map((r) => r.house))) {
+      const rs = kinds.filter((r) => r.house === house);
+      const built = await buildEpicHouse(catalogue, library, new TextureCache(), rs[0]!.house_seed, createRng(rs[0]!.rng_seed), rs[0]!.people);
+      const objects = new Map(built.scene.objects.map((o) => [o.id, o]));
+      for (const r of rs) {
+        const p = r.provenance;
+        const cam: PinholeCamera = r.camera;
+        const ids = renderView(built.meshes, cam, { shading: "unlit", antialias: false, shadows: false }).instance;
+        // Clearly visible (250 pixels or more) objects of the category, with their pixel boxes.
+        const boxes = new Map<number, { n: number; x0: number; y0: number; x1: number; y1: number }>();
+        ids.forEach((id, i) => {
+          if (objects.get(id)?.category !== p.category) return;
+          const x = i % cam.width, y = Math.floor(i / cam.width);
+          const b = boxes.get(id) ?? { n: 0, x0: x, y0: y, x1: x, y1: y };
+          boxes.set(id, { n: b.n + 1, x0: Math.min(b.x0, x), y0: Math.min(b.y0, y), x1: Math.max(b.x1, x), y1: Math.max(b.y1, y) });
+        });
+        const shown = [...boxes].filter(([, b]) => b.n >= 250).map(([id]) => id).sort((a, b) => a - b);
+        let want: number[];
+        if (p.kind.startsWith("relative-")) {
+          // Taller / shorter: height ratio 1.15 either way; larger / smaller: floor area ratio 1.5.
+          const ref = objects.get(p.reference)!;
+          const byHeight = /taller|shorter/.test(p.comparison);
+          const value = (o: SceneObject) => (byHeight ? o.size.height : o.size.width * o.size.depth);
+          const ratio = byHeight ? 1.15 : 1.5;
+          const more = /taller|larger/.test(p.comparison);
+          for (const id of shown) {
+            const q = value(objects.get(id)!) / value(ref);
+            assert.ok(q >= ratio || q <= 1 / ratio, `${r.gt}: object ${id} is within the margin of the reference (${q})`);
+          }
+          want = shown.filter((id) => (value(objects.get(id)!) / value(ref) >= ratio) === more);
+          decided.relative++;
+        } else {
+          // Wider than tall (or taller than wide) by 30%, the box clear of the picture's edge.
+          for (const id of shown) {
+            const b = boxes.get(id)!;
+            assert.ok(b.x0 > 0 && b.y0 > 0 && b.x1 < cam.width - 1 && b.y1 < cam.height - 1, `${r.gt}: object ${id} touches the edge`);
+          }
+          const label = (id: number) => {
+            const b = boxes.get(id)!, w = b.x1 - b.x0 + 1, h = b.y1 - b.y0 + 1;
+            return w >= 1.3 * h ? "wide" : h >= 1.3 * w ? "tall" : "neither";
+          };
+          for (const id of shown) assert.notEqual(label(id), "neither", `${r.gt}: object ${id}`);
+          want = shown.filter((id) => label(id) === p.silhouette);
+          decided.silhouette++;
+        }
+        assert.deepEqual(p.instances.masklet_target, want, `${r.gt}: ${p.kind}`);
+      }
+    }
+  } finally {
+    library.close();
+  }
+  assert.ok(decided.relative > 0 && decided.silhouette > 0, JSON.stringify(decided));
 });
 
 /** Set pixels of a decoded mask as [x, y] pairs. */

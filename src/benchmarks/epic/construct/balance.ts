@@ -1,0 +1,67 @@
+/**
+ * Answer balance of a generated set, applied when the houses are put together: a task whose
+ * samples too often have no target keeps only as many no-target samples as the cap allows, spread
+ * evenly over the houses, for each word its descriptions turn on. The paper states no share (§3.2.1: "there can be zero, one, or multiple
+ * objects"); at 42-57% (SpatialRelation, Contact Relationship Type One before this rule) an empty
+ * reply was the best answer to give without looking (issue 29).
+ */
+
+/** The largest share of a task's samples that may have no target. */
+export const ZERO_TARGET_CAP = 0.25;
+
+/**
+ * Visual Matching's answer is one object or none, at count weight 0.5 (official config): with z
+ * no-target samples an empty reply earns z and "one object, whole picture" about (1 - z) x 0.55,
+ * so the best blind reply is least near z = 0.35.
+ */
+const CAPS: Record<string, number> = { VisualMatching: 0.35 };
+
+export const zeroTargetCap = (leaf: string): number => CAPS[leaf] ?? ZERO_TARGET_CAP;
+
+/** A sample as the balance sees it: its task, the words its description turns on, and whether its answer is "no target". */
+export interface BalanceSample {
+  leaf: string;
+  keys?: readonly string[];
+  zeroTarget: boolean;
+}
+
+/** Keeps `allowed` of the listed samples at evenly spaced positions (the j-th when it starts a new step of allowed / n). */
+function thin(keep: boolean[], indices: readonly number[], allowed: number): void {
+  if (indices.length <= allowed) return;
+  indices.forEach((index, j) => {
+    keep[index] = Math.floor(((j + 1) * allowed) / indices.length) > Math.floor((j * allowed) / indices.length);
+  });
+}
+
+/** Indices of the samples by a grouping key, and how many of each group have a target. */
+function groupZeros(samples: readonly BalanceSample[], keep: readonly boolean[], groupOf: (s: BalanceSample) => string): Array<{ zeros: number[]; withTarget: number; leaf: string }> {
+  const groups = new Map<string, { zeros: number[]; withTarget: number; leaf: string }>();
+  samples.forEach((s, i) => {
+    if (!keep[i]) return;
+    const key = groupOf(s);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { zeros: [], withTarget: 0, leaf: s.leaf }));
+    if (s.zeroTarget) g.zeros.push(i);
+    else g.withTarget++;
+  });
+  return [...groups.values()];
+}
+
+/**
+ * Which samples are kept (same order as given): every sample with a target; of the no-target
+ * ones, per description word (the first words of the samples, then the second words, ...) at most
+ * cap / (1 - cap) times as many as that word has with a target (rounded up), then per task at
+ * most that many times the task's (rounded down), each time at evenly spaced positions. Held per word, the cap leaves no word that only means "none"
+ * (a colour named only when absent told the answer from the text alone); held per task, the
+ * task's no-target share is at most the cap.
+ */
+export function keptForBalance(samples: readonly BalanceSample[], capOf: (leaf: string) => number = zeroTargetCap): boolean[] {
+  const keep = samples.map(() => true);
+  const ratio = (leaf: string) => capOf(leaf) / (1 - capOf(leaf));
+  const words = Math.max(0, ...samples.map((s) => s.keys?.length ?? 0));
+  for (let k = 0; k < words; k++) {
+    for (const g of groupZeros(samples, keep, (s) => `${s.leaf}\u0000${s.keys?.[k] ?? ""}`)) thin(keep, g.zeros, Math.ceil(ratio(g.leaf) * g.withTarget - 1e-9));
+  }
+  for (const g of groupZeros(samples, keep, (s) => s.leaf)) thin(keep, g.zeros, Math.floor(ratio(g.leaf) * g.withTarget + 1e-9));
+  return keep;
+}

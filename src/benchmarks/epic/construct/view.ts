@@ -79,7 +79,7 @@ function personPoses(house: EpicHouse, rng: Rng): Array<{ position: Vec2; yaw: n
       // The person's own cells are occupied: the line stops 0.5 m short of them.
       const near: Vec2 = [p[0] + 0.5 * Math.cos(dir), p[1] + 0.5 * Math.sin(dir)];
       if (!isFreePoint(grid, q) || !lineOfSight(house.grids.point, q, near)) continue;
-      // Turned up to 25 degrees off the person (the picture is about 74 wide), so people are not always in the middle.
+      // Turned up to 25 degrees off the person (the picture is about 74 degrees wide), so people are not always in the middle.
       out.push({ position: q, yaw: Math.atan2(p[1] - q[1], p[0] - q[0]) + rng.float(-PERSON_OFFSET_DEG, PERSON_OFFSET_DEG) * DEG });
       break;
     }

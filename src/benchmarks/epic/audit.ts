@@ -21,6 +21,7 @@ import path from "node:path";
 import type { AuditUnit, BenchmarkAudit, BlindRule, Candidate, Headline } from "../../audit/types.js";
 import { DataRoot, followUserPath, isInside } from "../../core/dataroot.js";
 import { readRegularFile } from "../../core/file-read.js";
+import { imageDimensions } from "../../media/dimensions.js";
 import { DataError } from "../../core/problems.js";
 import { boxCues, itemCues, readPictures, routeCues, type ItemPictures } from "./audit-cues.js";
 import { boxTruth, entryReply, HALF_SHAPES, menuCredits, menuOf, pixelBox, pixelRoute, replyJson, replyKind, ROUTES, SHAPES, type BoxTruth, type MenuEntry, type ReplyKind } from "./audit-menu.js";
@@ -183,13 +184,29 @@ async function unitOf(item: EpicItem, templates: EpicTemplates, pictures: ItemPi
 /** Pictures are read a few items at a time (sharp decodes on its own threads). */
 const PICTURE_BATCH = 8;
 
+/**
+ * The item with its picture's size: the loader takes the size from the masks, and a sample with
+ * no target and no other mask has none (0 x 0); the picture's header gives it. Left at 0, the size
+ * was a feature that told "no target" to the text forest (TsT 46.5 on Geometry, where no model sees
+ * such a thing: every picture it gets has its size).
+ */
+function withPictureSize(item: EpicItem, dataRoot: DataRoot): EpicItem {
+  if (item.width > 0 && item.height > 0) return item;
+  const ref = item.imageRefs[0];
+  const found = ref === undefined ? null : dataRoot.resolve(ref, "image");
+  if (!found?.ok) throw new DataError([{ file: item.id, field: "images", message: found ? found.message : "no image" }]);
+  const size = imageDimensions(found.path);
+  if (!size) throw new DataError([{ file: item.id, field: "images", message: `${ref}: not a picture whose size can be read` }]);
+  return { ...item, width: size.width, height: size.height };
+}
+
 async function units(items: EpicItem[], options: { root: string; cues: boolean }): Promise<AuditUnit[]> {
   const templates = loadEpicTemplates();
-  const dataRoot = options.cues ? new DataRoot(followUserPath(path.resolve(options.root))) : null;
+  const dataRoot = new DataRoot(followUserPath(path.resolve(options.root)));
   const out: AuditUnit[] = [];
   for (let start = 0; start < items.length; start += PICTURE_BATCH) {
-    const batch = items.slice(start, start + PICTURE_BATCH);
-    const pictures = dataRoot ? await Promise.all(batch.map((item) => picturesOf(item, dataRoot))) : batch.map(() => null);
+    const batch = items.slice(start, start + PICTURE_BATCH).map((item) => withPictureSize(item, dataRoot));
+    const pictures = options.cues ? await Promise.all(batch.map((item) => picturesOf(item, dataRoot))) : batch.map(() => null);
     for (const [i, item] of batch.entries()) out.push(await unitOf(item, templates, pictures[i]!));
   }
   return out;

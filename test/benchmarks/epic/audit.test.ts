@@ -170,6 +170,15 @@ test("units: every candidate's label is the score scoreItem gives its reply, on 
   }
 });
 
+test("a sample with no mask of its own size gets its picture's size, so the size does not tell the text forest \"no target\"", async () => {
+  const { items } = epic.load(EXAMPLES);
+  const maskless = items.filter((i) => i.width === 0);
+  assert.ok(maskless.length > 0, "the example set has a no-target sample without any mask");
+  const units = await epicAudit.units(items, { root: EXAMPLES, cues: false });
+  // Every picture of examples/epic-mini is 512 x 384 (its README: size 512 x 384).
+  for (const u of units) assert.deepEqual([u.features["image_width"], u.features["image_height"]], [512, 384], u.id);
+});
+
 test("rules: every reply is read as a valid answer on the tasks the rule names (example set, with cues)", async () => {
   const { items } = epic.load(EXAMPLES);
   const units = await epicAudit.units(items, { root: EXAMPLES, cues: true });

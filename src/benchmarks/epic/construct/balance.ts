@@ -1,9 +1,10 @@
 /**
  * Answer balance of a generated set, applied when the houses are put together: a task whose
  * samples too often have no target keeps only as many no-target samples as the cap allows, spread
- * evenly over the houses, for each word its descriptions turn on. The paper states no share (§3.2.1: "there can be zero, one, or multiple
- * objects"); at 42-57% (SpatialRelation, Contact Relationship Type One before this rule) an empty
- * reply was the best answer to give without looking (issue 29).
+ * evenly over the houses, for the task and for each word its descriptions turn on. The paper
+ * states no share (§3.2.1: "there can be zero, one, or multiple objects"); at 42-57%
+ * (SpatialRelation, Contact Relationship Type One before this rule) an empty reply was the best
+ * answer to give without looking (issue 29).
  */
 
 /** The largest share of a task's samples that may have no target. */

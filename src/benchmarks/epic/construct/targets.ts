@@ -196,19 +196,22 @@ export function projectionSample(v: ViewScene): Draft | null {
 
 interface Comparison {
   word: string;
-  value: (o: SceneObject) => number;
+  /** The compared value of an object of this size. */
+  value: (size: SceneObject["size"]) => number;
   /** Compared by ratio: the larger value is at least this many times the smaller. */
   ratio: number;
+  /** Whether people are compared this way (by height only: a person's floor area says little). */
+  people: boolean;
 }
 
-const height = (o: SceneObject) => o.size.height;
-const footprint = (o: SceneObject) => o.size.width * o.size.depth;
+const height = (size: SceneObject["size"]) => size.height;
+const footprint = (size: SceneObject["size"]) => size.width * size.depth;
 /** Relative attributes (height and size, §3.2.1 v), each with the margin that makes it visible. */
 const COMPARISONS: readonly Comparison[] = [
-  { word: "taller than", value: height, ratio: 1.15 },
-  { word: "shorter than", value: (o) => 1 / height(o), ratio: 1.15 },
-  { word: "larger (in floor area) than", value: footprint, ratio: 1.5 },
-  { word: "smaller (in floor area) than", value: (o) => 1 / footprint(o), ratio: 1.5 },
+  { word: "taller than", value: height, ratio: 1.15, people: true },
+  { word: "shorter than", value: (s) => 1 / height(s), ratio: 1.15, people: true },
+  { word: "larger (in floor area) than", value: footprint, ratio: 1.5, people: false },
+  { word: "smaller (in floor area) than", value: (s) => 1 / footprint(s), ratio: 1.5, people: false },
 ];
 
 /** Whether the catalogue has models of a category on both sides of a value (by the ratio), so the category alone does not decide a comparison with it. */
@@ -216,7 +219,7 @@ function categoryUndecided(v: ViewScene, category: string, r: number, cmp: Compa
   let above = false, below = false;
   for (const e of v.house.entries.values()) {
     if (e.category !== category) continue;
-    const x = cmp.value({ size: e.sizeM } as SceneObject);
+    const x = cmp.value(e.sizeM);
     if (x >= r * cmp.ratio) above = true;
     if (x * cmp.ratio <= r) below = true;
   }
@@ -228,25 +231,25 @@ function categoryUndecided(v: ViewScene, category: string, r: number, cmp: Compa
  * reference object named in the description. Every visible object of the category differs from
  * the reference by the comparison's ratio, and either some lie on each side of it or the
  * catalogue has models of the category on both sides, so the categories alone ("beds are larger
- * than sinks") do not decide: each object must be compared. People are compared by height only.
+ * than sinks") do not decide: each object must be compared.
  */
 export function relativeSample(v: ViewScene): Draft | null {
   const cmp = v.rng.pick(COMPARISONS);
-  const compared = (o: SceneObject) => o.category !== "person" || cmp.value === COMPARISONS[0]!.value || cmp.value === COMPARISONS[1]!.value;
+  const compared = (o: SceneObject) => cmp.people || o.category !== "person";
   const refs = describable(v).filter((o) => compared(o) && namePhrase(v, o) !== null);
   const options: Array<{ ref: SceneObject; c: string }> = [];
   for (const ref of refs) {
-    const r = cmp.value(ref);
+    const r = cmp.value(ref.size);
     for (const c of clearCategories(v, 1, (o) => o.category !== ref.category && compared(o))) {
-      const values = ofCategory(v, c).filter((o) => visible(v, o)).map(cmp.value);
+      const values = ofCategory(v, c).filter((o) => visible(v, o)).map((o) => cmp.value(o.size));
       const above = values.filter((x) => x >= r * cmp.ratio).length, below = values.filter((x) => x * cmp.ratio <= r).length;
       if (above + below === values.length && ((above > 0 && below > 0) || categoryUndecided(v, c, r, cmp))) options.push({ ref, c });
     }
   }
   if (options.length === 0) return null;
   const { ref, c } = v.rng.pick(options);
-  const r = cmp.value(ref);
-  const matching = ofCategory(v, c).filter((o) => cmp.value(o) >= r * cmp.ratio);
+  const r = cmp.value(ref.size);
+  const matching = ofCategory(v, c).filter((o) => cmp.value(o.size) >= r * cmp.ratio);
   return tlDraft(v, "RelativePerception", `the ${plural(c)} that are ${cmp.word} ${namePhrase(v, ref)!}`, matching, false, `relative-${cmp.word.split(" ")[0]}`, [cmp.word, c], { category: c, reference: ref.id, comparison: cmp.word });
 }
 

@@ -26,7 +26,7 @@ export function singular(noun: string): string {
 export const MATERIAL_CLASSES: ReadonlyArray<{ word: string; adjective: string; pattern: RegExp }> = [
   { word: "glass", adjective: "glass", pattern: /glass|cristal|crystal|vidrio/i },
   { word: "leather", adjective: "leather", pattern: /leather|cuir/i },
-  { word: "fabric", adjective: "fabric-covered", pattern: /fabric|cloth|tela|textile|cotton|linen|velvet|wool|felt|upholster|pillow|cushion|mattress|matress|blanket|duvet|bedsheet|sheet/i },
+  { word: "fabric", adjective: "fabric-covered", pattern: /fabric|cloth|tela|textile|cotton|linen|velvet|wool|felt|upholster|pillow|cushion|mattress|matress|blanket|duvet|bed_?sheet|^sheet\b/i },
   { word: "wood", adjective: "wooden", pattern: /wood|oak|pine|walnut|wenge|cherry|beech|maple|teak|mahogany|parquet|madera|bamboo/i },
   { word: "metal", adjective: "metal", pattern: /metal|steel|chrome|alum|brass|iron|inox|copper|silver|gold|stainless/i },
   { word: "plastic", adjective: "plastic", pattern: /plastic|plastico|pvc|acrylic|bakelite/i },

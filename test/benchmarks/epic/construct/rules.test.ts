@@ -6,7 +6,7 @@ import { placementFits } from "../../../../src/benchmarks/epic/construct/manipul
 import { inFrontZone } from "../../../../src/benchmarks/epic/construct/navigation.js";
 import { facingOf, personSide } from "../../../../src/benchmarks/epic/construct/targets.js";
 import type { EpicView } from "../../../../src/benchmarks/epic/construct/view.js";
-import { partOf, plural } from "../../../../src/benchmarks/epic/construct/words.js";
+import { materialClass, partOf, plural } from "../../../../src/benchmarks/epic/construct/words.js";
 import type { SceneObject } from "../../../../src/world/types.js";
 
 function object(id: number, at: [number, number, number], yaw: number, size: { width: number; depth: number; height: number }, supportId: number | null = null): SceneObject {
@@ -25,6 +25,8 @@ test("a model's material class covers at least half of its surface", () => {
   assert.equal(dominantMaterial(["oak", "chrome"], [1, 1.5]), "metal");
   assert.equal(dominantMaterial(["oak", "chrome", "glass"], [1, 1, 1.5]), null); // glass 1.5 of 3.5
   assert.equal(dominantMaterial(["Material.001"], [1]), null);
+  // Bedding names fabric; "Sheet_metal" is metal, not a bed sheet; a texture file name counts (house.ts joins it to the material name).
+  assert.deepEqual(["pillow", "sheet", "bed_sheet", "Sheet_metal", "Material.002 textures/oak_planks.jpg"].map(materialClass), ["fabric", "fabric", "fabric", "metal", "wood"]);
 });
 
 test("named parts come from mesh-group names, per category", () => {

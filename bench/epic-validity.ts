@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AuditUnit } from "../src/audit/types.js";
 import { choiceCandidates } from "../src/audit/units.js";
-import { epicAudit } from "../src/benchmarks/epic/audit.js";
+import { bestConstantPerTask, epicAudit } from "../src/benchmarks/epic/audit.js";
 import { generateEpicRelease } from "../src/benchmarks/epic/construct/index.js";
 import { loadEpic } from "../src/benchmarks/epic/load.js";
 import { LEAF_TASKS } from "../src/benchmarks/epic/taxonomy.js";
@@ -36,22 +36,6 @@ async function unitsOf(root: string): Promise<AuditUnit[]> {
   return epicAudit.units(items, { root, cues: false });
 }
 
-/** Per task, the candidate index with the best mean credit (ties: the earlier), and that mean. */
-function bestConstants(units: readonly AuditUnit[]): Map<string, { index: number; name: string; mean: number }> {
-  const sums = new Map<string, { sums: number[]; n: number; names: string[] }>();
-  for (const u of units) {
-    const cands = choiceCandidates(u);
-    const s = sums.get(u.task) ?? { sums: new Array<number>(cands.length).fill(0), n: 0, names: cands.map((c) => c.text ?? "") };
-    cands.forEach((c, i) => (s.sums[i] = s.sums[i]! + c.label));
-    s.n++;
-    sums.set(u.task, s);
-  }
-  return new Map([...sums].map(([task, s]) => {
-    const index = s.sums.reduce((b, v, i) => (v > s.sums[b]! ? i : b), 0);
-    return [task, { index, name: s.names[index]!, mean: s.sums[index]! / s.n }];
-  }));
-}
-
 const houses = Number(process.env["EPIC_VALIDITY_HOUSES"] ?? 40);
 const seeds = (process.env["EPIC_VALIDITY_SEEDS"] ?? "51,52").split(",").map(Number);
 const keep = arg("--keep");
@@ -68,21 +52,22 @@ try {
     }
   }
   const [a, b] = await Promise.all([unitsOf(chooseRoot!), unitsOf(scoreRoot!)]);
-  const chosen = bestConstants(a);
+  // The audit's own rule: per task, the menu entry with the best mean credit on the first set.
+  const constant = bestConstantPerTask.fit(a);
   const stats = JSON.parse(readFileSync(path.join(scoreRoot!, "stats.json"), "utf8")) as { tasks?: Record<string, { zero_target_share?: number }> };
   const rows: string[][] = [];
   let sum = 0, n = 0, failed = 0;
   for (const task of LEAF_TASKS.map((t) => t.byType)) {
     const mine = b.filter((u) => u.task === task);
-    const pick = chosen.get(task);
-    if (mine.length === 0 || !pick) continue;
-    const score = mine.reduce((s, u) => s + choiceCandidates(u)[pick.index]!.label, 0) / mine.length;
+    if (mine.length === 0 || !a.some((u) => u.task === task)) continue;
+    const picked = mine.map((u) => choiceCandidates(u).find((c) => c.reply === constant(u))!);
+    const score = picked.reduce((s, c) => s + c.label, 0) / mine.length;
     sum += score * mine.length;
     n += mine.length;
     const pass = score <= TASK_GATE;
     if (!pass) failed++;
     const zero = stats.tasks?.[task]?.zero_target_share;
-    rows.push([task, String(a.filter((u) => u.task === task).length), String(mine.length), pick.name, (100 * score).toFixed(1), zero === undefined ? "—" : (100 * zero).toFixed(1), pass ? "pass" : "FAIL"]);
+    rows.push([task, String(a.filter((u) => u.task === task).length), String(mine.length), picked[0]!.text ?? "", (100 * score).toFixed(1), zero === undefined ? "—" : (100 * zero).toFixed(1), pass ? "pass" : "FAIL"]);
   }
   console.log(table(["task", "n chosen on", "n scored on", "best constant (first set)", "score on second set", "no-target %", `<= ${100 * TASK_GATE}`], rows));
   const overall = n > 0 ? sum / n : 0;

@@ -265,26 +265,35 @@ export function dominantColor(pixels: readonly (readonly [number, number, number
 }
 
 /**
+ * The colour-word tally of each object's pixels (instance id per pixel, RGB8 row-major), for the
+ * ids `accept` takes (0 is never an object). The tallies share one word cache.
+ */
+export function pixelColorTallies(rgb: Uint8Array, instance: Uint32Array, accept: (id: number) => boolean): Map<number, ColorWordTally> {
+  if (rgb.length !== instance.length * 3) throw new Error(`pixel colours: ${rgb.length} RGB bytes for ${instance.length} pixels`);
+  const words = new Map<number, number>();
+  const hists = new Map<number, ColorWordTally | null>();
+  let lastId = 0;
+  let last: ColorWordTally | null | undefined;
+  for (let i = 0; i < instance.length; i++) {
+    const id = instance[i]!;
+    if (id === 0) continue;
+    let h = id === lastId ? last : hists.get(id);
+    if (h === undefined) hists.set(id, (h = accept(id) ? new ColorWordTally(words) : null));
+    lastId = id;
+    last = h;
+    if (h) h.add(rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!);
+  }
+  return new Map([...hists].filter((e): e is [number, ColorWordTally] => e[1] !== null));
+}
+
+/**
  * The colour word of each listed object as a view shows it: the dominant colour of its pixels
  * (instance id per pixel, RGB8 row-major). Give it the view's albedo (the renderer's "unlit"
  * shading: diffuse x texture, no light, shadow or tone curve), so that the word is the material's
  * and not the lighting's: a white vase in shade stays white. Objects without a pixel are absent.
  */
 export function dominantPixelColors(rgb: Uint8Array, instance: Uint32Array, ids: ReadonlySet<number>): Map<number, ColorInfo> {
-  if (rgb.length !== instance.length * 3) throw new Error(`dominantPixelColors: ${rgb.length} RGB bytes for ${instance.length} pixels`);
-  const words = new Map<number, number>();
-  const hists = new Map<number, ColorWordTally>();
-  for (const id of ids) hists.set(id, new ColorWordTally(words));
-  let lastId = 0;
-  let last: ColorWordTally | undefined;
-  for (let i = 0; i < instance.length; i++) {
-    const id = instance[i]!;
-    if (id === 0) continue;
-    const h = id === lastId ? last : hists.get(id);
-    lastId = id;
-    last = h;
-    if (h) h.add(rgb[3 * i]!, rgb[3 * i + 1]!, rgb[3 * i + 2]!);
-  }
+  const hists = pixelColorTallies(rgb, instance, (id) => ids.has(id));
   const out = new Map<number, ColorInfo>();
   for (const [id, h] of hists) {
     const colour = h.dominant();

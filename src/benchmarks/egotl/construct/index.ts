@@ -272,7 +272,12 @@ export function groupCap(counts: readonly number[], share: number): number {
  */
 export function equalPerStratum<C extends { group: string; stratum?: string }>(cands: readonly C[], classes: readonly string[], rng: Rng): C[] {
   const byStratum = new Map<string, C[]>();
-  for (const c of cands) byStratum.set(c.stratum ?? "", [...(byStratum.get(c.stratum ?? "") ?? []), c]);
+  for (const c of cands) {
+    const key = c.stratum ?? "";
+    const list = byStratum.get(key);
+    if (list) list.push(c);
+    else byStratum.set(key, [c]);
+  }
   const out: C[] = [];
   for (const key of [...byStratum.keys()].sort()) {
     const perClass = classes.map((k) => byStratum.get(key)!.filter((c) => c.group === k));

@@ -146,13 +146,18 @@ async function addPeople(scene: Scene, meshes: WorldMesh[], grid: OccupancyGrid,
   }
 }
 
-/** The outline of a model seen from above (the same for every object of the model). */
+/** Outlines of the models parsed so far (the library hands out the same model while it keeps it). */
+const OUTLINES = new WeakMap<Pick<CatalogModel, "mesh">, Outline>();
+
+/** The outline of a model seen from above (the same for every object of the model, in every house). */
 export function modelOutline(model: Pick<CatalogModel, "mesh">): Outline {
-  return classifyOutline(rasterOutline(topViewTriangles(model.mesh.parts)));
+  let outline = OUTLINES.get(model);
+  if (!outline) OUTLINES.set(model, (outline = classifyOutline(rasterOutline(topViewTriangles(model.mesh.parts)))));
+  return outline;
 }
 
 /** Mesh-group facts of one object (ObjectInfo). */
-function objectInfo(object: SceneObject, model: CatalogModel, entry: CatalogEntry, outline: Outline): ObjectInfo {
+function objectInfo(object: SceneObject, model: CatalogModel, entry: CatalogEntry): ObjectInfo {
   const partMaterials = model.mesh.parts.map((p) => p.material);
   const areas = model.mesh.parts.map((p) => partArea(p));
   const drop = entry.dropOnTopElevationM;
@@ -162,7 +167,7 @@ function objectInfo(object: SceneObject, model: CatalogModel, entry: CatalogEntr
     // A group's material is named by its MTL material or by its texture's file name ("oak.jpg").
     material: dominantMaterial(partMaterials.map((m) => (m === null ? null : `${m} ${model.diffuseMaps[m] ?? ""}`)), areas),
     topZ: object.inWall || object.category === "person" || drop === null ? null : object.position[2] + drop,
-    outline,
+    outline: modelOutline(model),
   };
 }
 
@@ -206,15 +211,12 @@ export async function buildEpicHouse(catalogue: Catalogue, library: ModelLibrary
   const grids = agentGrids(scene, meshes, undefined, P.robotRadiusM);
   const entries = new Map(catalogue.entries.map((e) => [e.id, e]));
   const info = new Map<number, ObjectInfo>();
-  const models = new Map<string, { model: CatalogModel; outline: Outline }>();
+  const models = new Map<string, CatalogModel>();
   for (const o of scene.objects) {
     const entry = entries.get(o.catalogId)!;
-    let loaded = models.get(o.catalogId);
-    if (!loaded) {
-      const model = library.load(entry);
-      models.set(o.catalogId, (loaded = { model, outline: modelOutline(model) }));
-    }
-    info.set(o.id, objectInfo(o, loaded.model, entry, loaded.outline));
+    let model = models.get(o.catalogId);
+    if (!model) models.set(o.catalogId, (model = library.load(entry)));
+    info.set(o.id, objectInfo(o, model, entry));
   }
   const splitMeshes = meshes.flatMap((m) => (info.has(m.instanceId) ? splitObjectMesh(m, info.get(m.instanceId)!.topZ) : [m]));
   return { scene, meshes, splitMeshes, grids, objectsById: new Map(scene.objects.map((o) => [o.id, o])), info, entries };

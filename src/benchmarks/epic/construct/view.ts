@@ -7,7 +7,7 @@
 import { BitMask } from "../../../geometry/mask.js";
 import type { Rng } from "../../../stats/rng.js";
 import { horizontalFovDeg, type PinholeCamera } from "../../../world/camera.js";
-import { COLOR_NAMES, ColorWordTally, type ColorName } from "../../../world/house/appearance.js";
+import { COLOR_NAMES, pixelColorTallies, type ColorName } from "../../../world/house/appearance.js";
 import { prepareShadows, renderView, type RenderBuffers } from "../../../world/render/index.js";
 import { isFreePoint, lineOfSight } from "../../../world/space/index.js";
 import { STRUCTURE_ID_BASE, type Vec2 } from "../../../world/types.js";
@@ -116,17 +116,8 @@ export const COLOR_WORD_SHARE = 0.5;
  * of them has (issue 29: "gray people" for a woman in a pink top).
  */
 export function visibleColors(albedo: Uint8Array, objectIds: Uint32Array): Map<number, ColorName | null> {
-  const words = new Map<number, number>();
-  const tallies = new Map<number, ColorWordTally>();
-  for (let p = 0; p < objectIds.length; p++) {
-    const id = objectIds[p]!;
-    if (id === 0 || id >= STRUCTURE_ID_BASE.floor) continue;
-    let tally = tallies.get(id);
-    if (!tally) tallies.set(id, (tally = new ColorWordTally(words)));
-    tally.add(albedo[3 * p]!, albedo[3 * p + 1]!, albedo[3 * p + 2]!);
-  }
   const out = new Map<number, ColorName | null>();
-  for (const [id, tally] of tallies) {
+  for (const [id, tally] of pixelColorTallies(albedo, objectIds, (id) => id < STRUCTURE_ID_BASE.floor)) {
     const total = tally.counts.reduce((a, b) => a + b, 0);
     const best = tally.dominant();
     const word = best ? (best.name as ColorName) : null;

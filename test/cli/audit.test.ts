@@ -1,9 +1,11 @@
 /**
  * `spatialprobe audit` end to end on examples/egotl-mini (22 questions, 4 per task, 2 planning): the files it
  * writes, `report` on the audit folder, chance and blind rows beside a run in `report`, and
- * `--prune` writing a kept set that `validate` accepts. Expected values are the issue's findings
- * counted on the example set by hand: every next-action answer is the option named first in the
- * chain of thought's plan (5 of 5), and Avg.'s chance is (4 x 1/4 + 1/5) / 5 = 0.24.
+ * `--prune` writing a kept set that `validate` accepts. Expected values are counted on the example
+ * set's test.jsonl by hand: the longest option is right on 2 of the 4 action-recognition items
+ * (option lengths [17, 17, 16, 18] with the answer 3rd and 4th, [31, 30, 18, 17] and [31, 17, 30,
+ * 18] with it 2nd and 1st), the option the plan names first on none of the 4 next-action items,
+ * and Avg.'s chance is (4 x 1/4 + 1/5) / 5 = 0.24.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
@@ -20,12 +22,12 @@ test("audit writes audit.json, items.jsonl and audit.md; report prints the audit
   const out = tmp();
   const r = await runCli(["audit", "egotl", "--data", DATA, "--out", out, "--bootstrap", "0"]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /\| next_action \| accuracy \| 4 \| 25\.0 \| 50\.0 \(\+25\.0\) longest option \|/);
+  assert.match(r.stdout, /\| action_recognition \| accuracy \| 4 \| 25\.0 \| 50\.0 \(\+25\.0\) longest option \|/);
   const doc = JSON.parse(readFileSync(path.join(out, "audit.json"), "utf8"));
   assert.equal(doc.benchmark, "egotl");
   assert.equal(doc.n, 22);
   assert.equal(doc.data, DATA);
-  assert.deepEqual(doc.tasks.next_action.blind_best, { name: "longest option", score: 0.5 });
+  assert.deepEqual(doc.tasks.action_recognition.blind_best, { name: "longest option", score: 0.5 });
   assert.equal(doc.tasks.next_action.chance, 0.25);
   assert.equal(doc.tasks.direction.chance, 0.2);
   assert.equal(doc.tasks.distance.metric, "MRA");
@@ -33,11 +35,11 @@ test("audit writes audit.json, items.jsonl and audit.md; report prints the audit
   const items = lines(path.join(out, "items.jsonl"));
   assert.equal(items.length, 22);
   assert.ok(items.every((i) => i.s >= 0 && i.s <= 1));
-  // The option the plan names first is right on 1 of the 4 next-action items (it was 5 of 5 before
-  // issue 29): in plan order the options stand at [173, 72, 371, 131] and the answer is the one at
-  // 72; the others' answers stand at 331 of [55, 129, 331, 309], 408 of [210, 72, 371, 408], and
-  // one not quoted (the plan says "get up from", the option "Stand up from").
-  assert.deepEqual(items.filter((i) => i.task === "next_action" && i.right.includes("first-mentioned")).length, 1);
+  // The option the plan names first is right on none of the 4 next-action items (it was 5 of 5
+  // before issue 29): the answers are "Walk to the chair in the office", "Walk to the sofa", "Pick
+  // up the vase in the office" and "Walk to the bed", and the plan names "Switch on the lamp in the
+  // office", "Put the bowl on the TV stand", "Sit down on the bed" twice before them.
+  assert.deepEqual(items.filter((i) => i.task === "next_action" && i.right.includes("first-mentioned")).length, 0);
   const shown = await runCli(["report", out]);
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /^# Audit: egotl\n/);
@@ -53,8 +55,8 @@ test("report beside a run: chance and best-blind rows, † where a blind rule co
   // The oracle scores 100 on Avg.; the best blind rule over all tasks stays more than 10 points below it.
   assert.match(report.stdout, /\| chance \| 24\.0 \|/);
   assert.match(report.stdout, /\| best blind rule \(no picture\) \| \d+\.\d \([^)]+\) \|/);
-  // Per task: next action's best blind rule (50) stays more than 10 points below the oracle's 100 (no †); chance beside it.
-  assert.match(report.stdout, /\| next\\_action \| accuracy \| 25\.0 \| 50\.0 \(longest option\) \| [\d.]+ \| 100\.0 \|/);
+  // Per task: action recognition's best blind rule (50) stays more than 10 points below the oracle's 100 (no †); chance beside it.
+  assert.match(report.stdout, /\| action\\_recognition \| accuracy \| 25\.0 \| 50\.0 \(longest option\) \| [\d.]+ \| 100\.0 \|/);
 });
 
 test("--prune writes a kept set that validate reads, with the removed ids and the audits before and after", async () => {

@@ -283,20 +283,21 @@ test("example set: a candidate's label is the credit its reply earns from readRe
   assert.ok(na.text.startsWith("You are an embodied assistant"));
   assert.ok(na.text.includes(naItem.chainOfThought!) && naItem.options!.every((o) => na.text.includes(`- ${o}`)));
   assert.ok(na.text.includes("These 8 frames come from a short clip"));
-  // The option the plan names first: right on every next-action item before issue 29, on 1 of 4 now
-  // (the answer's place among the options in plan order is drawn at random).
+  // The option the plan names first: right on every next-action item before issue 29, on none of
+  // the 4 now (the answer's place among the options in plan order is drawn at random; counted on
+  // test.jsonl by the first index of each option in the chain of thought).
   const firstNamed = crossValidated(rule("first-mentioned"), units);
-  assert.equal(scoreReplies(items, firstNamed, "next_action").score, 0.25);
+  assert.equal(scoreReplies(items, firstNamed, "next_action").score, 0);
 });
 
 test("cues: the clip's frames and seconds from the episode video's timestamps (10 fps)", async () => {
   const { items } = loadEgoTL(EXAMPLE, { tasks: ["distance"] });
-  const item = items.find((i) => i.id === "house_002_ep01-distance-c16")!; // frames 480..496
+  const item = items.find((i) => i.id === "house_002_ep01-distance-c22")!; // frames 658..679
   const [unit] = await egotlAudit.units([item], { root: EXAMPLE, cues: true });
-  assert.equal(unit!.cues!["clip_frames"], 17);
-  assert.ok(Math.abs(unit!.cues!["clip_seconds"]! - 1.7) < 1e-6, String(unit!.cues!["clip_seconds"]));
-  assert.equal(unit!.features["span_frames"], 17);
-  // The prompt labels a span's frames from its start (0..16 here), so where it lies is no feature.
+  assert.equal(unit!.cues!["clip_frames"], 22);
+  assert.ok(Math.abs(unit!.cues!["clip_seconds"]! - 2.2) < 1e-6, String(unit!.cues!["clip_seconds"]));
+  assert.equal(unit!.features["span_frames"], 22);
+  // The prompt labels a span's frames from its start (0..21 here), so where it lies is no feature.
   assert.equal(unit!.features["span_first_frame"], undefined);
 });
 

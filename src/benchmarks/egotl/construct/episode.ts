@@ -217,6 +217,32 @@ function reachTarget(next: SubGoal | undefined, fallback: SceneObject): SceneObj
   return fallback;
 }
 
+type HandGoal = Extract<SubGoal, { kind: "pick" | "put" | "switch" }>;
+
+/** Where the hands go: the object's centre, or for a put the centre of the object at its placement spot. */
+function handTarget(scene: Scene, goal: HandGoal): Vec3 {
+  const o = goal.object;
+  if (goal.kind !== "put") return centre(o);
+  const placed = placementSpot(scene, o, goal.onto);
+  return [placed[0], placed[1], placed[2] + (o.bbox.max[2] - o.bbox.min[2]) / 2];
+}
+
+/**
+ * Where a walk to `spot` stops short when the last step is taken after turning to the hand target
+ * (P.stepInChance): back from `spot`, on the line from the target through it, by a drawn length;
+ * null when not drawn or when that point is not free or the step is not clear.
+ */
+function stepInStart(grids: Grids, spot: Vec2, target: Vec3, rng: Rng): Vec2 | null {
+  if (!rng.chance(P.stepInChance)) return null;
+  const [lo, hi] = P.stepInM;
+  const length = lo * (hi / lo) ** rng.float(0, 1);
+  const ax = spot[0] - target[0], ay = spot[1] - target[1];
+  const norm = Math.hypot(ax, ay);
+  if (norm < 0.05) return null;
+  const from: Vec2 = [spot[0] + (ax / norm) * length, spot[1] + (ay / norm) * length];
+  return isFreePoint(grids.person, from) && discLineOfSight(grids.raw, from, spot, WALK_CLEARANCE_M) ? from : null;
+}
+
 export interface EpisodeInputs {
   scene: Scene;
   grids: Grids;
@@ -304,6 +330,8 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
   const decisions: DecisionPoint[] = [];
   // Where the walker stood before sitting down (a chained task stands up there again).
   let standingBeforeSit: Pose | null = null;
+  // The standing spot still to step up to after a walk that stopped short (stepInStart).
+  let pendingStep: Vec2 | null = null;
   for (let g = 0; g < goals.length; g++) {
     const goal = goals[g]!;
     switch (goal.kind) {
@@ -321,9 +349,14 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
         const isSeat = goals[g + 1]?.kind === "sit";
         const spot = approachCell(grid, [t.pose.x, t.pose.y], reach, isSeat);
         if (!spot) return null;
-        decisions.push({ frame: t.frames.length, subgoal: g, goal: goal.target.id, approach: spot });
-        const ok = walkTo(t, grids, spot, walker, g, rng, (frame) => {
-          if (frame !== decisions[decisions.length - 1]!.frame) decisions.push({ frame, subgoal: g, goal: goal.target.id, approach: spot });
+        const next = goals[g + 1];
+        const handGoal = next && (next.kind === "pick" || next.kind === "put" || next.kind === "switch") ? next : null;
+        const stopShort = handGoal ? stepInStart(grids, spot, handTarget(scene, handGoal), rng) : null;
+        pendingStep = stopShort ? spot : null;
+        const walkEnd = stopShort ?? spot;
+        decisions.push({ frame: t.frames.length, subgoal: g, goal: goal.target.id, approach: walkEnd });
+        const ok = walkTo(t, grids, walkEnd, walker, g, rng, (frame) => {
+          if (frame !== decisions[decisions.length - 1]!.frame) decisions.push({ frame, subgoal: g, goal: goal.target.id, approach: walkEnd });
         });
         if (!ok) return null;
         break;
@@ -333,15 +366,20 @@ export function buildEpisode(inputs: EpisodeInputs): Episode | null {
       case "switch": {
         const o = goal.object;
         const rest = centre(o);
-        const placed = goal.kind === "put" ? placementSpot(scene, o, goal.onto) : null;
-        const target: Vec3 = placed ? [placed[0], placed[1], placed[2] + (o.bbox.max[2] - o.bbox.min[2]) / 2] : rest;
-        const eye: Vec3 = [t.pose.x, t.pose.y, t.pose.z];
-        const look = lookAt(eye, target);
-        const delta = angleDelta(t.pose.yaw, look.yaw);
+        const target = handTarget(scene, goal);
+        const delta = angleDelta(t.pose.yaw, lookAt([t.pose.x, t.pose.y, t.pose.z], target).yaw);
         if (Math.abs(delta) >= P.turnClipDeg * DEG) {
           t.pause(rng.float(...P.pauseS), rng);
           t.clip("turn", g, turnNarration(delta), turnPoses(t.pose, delta, rng.float(...P.turnRateDegS)));
         }
+        if (pendingStep) {
+          // The step in, straight toward the target (stepInStart put the walk's end on that line).
+          t.pause(rng.float(...P.pauseS), rng);
+          t.clip("walk", g, "I am walking straight", walkPoses([[t.pose.x, t.pose.y], pendingStep], t.pose.yaw, walker, rng));
+          pendingStep = null;
+        }
+        const eye: Vec3 = [t.pose.x, t.pose.y, t.pose.z];
+        const look = lookAt(eye, target);
         t.pause(rng.float(...P.pauseS), rng);
         const { poses, u } = manipulationPoses(t.pose, target, rng.float(...P.manipulationS));
         const f: Vec2 = [Math.cos(look.yaw), Math.sin(look.yaw)];

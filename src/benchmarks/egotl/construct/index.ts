@@ -146,7 +146,7 @@ function episodeCandidates(he: HouseEpisode, names: ReadonlyMap<number, string>,
     // turn on the spot, answer 0, let a constant 0 score MRA 41.7; issue 29).
     if (clip.kind === "walk" && label === "Move forward") {
       const metres = clipDistance(episode, clip);
-      out.push({ task: "distance", episode: id, group: distanceOctave(metres), clip, row: (media) => ({ ...base("distance", `c${pad(clip.index)}`), task: "distance", media: clipMedia(id, clip, media), answer: metres, meta: { clip: clip.index, kind: clip.kind, narration: clip.narration, frames: [clip.first, clip.last] } }) });
+      out.push({ task: "distance", episode: id, group: distanceBin(metres), clip, row: (media) => ({ ...base("distance", `c${pad(clip.index)}`), task: "distance", media: clipMedia(id, clip, media), answer: metres, meta: { clip: clip.index, kind: clip.kind, narration: clip.narration, frames: [clip.first, clip.last] } }) });
     }
     if (clip.kind === "pick" || clip.kind === "put" || clip.kind === "switch") {
       const goal = episode.activity.subgoals[clip.subgoal] as Extract<SubGoal, { kind: "pick" | "put" | "switch" }>;
@@ -225,17 +225,23 @@ function episodeCandidates(he: HouseEpisode, names: ReadonlyMap<number, string>,
 }
 
 /**
- * Distances in octaves, balanced like answer classes: walks of 1-2 m are the most common, and a
- * constant near them scored MRA 0.30 on a set of every walk (0.26 balanced; the walks of our
- * houses reach 0.5-7 m, a range too narrow for the issue's 0.20).
+ * Distances are balanced over half-octave bins (edges a factor sqrt 2 apart, from the shortest
+ * labelled walk, P.straightMinMoveM), so a set spreads evenly in log distance: MRA gives a
+ * constant credit only within 50% of the truth, about 1.6 of the 4.9 octaves between 0.2 and 6 m.
+ * Octave bins from 0.5 m let a constant score MRA 0.26 (the walks of our houses end near 6 m) and
+ * octave bins from 0.2 m 0.23 (each bin's walks bunch up); half-octaves from 0.2 m give 0.18-0.19.
+ * Every bin that has walks keeps the same count (equalPerStratum over those bins): the share cap
+ * of the other tasks would let the rare long walks fall below a tenth.
  */
-const DISTANCE_OCTAVES = ["0.5-1 m", "1-2 m", "2-4 m", ">= 4 m"] as const;
-export const distanceOctave = (metres: number): string => DISTANCE_OCTAVES[metres < 1 ? 0 : metres < 2 ? 1 : metres < 4 ? 2 : 3];
+const DISTANCE_EDGES_M = [0.2, 0.28, 0.4, 0.56, 0.8, 1.13, 1.6, 2.26, 3.2, 4.5] as const;
+const DISTANCE_BINS = DISTANCE_EDGES_M.map((lo, k) => (k + 1 < DISTANCE_EDGES_M.length ? `${lo}-${DISTANCE_EDGES_M[k + 1]} m` : `>= ${lo} m`));
+/** The balancing bin of a walk's distance (below the first edge: the first bin; such walks have no label). */
+export const distanceBin = (metres: number): string => DISTANCE_BINS[Math.max(0, DISTANCE_EDGES_M.filter((lo) => metres >= lo).length - 1)]!;
 
 /**
  * Balancing groups that are answer classes, per task: a constant answer (direction's label,
  * scene-aware's class, the verb of a pick-up/put-down item, planning's length rank, distance's
- * octave) must stay near its chance, so no class may hold more than CLASS_SHARE_MARGIN above
+ * bin) must stay near its chance, so no class may hold more than CLASS_SHARE_MARGIN above
  * 1/classes of the items of these classes. Switch-on items are not a class: their four options
  * share the verb.
  */
@@ -245,7 +251,7 @@ const ANSWER_CLASSES: Partial<Record<EgoTLTask, readonly string[]>> = {
   action_recognition: ["pick", "put"],
   // Not an answer but a text feature that decided it: the options longer than the true plan.
   planning: ["longer 0", "longer 1", "longer 2", "longer 3"],
-  distance: DISTANCE_OCTAVES,
+  distance: DISTANCE_BINS,
 };
 const CLASS_SHARE_MARGIN = 0.03;
 
@@ -316,14 +322,15 @@ function readme(opts: GenerateEgoTLOptions, result: GenerateEgoTLResult, media: 
     "down, stand up, pick up, put down, switch on) performed by a camera at eye height (1.5-1.7 m; 1.1-1.2 m",
     "seated) walking 1.0-1.4 m/s with ramps at starts and stops, head bob at 1.8-2 steps per second, turns",
     `peaking at ${P.turnRateDegS[0]}-${P.turnRateDegS[1]} deg/s, sitting and standing in ${P.sitS[0]}-${P.sitS[1]} s, handling in ${P.manipulationS[0]}-${P.manipulationS[1]} s,`,
-    `pauses and glances. ${opts.frameSize?.width ?? P.width} x ${opts.frameSize?.height ?? P.height} px, ${P.hfovDeg} deg horizontal field of view, ${P.fps} fps`,
+    `pauses and glances; half the walks to an object to handle stop short, and the last ${P.stepInM[0]}-${P.stepInM[1]} m is stepped after turning to it.`,
+    `${opts.frameSize?.width ?? P.width} x ${opts.frameSize?.height ?? P.height} px, ${P.hfovDeg} deg horizontal field of view, ${P.fps} fps`,
     `(memory-bank walkthroughs ${P.memoryFps} fps). It follows the EgoTL-Bench paper's task definitions; it is not EgoTL data.`,
     "",
     "Answers, from the stored camera trajectory (`episodes/<e>/poses.json`):",
     "- direction: net yaw >= 45 deg is a turn (CCW = left), an eye-height change >= 0.25 m is Going up / Going down,",
-    "  a clip turning < 20 deg, level within 0.1 m, moving >= 0.5 m is Move forward; other clips are not asked;",
+    `  a clip turning < ${P.straightMaxYawDeg} deg, level within ${P.flatMaxHeightM} m, moving >= ${P.straightMinMoveM} m is Move forward; other clips are not asked;`,
     "- distance: eq. 3 of the paper, the sum of 3D displacements of the 10 fps camera centres over the clip,",
-    "  rounded to 0.01 m; head bob is part of the camera path and counts (about +1%); turns on the spot are 0;",
+    "  rounded to 0.01 m; head bob is part of the camera path and counts (about +1%); asked on Move forward clips only;",
     "- action recognition: the script's step; the options are {pick up, put down} x {the object, another object",
     "  of the house}, or switch on x four switchable objects of the house;",
     "- next action: the script's next step; the three other options are other steps of the same plan, drawn at random;",
@@ -331,7 +338,8 @@ function readme(opts: GenerateEgoTLOptions, result: GenerateEgoTLResult, media: 
     "  walker stands, checked on the person's free space (occupancy inflated by 0.25 m, `houses/<h>/person_grid.png`);",
     "  every item offers walk straight, turn left, turn right and walk around an object in view;",
     "- planning: the true chain of thought against three that put one or two of its walks in another room of the house;",
-    "- answer classes balanced per task (direction labels, scene-aware classes, pick-up / put-down, planning's length rank).",
+    "- answer classes balanced per task (direction labels, scene-aware classes, pick-up / put-down, planning's length rank,",
+    `  distance: the same count in every half-octave bin from ${DISTANCE_EDGES_M[0]} m that has walks).`,
     "",
     `- seed: ${opts.seed}; test houses: ${opts.houses}; train houses: ${opts.trainHouses ?? 0}; episodes: ${result.episodes.test} test (${result.episodes.rendered} rendered), ${result.episodes.train} train`,
     `- test.jsonl: ${counts("test")}`,
@@ -493,7 +501,9 @@ export async function planEgoTLRelease(opts: GenerateEgoTLOptions, shared: EgoTL
     for (const task of EGOTL_TASKS) {
       const ofTask = cands.filter((c) => c.task === task);
       const classes = ANSWER_CLASSES[task];
-      const stratified = classes && ofTask.some((c) => c.stratum !== undefined) ? equalPerStratum(ofTask, classes, selRng) : ofTask;
+      const stratified = !classes ? ofTask
+        : task === "distance" ? equalPerStratum(ofTask, classes.filter((k) => ofTask.some((c) => c.group === k)), selRng)
+        : ofTask.some((c) => c.stratum !== undefined) ? equalPerStratum(ofTask, classes, selRng) : ofTask;
       const chosen = selectBalanced(stratified, cap, selRng, classes);
       const cycle = selRng.shuffle([0, 1, 2, 3]);
       chosen.sort((a, b) => (a.row(media, 0).id < b.row(media, 0).id ? -1 : 1));

@@ -7,7 +7,7 @@ import { DIRECTION_LABELS, EGOTL_TASKS, LETTERS, type EgoTLRow } from "../schema
 import type { Episode } from "./episode.js";
 import { EGOTL_PARAMS as P } from "./params.js";
 
-const DISTANCE_BINS = [0, 1, 2, 3, 4, 6] as const;
+const DISTANCE_BINS = [0, 0.5, 1, 2, 3, 4, 6] as const;
 
 function tally(values: readonly string[], keys: readonly string[]): Record<string, number> {
   const out: Record<string, number> = Object.fromEntries(keys.map((k) => [k, 0]));
@@ -28,17 +28,12 @@ function summary(xs: readonly number[]): { n: number; mean: number; min: number;
   return { n: xs.length, mean: r(xs.reduce((a, b) => a + b, 0) / xs.length), min: r(Math.min(...xs)), max: r(Math.max(...xs)) };
 }
 
+/** Counts per distance bin, each bin holding [lower edge, next edge). */
 function distanceHistogram(metres: readonly number[]): Record<string, number> {
-  const out: Record<string, number> = { "0 (turn on the spot)": 0 };
-  for (let k = 0; k + 1 < DISTANCE_BINS.length; k++) out[`${DISTANCE_BINS[k]}-${DISTANCE_BINS[k + 1]} m`] = 0;
-  out[`>= ${DISTANCE_BINS[DISTANCE_BINS.length - 1]} m`] = 0;
-  for (const m of metres) {
-    if (m === 0) out["0 (turn on the spot)"]!++;
-    else {
-      const k = DISTANCE_BINS.findIndex((b, i) => i + 1 < DISTANCE_BINS.length && m > b && m <= DISTANCE_BINS[i + 1]!);
-      out[k >= 0 ? `${DISTANCE_BINS[k]}-${DISTANCE_BINS[k + 1]} m` : `>= ${DISTANCE_BINS[DISTANCE_BINS.length - 1]} m`]!++;
-    }
-  }
+  const last = DISTANCE_BINS.length - 1;
+  const label = (k: number) => (k < last ? `${DISTANCE_BINS[k]}-${DISTANCE_BINS[k + 1]} m` : `>= ${DISTANCE_BINS[last]} m`);
+  const out: Record<string, number> = Object.fromEntries(DISTANCE_BINS.map((_, k) => [label(k), 0]));
+  for (const m of metres) out[label(Math.max(0, DISTANCE_BINS.filter((b) => m >= b).length - 1))]!++;
   return out;
 }
 

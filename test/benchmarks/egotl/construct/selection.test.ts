@@ -1,10 +1,10 @@
 /**
  * The per-task balancing of `generate egotl` (construct/index.ts): the class cap, the equal share
- * of every class within a stratum (direction by clip length), and distance's octaves.
+ * of every class within a stratum (direction by clip length), and distance's half-octave bins.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { distanceOctave, equalPerStratum, groupCap } from "../../../../src/benchmarks/egotl/construct/index.js";
+import { distanceBin, equalPerStratum, groupCap } from "../../../../src/benchmarks/egotl/construct/index.js";
 import { createRng } from "../../../../src/stats/rng.js";
 
 test("groupCap: the largest per-class count keeping every class within the share, else the smallest class", () => {
@@ -30,6 +30,9 @@ test("equalPerStratum: each stratum keeps the smallest class's count of every cl
   assert.ok(kept.some((c) => c.id === "a3"), "the only y of stratum a stays");
 });
 
-test("distanceOctave: 0.5-1, 1-2, 2-4 and 4 m or more", () => {
-  assert.deepEqual([0.5, 0.99, 1, 1.99, 2, 3.99, 4, 9.07].map(distanceOctave), ["0.5-1 m", "0.5-1 m", "1-2 m", "1-2 m", "2-4 m", "2-4 m", ">= 4 m", ">= 4 m"]);
+test("distanceBin: half-octave bins from 0.2 m (edges 0.2, 0.28, 0.4, 0.56, 0.8, 1.13, 1.6, 2.26, 3.2, 4.5)", () => {
+  assert.deepEqual(
+    [0.2, 0.27, 0.28, 0.39, 0.4, 0.79, 0.8, 1.12, 1.13, 2.25, 2.26, 3.19, 3.2, 4.49, 4.5, 9.07].map(distanceBin),
+    ["0.2-0.28 m", "0.2-0.28 m", "0.28-0.4 m", "0.28-0.4 m", "0.4-0.56 m", "0.56-0.8 m", "0.8-1.13 m", "0.8-1.13 m", "1.13-1.6 m", "1.6-2.26 m", "2.26-3.2 m", "2.26-3.2 m", "3.2-4.5 m", "3.2-4.5 m", ">= 4.5 m", ">= 4.5 m"],
+  );
 });

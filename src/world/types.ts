@@ -167,6 +167,8 @@ export interface WorldMeshPart {
   /** 1 = opaque. Parts with opacity below 0.5 are drawn to RGB only (glass), not to depth/instance. */
   opacity: number;
   texture: Texture | null;
+  /** Linear light the surface gives off (a lit lamp's shade, a screen), added to what it reflects; lit shading only. */
+  emission?: [number, number, number];
 }
 
 /** One instance of the scene in world space: an object, or a piece of structure. */

@@ -21,7 +21,8 @@
  *     lit_i its shadow-map answer; POINT_LIGHT_SCALE = 4 m^2 makes a light of intensity 1 give
  *     irradiance 1 at 2 m straight below it (a ceiling light over the floor);
  *   key = colour * max(0, n . direction) (no shadow)
- *   colour = albedo * E * exposure, albedo = diffuse * texture (linear).
+ *   colour = albedo * E * exposure + emission, albedo = diffuse * texture (linear); emission is
+ *     the part's own light (a lit lamp, a screen; 0 for most parts), not shaded, not exposed.
  */
 import type { Vec3 } from "../types.js";
 import { shadowLit, type ShadowMap } from "./shadow.js";
@@ -61,6 +62,10 @@ interface PartShading {
   texH: number;
   /** Indexes into rig.points of the lights that reach the part. */
   lights: Int32Array;
+  /** The part's emission (0 for most). */
+  emitR: number;
+  emitG: number;
+  emitB: number;
 }
 
 export class Shader {
@@ -109,6 +114,9 @@ export class Shader {
         texW: levels ? levels[0]!.width : 0,
         texH: levels ? levels[0]!.height : 0,
         lights: Int32Array.from(lights),
+        emitR: part.emission?.[0] ?? 0,
+        emitG: part.emission?.[1] ?? 0,
+        emitB: part.emission?.[2] ?? 0,
       };
     });
   }
@@ -298,6 +306,6 @@ export class Shader {
       }
     }
     const ex = rig.exposure;
-    out[0] = r * er * ex; out[1] = g * eg * ex; out[2] = b * eb * ex;
+    out[0] = r * er * ex + info.emitR; out[1] = g * eg * ex + info.emitG; out[2] = b * eb * ex + info.emitB;
   }
 }

@@ -5,6 +5,7 @@
  * Objects are named by phrases that pick out exactly one object of the house.
  */
 import type { Rng } from "../../../stats/rng.js";
+import { SWITCHABLE_CATEGORIES } from "../../../world/render/switched-on.js";
 import type { Scene, SceneObject } from "../../../world/types.js";
 
 /** Things a hand carries. */
@@ -12,7 +13,7 @@ export const PORTABLE = new Set(["cup", "glass", "bowl", "plate", "book", "bottl
 /** Surfaces an object is put on (their top at most 1.2 m above the floor). */
 export const SURFACES = new Set(["table", "coffee table", "desk", "nightstand", "dresser", "cabinet", "tv stand", "shelf"]);
 /** Things switched on (a lamp lights the room, a screen or appliance glows). */
-export const SWITCHABLE = new Set(["lamp", "tv", "monitor", "kettle", "coffee machine"]);
+export const SWITCHABLE = SWITCHABLE_CATEGORIES;
 /** Things sat on. */
 export const SEATS = new Set(["sofa", "armchair", "chair", "bed", "bench", "stool"]);
 export const MAX_SURFACE_M = 1.2;

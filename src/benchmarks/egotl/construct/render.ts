@@ -6,6 +6,7 @@
  */
 import type { PinholeCamera } from "../../../world/camera.js";
 import { prepareShadows, renderView, type RenderBuffers, type ShadowMaps } from "../../../world/render/index.js";
+import { switchedOnLook } from "../../../world/render/switched-on.js";
 import type { PointLight, Scene, Vec3, WorldMesh, WorldMeshPart } from "../../../world/types.js";
 import type { Pose } from "./motion.js";
 import { EGOTL_PARAMS as P, vfovFor } from "./params.js";
@@ -43,24 +44,10 @@ function translated(mesh: WorldMesh, d: Vec3): WorldMesh {
   };
 }
 
-const luminance = (c: readonly number[]) => 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
-
 function glowFor(view: HouseView, id: number): { mesh: WorldMesh; light: PointLight | null } {
   let g = view.glow.get(id);
   if (g) return g;
-  const base = view.byId.get(id)!;
-  const o = view.scene.objects.find((x) => x.id === id)!;
-  const lamp = o.category === "lamp";
-  const mesh: WorldMesh = {
-    ...base,
-    parts: base.parts.map((part) => {
-      if (lamp) return { ...part, diffuse: part.diffuse.map((c, k) => c + ([1, 0.92, 0.75][k]! - c) * 0.75) as [number, number, number], texture: null };
-      if (luminance(part.diffuse) < 0.2) return { ...part, diffuse: [0.42, 0.62, 0.95] as [number, number, number], texture: null };
-      return part;
-    }),
-  };
-  const light: PointLight | null = lamp ? { position: [(o.bbox.min[0] + o.bbox.max[0]) / 2, (o.bbox.min[1] + o.bbox.max[1]) / 2, o.bbox.max[2] - 0.1], color: [0.9, 0.72, 0.45], room: o.room } : null;
-  g = { mesh, light };
+  g = switchedOnLook(view.byId.get(id)!, view.scene.objects.find((x) => x.id === id)!);
   view.glow.set(id, g);
   return g;
 }

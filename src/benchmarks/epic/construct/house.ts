@@ -12,6 +12,7 @@ import type { CatalogEntry, Catalogue } from "../../../world/assets/catalog.js";
 import type { CatalogModel, ModelLibrary } from "../../../world/assets/models.js";
 import { entryAppearance, partArea } from "../../../world/house/appearance.js";
 import { generateHouse } from "../../../world/house/index.js";
+import { switchedOnParts } from "../../../world/render/switched-on.js";
 import { objectMesh, sceneMeshes, type TextureCache } from "../../../world/meshes.js";
 import { cellCenter, roomAt, type OccupancyGrid } from "../../../world/space/index.js";
 import type { Rng } from "../../../stats/rng.js";
@@ -60,6 +61,8 @@ export interface EpicHouse {
   objectsById: Map<number, SceneObject>;
   info: Map<number, ObjectInfo>;
   entries: Map<string, CatalogEntry>;
+  /** The objects of the ObjectState categories whose look switching on changes (world/render/switched-on.ts). */
+  switchable: Set<number>;
 }
 
 /** Standing person models (sitting, lying and holding poses left out: they need a seat or a partner). */
@@ -219,5 +222,11 @@ export async function buildEpicHouse(catalogue: Catalogue, library: ModelLibrary
     info.set(o.id, objectInfo(o, model, entry));
   }
   const splitMeshes = meshes.flatMap((m) => (info.has(m.instanceId) ? splitObjectMesh(m, info.get(m.instanceId)!.topZ) : [m]));
-  return { scene, meshes, splitMeshes, grids, objectsById: new Map(scene.objects.map((o) => [o.id, o])), info, entries };
+  const objectsById = new Map(scene.objects.map((o) => [o.id, o]));
+  const switchable = new Set<number>();
+  for (const m of meshes) {
+    const o = objectsById.get(m.instanceId);
+    if (o && P.stateCategories.includes(o.category) && switchedOnParts(m, o).length > 0) switchable.add(o.id);
+  }
+  return { scene, meshes, splitMeshes, grids, objectsById, info, entries, switchable };
 }

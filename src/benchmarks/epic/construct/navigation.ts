@@ -233,7 +233,7 @@ export function matchingSample(v: ViewScene, shadows: Shadows): Draft | null {
     const to: Vec2 = [cam.position[0] + shift * Math.cos(dir), cam.position[1] + shift * Math.sin(dir)];
     if (!isFreePoint(grid, to)) continue;
     const turn = (v.rng.chance(0.5) ? 1 : -1) * v.rng.float(P.matchTurnDeg[0], P.matchTurnDeg[1]) * (Math.PI / 180);
-    b = renderEpicView(v.house, movedCamera(cam, to, turn), v.view.kind, shadows);
+    b = renderEpicView(v.house, movedCamera(cam, to, turn), v.view.kind, shadows, v.view.on);
   }
   if (!b) return null;
   const second = b;

@@ -34,6 +34,16 @@ export const EPIC_PARAMS = Object.freeze({
    * grows). Nearer goal areas gave samples the oracle could not score (issue 29).
    */
   minStartGoalDiagShare: 0.1,
+  /**
+   * Object state (§3.2.1 "target state differentiation": objects told apart by a functional
+   * state): in each view every object of these categories is switched on with this chance, drawn
+   * on its own random stream; on, a lamp glows and lights the room and a screen's display glows
+   * blue (world/render/switched-on.ts).
+   */
+  stateCategories: ["lamp", "tv", "monitor"] as readonly string[],
+  switchedOnChance: 0.5,
+  /** An object's state shows when the parts switching changes (a screen, a lamp) cover at least this many pixels. */
+  minStatePx: 150,
   /** Visual matching: view b moves 0.5-1.2 m from view a and turns 12-35 degrees. */
   matchShiftM: [0.5, 1.2] as readonly [number, number],
   matchTurnDeg: [12, 35] as readonly [number, number],

@@ -133,6 +133,30 @@ export function materialSample(v: ViewScene): Draft | null {
   return attributeSample(v, "Material", material, absent, (value, c) => `the ${materialAdjective(value)} ${plural(c)}`);
 }
 
+/**
+ * ObjectState (§3.2.1 "target state differentiation"): the lamps, TVs or monitors of a view that
+ * are switched on, or those switched off (renderEpicView draws the state). Every object of the
+ * category in view must be clear and show the parts switching changes. Both states are asked of a category in view, so a single lamp
+ * still needs looking (on: one target, off: none); a state no object in view is in gives a
+ * sample with no target (capped at assembly, balance.ts).
+ */
+export function stateSample(v: ViewScene): Draft | null {
+  const stateOf = (o: SceneObject): string => (v.view.on.has(o.id) ? "on" : "off");
+  // Its state shows: the parts switching changes (a TV's screen, not its back) cover enough pixels.
+  const shows = (o: SceneObject) => (v.view.statePx.get(o.id) ?? 0) >= P.minStatePx;
+  const options = clearCategories(v, 1, (o) => P.stateCategories.includes(o.category)).flatMap((c) => {
+    const inView = ofCategory(v, c).filter((o) => visible(v, o));
+    if (!inView.every(shows)) return [];
+    const shown = new Set(inView.map(stateOf));
+    return ["off", "on"].map((value) => ({ c, value, zero: !shown.has(value) }));
+  });
+  if (options.length === 0) return null;
+  const pick = v.rng.pick(options);
+  const matching = ofCategory(v, pick.c).filter((o) => stateOf(o) === pick.value);
+  const switchedOn = [...v.view.on].filter((id) => v.house.objectsById.get(id)?.category === pick.c).sort((a, b) => a - b);
+  return tlDraft(v, "ObjectState", `the ${plural(pick.c)} that are switched ${pick.value}`, matching, false, pick.zero ? "objectstate-absent" : "objectstate", [pick.value, pick.c], { switchedOn });
+}
+
 /** The outline seen from above of an object (outline.ts). */
 const outlineOf = (v: ViewScene, o: SceneObject): Outline | null => v.house.info.get(o.id)?.outline ?? null;
 

@@ -9,8 +9,9 @@ import type { Rng } from "../../../stats/rng.js";
 import { horizontalFovDeg, type PinholeCamera } from "../../../world/camera.js";
 import { COLOR_NAMES, pixelColorTallies, type ColorName } from "../../../world/house/appearance.js";
 import { prepareShadows, renderView, type RenderBuffers } from "../../../world/render/index.js";
+import { switchedOnLook } from "../../../world/render/switched-on.js";
 import { isFreePoint, lineOfSight } from "../../../world/space/index.js";
-import { STRUCTURE_ID_BASE, type Vec2 } from "../../../world/types.js";
+import { STRUCTURE_ID_BASE, type PointLight, type Vec2, type WorldMesh } from "../../../world/types.js";
 import { objectPixelStats, type ObjectPixelStats } from "../../../world/visibility.js";
 import { cameraCandidates, selectViews, tooSimilar, type CameraCandidate } from "../../egopath/construct/cameras.js";
 import { decodePartInstanceId, type EpicHouse } from "./house.js";
@@ -30,6 +31,10 @@ export interface EpicView {
   partConsistent: Set<number>;
   /** The colour word of each object in view (visibleColors), null when no word covers half its pixels. */
   colors: Map<number, ColorName | null>;
+  /** The objects switched on in this view (ObjectState; the other switchable objects are off). */
+  on: ReadonlySet<number>;
+  /** Per switchable object in view (house.switchable), its pixels whose brightness switching it changes (stateShows). */
+  statePx: Map<number, number>;
 }
 
 export type Shadows = ReturnType<typeof prepareShadows>;
@@ -94,16 +99,59 @@ export function movedCamera(camera: PinholeCamera, to: Vec2, turn: number): Pinh
   return { ...camera, position: [to[0], to[1], camera.position[2]], yaw: camera.yaw + turn };
 }
 
-/** Renders a view: the lit picture with its buffers, and the unlit part pass. */
-export function renderEpicView(house: EpicHouse, camera: PinholeCamera, kind: "head" | "robot", shadows: Shadows): EpicView {
-  const buffers = renderView(house.meshes, camera, { lights: house.scene.lights, shadows });
+/** The house's meshes with the objects in `on` switched on, and the lights (lamps that are on add theirs). */
+function switchedScene(house: EpicHouse, on: ReadonlySet<number>): { meshes: WorldMesh[]; lights: PointLight[] } {
+  const lights = [...house.scene.lights];
+  const meshes = house.meshes.map((m) => {
+    if (!on.has(m.instanceId)) return m;
+    const look = switchedOnLook(m, house.objectsById.get(m.instanceId)!);
+    if (look.light) lights.push(look.light);
+    return look.mesh;
+  });
+  return { meshes, lights };
+}
+
+/**
+ * Renders a view: the lit picture with its buffers (the objects in `on` switched on: glowing,
+ * lamps lighting the room, world/render/switched-on.ts), and the unlit part pass. A switched-on
+ * object has no colour word: the unlit pass shows its materials, the picture its glow. Where a
+ * switchable object is in view, the picture is also drawn with every one of them on and with
+ * none on, to count the pixels where its state shows (statePx).
+ */
+export function renderEpicView(house: EpicHouse, camera: PinholeCamera, kind: "head" | "robot", shadows: Shadows, on: ReadonlySet<number> = new Set()): EpicView {
+  const scene = switchedScene(house, on);
+  const buffers = renderView(scene.meshes, camera, { lights: scene.lights, shadows });
   const unlit = renderView(house.splitMeshes, camera, { shading: "unlit", antialias: false, shadows: false });
   const parts = unlit.instance;
   const objectIds = parts.map((id) => decodePartInstanceId(id)?.objectId ?? id);
+  const colors = visibleColors(unlit.rgb, objectIds);
+  for (const id of on) if (colors.has(id)) colors.set(id, null);
+  const inView = new Set([...house.switchable].filter((id) => buffers.instance.includes(id)));
+  let statePx = new Map<number, number>();
+  if (inView.size > 0) {
+    const draw = (ids: ReadonlySet<number>) => {
+      const s = switchedScene(house, ids);
+      return renderView(s.meshes, camera, { lights: s.lights, shadows }).rgb;
+    };
+    statePx = stateShows(draw(inView), draw(new Set()), buffers.instance, inView);
+  }
   return {
     camera, kind, buffers, stats: objectPixelStats(buffers.instance, buffers.width, buffers.height), parts, partConsistent: consistentObjects(buffers.instance, parts),
-    colors: visibleColors(unlit.rgb, objectIds),
+    colors, on, statePx,
   };
+}
+
+/** A pixel shows a state when its luminance on and off differs by at least this (0-255). */
+export const STATE_LUMINANCE_STEP = 30;
+
+/** Per object of `ids`, its pixels whose luminance differs by STATE_LUMINANCE_STEP between the picture with them on and with them off. */
+export function stateShows(onRgb: Uint8Array, offRgb: Uint8Array, instance: Uint32Array, ids: ReadonlySet<number>): Map<number, number> {
+  const out = new Map([...ids].map((id) => [id, 0]));
+  const lum = (rgb: Uint8Array, p: number) => 0.2126 * rgb[3 * p]! + 0.7152 * rgb[3 * p + 1]! + 0.0722 * rgb[3 * p + 2]!;
+  instance.forEach((id, p) => {
+    if (ids.has(id) && Math.abs(lum(onRgb, p) - lum(offRgb, p)) >= STATE_LUMINANCE_STEP) out.set(id, out.get(id)! + 1);
+  });
+  return out;
 }
 
 /** Share of an object's pixels its colour word must cover (a pink top over blue jeans is neither pink nor blue). */

@@ -501,6 +501,8 @@ export async function planEgoTLRelease(opts: GenerateEgoTLOptions, shared: EgoTL
     for (const task of EGOTL_TASKS) {
       const ofTask = cands.filter((c) => c.task === task);
       const classes = ANSWER_CLASSES[task];
+      // Distance: equal counts over the bins that have walks (DISTANCE_EDGES_M); direction: equal
+      // counts of every label per clip length; the other tasks: the share cap of selectBalanced.
       const stratified = !classes ? ofTask
         : task === "distance" ? equalPerStratum(ofTask, classes.filter((k) => ofTask.some((c) => c.group === k)), selRng)
         : ofTask.some((c) => c.stratum !== undefined) ? equalPerStratum(ofTask, classes, selRng) : ofTask;

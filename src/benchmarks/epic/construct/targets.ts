@@ -136,13 +136,13 @@ export function materialSample(v: ViewScene): Draft | null {
 /**
  * ObjectState (§3.2.1 "target state differentiation"): the lamps, TVs or monitors of a view that
  * are switched on, or those switched off (renderEpicView draws the state). Every object of the
- * category in view must be clear and show the parts switching changes. Both states are asked of a category in view, so a single lamp
- * still needs looking (on: one target, off: none); a state no object in view is in gives a
- * sample with no target (capped at assembly, balance.ts).
+ * category in view must be clear and show its state: P.minStatePx pixels whose brightness the
+ * switch changes (a TV seen from behind shows none). Both states are asked of a category in view,
+ * so a single lamp still needs looking (on: one target, off: none); a state no object in view is
+ * in gives a sample with no target (capped at assembly, balance.ts).
  */
 export function stateSample(v: ViewScene): Draft | null {
   const stateOf = (o: SceneObject): string => (v.view.on.has(o.id) ? "on" : "off");
-  // Its state shows: the parts switching changes (a TV's screen, not its back) cover enough pixels.
   const shows = (o: SceneObject) => (v.view.statePx.get(o.id) ?? 0) >= P.minStatePx;
   const options = clearCategories(v, 1, (o) => P.stateCategories.includes(o.category)).flatMap((c) => {
     const inView = ofCategory(v, c).filter((o) => visible(v, o));

@@ -116,7 +116,8 @@ function switchedScene(house: EpicHouse, on: ReadonlySet<number>): { meshes: Wor
  * lamps lighting the room, world/render/switched-on.ts), and the unlit part pass. A switched-on
  * object has no colour word: the unlit pass shows its materials, the picture its glow. Where a
  * switchable object is in view, the picture is also drawn with every one of them on and with
- * none on, to count the pixels where its state shows (statePx).
+ * none on, to count the pixels where its state shows (statePx; a lamp's light on a neighbour
+ * counts for the neighbour too, but only objects whose own look changes are switchable).
  */
 export function renderEpicView(house: EpicHouse, camera: PinholeCamera, kind: "head" | "robot", shadows: Shadows, on: ReadonlySet<number> = new Set()): EpicView {
   const scene = switchedScene(house, on);

@@ -40,6 +40,6 @@ export function switchedOnLook(mesh: WorldMesh, object: SceneObject): { mesh: Wo
     return { ...part, diffuse: [...SCREEN_BLUE], texture: null, emission: [...SCREEN_GLOW] };
   });
   const { min, max } = object.bbox;
-  const light: PointLight | null = lamp ? { position: [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, max[2] - LAMP_LIGHT_BELOW_TOP_M], color: LAMP_LIGHT_COLOR, room: object.room } : null;
+  const light: PointLight | null = lamp ? { position: [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, max[2] - LAMP_LIGHT_BELOW_TOP_M], color: [...LAMP_LIGHT_COLOR], room: object.room } : null;
   return { mesh: { ...mesh, parts }, light };
 }

@@ -26,7 +26,7 @@ import {
   sceneActionDecoy, sceneActionFacts, sceneActionOptions, sceneActionTruth, turnDecisions,
 } from "./questions.js";
 import { houseView, renderFrame, visiblePixels, type HouseView } from "./render.js";
-import { datasetStats, statsSummary } from "./stats.js";
+import { binIndex, datasetStats, metreBinLabels, statsSummary } from "./stats.js";
 import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
@@ -234,9 +234,9 @@ function episodeCandidates(he: HouseEpisode, names: ReadonlyMap<number, string>,
  * of the other tasks would let the rare long walks fall below a tenth.
  */
 const DISTANCE_EDGES_M = [0.2, 0.28, 0.4, 0.56, 0.8, 1.13, 1.6, 2.26, 3.2, 4.5] as const;
-const DISTANCE_BINS = DISTANCE_EDGES_M.map((lo, k) => (k + 1 < DISTANCE_EDGES_M.length ? `${lo}-${DISTANCE_EDGES_M[k + 1]} m` : `>= ${lo} m`));
+const DISTANCE_BINS = metreBinLabels(DISTANCE_EDGES_M);
 /** The balancing bin of a walk's distance (below the first edge: the first bin; such walks have no label). */
-export const distanceBin = (metres: number): string => DISTANCE_BINS[Math.max(0, DISTANCE_EDGES_M.filter((lo) => metres >= lo).length - 1)]!;
+export const distanceBin = (metres: number): string => DISTANCE_BINS[binIndex(DISTANCE_EDGES_M, metres)]!;
 
 /**
  * Balancing groups that are answer classes, per task: a constant answer (direction's label,

@@ -28,12 +28,21 @@ function summary(xs: readonly number[]): { n: number; mean: number; min: number;
   return { n: xs.length, mean: r(xs.reduce((a, b) => a + b, 0) / xs.length), min: r(Math.min(...xs)), max: r(Math.max(...xs)) };
 }
 
-/** Counts per distance bin, each bin holding [lower edge, next edge). */
+/** The labels of metre bins [edge k, edge k + 1), the last open ("2-4 m", ">= 4 m"). */
+export function metreBinLabels(edges: readonly number[]): string[] {
+  return edges.map((lo, k) => (k + 1 < edges.length ? `${lo}-${edges[k + 1]} m` : `>= ${lo} m`));
+}
+
+/** The bin of a value among ascending edges (below the first edge: the first bin). */
+export function binIndex(edges: readonly number[], value: number): number {
+  return Math.max(0, edges.filter((lo) => value >= lo).length - 1);
+}
+
+/** Counts per distance bin. */
 function distanceHistogram(metres: readonly number[]): Record<string, number> {
-  const last = DISTANCE_BINS.length - 1;
-  const label = (k: number) => (k < last ? `${DISTANCE_BINS[k]}-${DISTANCE_BINS[k + 1]} m` : `>= ${DISTANCE_BINS[last]} m`);
-  const out: Record<string, number> = Object.fromEntries(DISTANCE_BINS.map((_, k) => [label(k), 0]));
-  for (const m of metres) out[label(Math.max(0, DISTANCE_BINS.filter((b) => m >= b).length - 1))]!++;
+  const labels = metreBinLabels(DISTANCE_BINS);
+  const out: Record<string, number> = Object.fromEntries(labels.map((l) => [l, 0]));
+  for (const m of metres) out[labels[binIndex(DISTANCE_BINS, m)]!]!++;
   return out;
 }
 

@@ -127,7 +127,8 @@ export function renderEpicView(house: EpicHouse, camera: PinholeCamera, kind: "h
   const objectIds = parts.map((id) => decodePartInstanceId(id)?.objectId ?? id);
   const colors = visibleColors(unlit.rgb, objectIds);
   for (const id of on) if (colors.has(id)) colors.set(id, null);
-  const inView = new Set([...house.switchable].filter((id) => buffers.instance.includes(id)));
+  const stats = objectPixelStats(buffers.instance, buffers.width, buffers.height);
+  const inView = new Set([...house.switchable].filter((id) => stats.has(id)));
   let statePx = new Map<number, number>();
   if (inView.size > 0) {
     const draw = (ids: ReadonlySet<number>) => {
@@ -137,7 +138,7 @@ export function renderEpicView(house: EpicHouse, camera: PinholeCamera, kind: "h
     statePx = stateShows(draw(inView), draw(new Set()), buffers.instance, inView);
   }
   return {
-    camera, kind, buffers, stats: objectPixelStats(buffers.instance, buffers.width, buffers.height), parts, partConsistent: consistentObjects(buffers.instance, parts),
+    camera, kind, buffers, stats, parts, partConsistent: consistentObjects(buffers.instance, parts),
     colors, on, statePx,
   };
 }

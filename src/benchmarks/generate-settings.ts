@@ -8,6 +8,13 @@ export function wholeSetting(key: string, text: string | undefined, lo: number, 
   return v;
 }
 
+/** A `--set size=WIDTHxHEIGHT` value, each side a whole number within [lo, hi]. */
+export function sizeSetting(text: string, lo: number, hi: number): { width: number; height: number } {
+  const m = /^(\d+)x(\d+)$/.exec(text);
+  if (!m) throw new UsageError(`--set size must be WIDTHxHEIGHT (e.g. 512x384), got "${text}"`);
+  return { width: wholeSetting("size width", m[1]!, lo, hi), height: wholeSetting("size height", m[2]!, lo, hi) };
+}
+
 /** A decimal `--set key=text` value (digits, an optional fraction) within [lo, hi]; anything else is a UsageError naming the key. */
 export function decimalSetting(key: string, text: string | undefined, lo: number, hi: number): number {
   const v = text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;

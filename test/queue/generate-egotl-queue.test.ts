@@ -13,7 +13,7 @@ import { generateQueuedAndLocally } from "./generate-helpers.js";
  * worker may build house 2 without ever building house 1; a train house is planned, never rendered.
  */
 
-const ARGS = ["generate", "egotl", "--count", "2", "--seed", "6", "--set", "train=1", "episodes=1", "activities=1", "per-task=2"];
+const ARGS = ["generate", "egotl", "--count", "2", "--seed", "6", "--set", "train=1", "episodes=1", "activities=1", "per-task=2", "size=96x72"];
 
 test("generate egotl --queue with 2 workers writes the same bytes as a local generate; a killed worker's episode is rendered again", { timeout: 600_000 }, async () => {
   await generateQueuedAndLocally(ARGS, { benchmark: "egotl", jobs: 2, unit: "episodes" }, ({ local, run, reference, jobs }) => {

@@ -27,7 +27,7 @@ import {
 } from "./questions.js";
 import { houseView, renderFrame, visiblePixels, type HouseView } from "./render.js";
 import { binIndex, datasetStats, metreBinLabels, statsSummary } from "./stats.js";
-import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
+import { checkSeedAndSize, sizeSetting, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
 export type MediaForm = "spans" | "clips";
@@ -69,9 +69,11 @@ export interface GenerateEgoTLResult {
   stats: Record<string, unknown>;
 }
 
-/** `--set` options of `generate egotl`: train=N episodes=N activities=N per-task=N media=spans|clips antialias=true|false. */
-export function generateOptions(extra: Record<string, string>): Pick<GenerateEgoTLOptions, "trainHouses" | "episodesPerHouse" | "activitiesPerEpisode" | "perTask" | "media" | "antialias"> {
-  const out: Pick<GenerateEgoTLOptions, "trainHouses" | "episodesPerHouse" | "activitiesPerEpisode" | "perTask" | "media" | "antialias"> = {};
+type SetOptions = Pick<GenerateEgoTLOptions, "trainHouses" | "episodesPerHouse" | "activitiesPerEpisode" | "perTask" | "media" | "antialias" | "frameSize">;
+
+/** `--set` options of `generate egotl`: train=N episodes=N activities=N per-task=N media=spans|clips antialias=true|false size=WxH. */
+export function generateOptions(extra: Record<string, string>): SetOptions {
+  const out: SetOptions = {};
   const whole = (key: string, lo: number, hi: number): number => wholeSetting(key, extra[key], lo, hi);
   for (const key of Object.keys(extra)) {
     if (key === "train") out.trainHouses = whole(key, 0, 100);
@@ -84,7 +86,11 @@ export function generateOptions(extra: Record<string, string>): Pick<GenerateEgo
     } else if (key === "antialias") {
       if (extra[key] !== "true" && extra[key] !== "false") throw new UsageError(`--set antialias must be true or false, got "${extra[key]}"`);
       out.antialias = extra[key] === "true";
-    } else throw new UsageError(`egotl generate has no --set option "${key}" (train, episodes, activities, per-task, media, antialias)`);
+    } else if (key === "size") {
+      const size = sizeSetting(extra[key]!, 32, 1920);
+      if (size.width % 2 || size.height % 2) throw new UsageError(`--set size must have even sides (H.264 video), got "${extra[key]}"`);
+      out.frameSize = size;
+    } else throw new UsageError(`egotl generate has no --set option "${key}" (train, episodes, activities, per-task, media, antialias, size)`);
   }
   return out;
 }
@@ -578,19 +584,25 @@ function frameKey(p: Pose, moved: ReadonlyMap<number, Vec3 | null>, on: Readonly
 /**
  * Phase 2 for one episode: every frame rendered and encoded as episode.mp4, the clips and current
  * frames the items use, the memory-bank walkthrough, poses.json. `tmpDir` holds the encoder's files
- * while it runs (removed after).
+ * while it runs (removed after). With `episodeVideo: false` only the frames of the needed clips and
+ * current frames are drawn and episode.mp4 is not written (a check of a sample of the pictures).
  */
-export async function renderEgoTLEpisode(house: EgoTLHouse, need: EpisodeNeed, size: { width: number; height: number }, tmpDir: string): Promise<RenderedEpisode> {
+export async function renderEgoTLEpisode(house: EgoTLHouse, need: EpisodeNeed, size: { width: number; height: number }, tmpDir: string, options: { episodeVideo?: boolean } = {}): Promise<RenderedEpisode> {
   const { id } = need;
   const he = house.episodes.find((e) => e.id === id);
   if (!he) throw new Error(`${house.name} has no episode ${id}`);
   const { view } = house;
   const ep = he.episode;
+  const whole = options.episodeVideo ?? true;
   const files = new Map<string, Buffer | string>();
+  const clipsNeeded = need.clips.map((index) => ep.clips.find((c) => c.index === index)!);
+  const drawnFrames = whole ? ep.frames.map((_, k) => k) : [...new Set([...need.frames, ...clipsNeeded.flatMap((c) => Array.from({ length: c.last - c.first + 1 }, (_, j) => c.first + j))])].sort((a, b) => a - b);
   // A frame whose pose and object state are an earlier frame's (pauses, glances back) is that
   // frame's picture: renderView is a pure function of them, so it is not drawn again.
-  const frames = await renderEach(ep.frames, (p, k) => renderFrame(view, p, ep.moved[k]!, ep.switchedOn[k]!, size).rgb, (p, k) => frameKey(p, ep.moved[k]!, ep.switchedOn[k]!));
-  let framesRendered = frames.length;
+  const drawn = await renderEach(drawnFrames, (k) => renderFrame(view, ep.frames[k]!, ep.moved[k]!, ep.switchedOn[k]!, size).rgb, (k) => frameKey(ep.frames[k]!, ep.moved[k]!, ep.switchedOn[k]!));
+  const frames: Uint8Array[] = [];
+  drawnFrames.forEach((k, j) => (frames[k] = drawn[j]!));
+  let framesRendered = drawn.length;
   await mkdir(tmpDir, { recursive: true });
   const encode = async (rel: string, list: Uint8Array[], fps: number) => {
     const file = path.join(tmpDir, path.basename(rel));
@@ -598,11 +610,8 @@ export async function renderEgoTLEpisode(house: EgoTLHouse, need: EpisodeNeed, s
     files.set(rel, await readFile(file));
     await rm(file, { force: true });
   };
-  await encode(episodeVideo(id), frames, P.fps);
-  for (const index of need.clips) {
-    const clip = ep.clips.find((c) => c.index === index)!;
-    await encode(clipVideo(id, clip), frames.slice(clip.first, clip.last + 1), P.fps);
-  }
+  if (whole) await encode(episodeVideo(id), frames, P.fps);
+  for (const clip of clipsNeeded) await encode(clipVideo(id, clip), frames.slice(clip.first, clip.last + 1), P.fps);
   for (const f of need.frames) {
     files.set(currentFrame(id, f), await sharp(Buffer.from(frames[f]!), { raw: { ...size, channels: 3 } }).jpeg({ quality: P.jpegQuality }).toBuffer());
   }

@@ -29,7 +29,7 @@ import {
 } from "./targets.js";
 import type { Draft } from "./types.js";
 import { chooseCameras, renderEpicView, type EpicView, type Shadows } from "./view.js";
-import { checkSeedAndSize, wholeSetting } from "../../generate-settings.js";
+import { checkSeedAndSize, sizeSetting, wholeSetting } from "../../generate-settings.js";
 import { prepareGeneratedOutDir, writeFileSet } from "../../../core/outputs.js";
 
 export interface GenerateEpicOptions {
@@ -73,12 +73,8 @@ export function generateOptions(extra: Record<string, string>): Pick<GenerateEpi
   for (const [key, value] of Object.entries(extra)) {
     if (key === "views") out.viewsPerHouse = whole(key, value, 1, 40);
     else if (key === "people") out.people = whole(key, value, 0, 10);
-    else if (key === "size") {
-      const m = /^(\d+)x(\d+)$/.exec(value);
-      if (!m) throw new UsageError(`--set size must be WIDTHxHEIGHT (e.g. 512x384), got "${value}"`);
-      out.width = whole("size width", m[1]!, 64, 2048);
-      out.height = whole("size height", m[2]!, 64, 2048);
-    } else if (key === "matching") {
+    else if (key === "size") ({ width: out.width, height: out.height } = sizeSetting(value, 64, 2048));
+    else if (key === "matching") {
       const v = Number(value);
       if (!(v >= 0 && v <= 1)) throw new UsageError(`--set matching must be a share from 0 to 1, got "${value}"`);
       out.matchingShare = v;

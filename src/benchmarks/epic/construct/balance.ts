@@ -1,7 +1,8 @@
 /**
  * Answer balance of a generated set, applied when the houses are put together: a task whose
  * samples too often have no target keeps only as many no-target samples as the cap allows, spread
- * evenly over the houses, for the task and for each word its descriptions turn on. The paper
+ * evenly over the houses, for the task and for each word its descriptions turn on; a yes/no answer
+ * (Placement Region's feasibility) is evened the same way. The paper
  * states no share (§3.2.1: "there can be zero, one, or multiple objects"); at 42-57%
  * (SpatialRelation, Contact Relationship Type One before this rule) an empty reply was the best
  * answer to give without looking (issue 29).
@@ -19,11 +20,12 @@ const CAPS: Record<string, number> = { VisualMatching: 0.35 };
 
 export const zeroTargetCap = (leaf: string): number => CAPS[leaf] ?? ZERO_TARGET_CAP;
 
-/** A sample as the balance sees it: its task, the words its description turns on, and whether its answer is "no target". */
+/** A sample as the balance sees it: its task, the words its description turns on, whether its answer is "no target", and its yes/no answer where it has one (Placement Region's feasibility). */
 export interface BalanceSample {
   leaf: string;
   keys?: readonly string[];
   zeroTarget: boolean;
+  answer?: boolean;
 }
 
 /** Keeps `allowed` of the listed samples at evenly spaced positions (the j-th when it starts a new step of allowed / n). */
@@ -54,7 +56,7 @@ function groupZeros(samples: readonly BalanceSample[], keep: readonly boolean[],
  * cap / (1 - cap) times as many as that word has with a target (rounded up), then per task at
  * most that many times the task's (rounded down), each time at evenly spaced positions. Held per word, the cap leaves no word that only means "none"
  * (a colour named only when absent told the answer from the text alone); held per task, the
- * task's no-target share is at most the cap.
+ * task's no-target share is at most the cap. Yes/no answers are evened afterwards (balanceAnswers).
  */
 export function keptForBalance(samples: readonly BalanceSample[], capOf: (leaf: string) => number = zeroTargetCap): boolean[] {
   const keep = samples.map(() => true);
@@ -64,5 +66,31 @@ export function keptForBalance(samples: readonly BalanceSample[], capOf: (leaf: 
     for (const g of groupZeros(samples, keep, (s) => `${s.leaf}\u0000${s.keys?.[k] ?? ""}`)) thin(keep, g.zeros, Math.ceil(ratio(g.leaf) * g.withTarget - 1e-9));
   }
   for (const g of groupZeros(samples, keep, (s) => s.leaf)) thin(keep, g.zeros, Math.floor(ratio(g.leaf) * g.withTarget + 1e-9));
+  balanceAnswers(samples, keep, words);
   return keep;
+}
+
+/**
+ * Yes/no answers: per description word, then per task, the more frequent answer keeps at most one
+ * sample more than the other, at evenly spaced positions (one more: a task or word seen once keeps it). Placement feasibility
+ * went with the object's name before (an armchair 25 times in 26 not feasible, anything on a TV
+ * stand 18 in 19), which a model can answer from the words alone (issue 29).
+ */
+function balanceAnswers(samples: readonly BalanceSample[], keep: boolean[], words: number): void {
+  const even = (groupOf: (s: BalanceSample) => string, extra: number) => {
+    const groups = new Map<string, { yes: number[]; no: number[] }>();
+    samples.forEach((s, i) => {
+      if (!keep[i] || s.answer === undefined) return;
+      const key = groupOf(s);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { yes: [], no: [] }));
+      (s.answer ? g.yes : g.no).push(i);
+    });
+    for (const { yes, no } of groups.values()) {
+      const [more, fewer] = yes.length >= no.length ? [yes, no] : [no, yes];
+      thin(keep, more, fewer.length + extra);
+    }
+  };
+  for (let k = 0; k < words; k++) even((s) => `${s.leaf}\u0000${s.keys?.[k] ?? ""}`, 1);
+  even((s) => s.leaf, 1);
 }

@@ -343,7 +343,8 @@ function readme(opts: GenerateEpicOptions, result: GenerateEpicResult, size: str
     "",
     `Answer balance: a counted task keeps at most ${ZERO_TARGET_CAP * 100}% of its samples with no target (Visual Matching ${zeroTargetCap("VisualMatching") * 100}%),`,
     "and as many for each word its descriptions turn on (a colour, a category, a relation; rounded up per word), the",
-    "surplus dropped at evenly spaced positions. stats.json has the caps and the resulting shares.",
+    "surplus dropped at evenly spaced positions. Placement Region keeps at most one more feasible sample than not feasible",
+    "or the other way round, in all and for each object and surface category. stats.json has the caps and the resulting shares.",
     "",
     "Not generated:",
     ...Object.entries(result.notGenerated).map(([t, why]) => `- ${t}: ${why}.`),
@@ -391,7 +392,7 @@ export async function assembleEpicRelease(opts: GenerateEpicOptions, records: re
       if (!used.has(id)) used.set(id, entry);
     }
   }
-  const kept = keptForBalance(samples.map((s) => ({ leaf: s.leaf, keys: s.balanceKeys, zeroTarget: Object.values(s.counts)[0] === "0" })));
+  const kept = keptForBalance(samples.map((s) => ({ leaf: s.leaf, keys: s.balanceKeys, zeroTarget: Object.values(s.counts)[0] === "0", ...(s.feasible !== undefined ? { answer: s.feasible } : {}) })));
   const files = new Map<string, string | Buffer>();
   const lines: string[] = [];
   let placed = 0, index = 0;

@@ -182,6 +182,8 @@ export function placementSample(v: ViewScene): Draft | null {
     text: { placement_feasible: [pick.fits], reference_object_description_en: namePhrase(v, pick.o)!, placement_region_description_en: `the top of ${namePhrase(v, s)!}` },
     masks: { masklet_placement_region: [region], masklet_reference_object: [objectMask(v.view, pick.o.id)] },
     overlayField: "masklet_reference_object",
+    // Feasibility is balanced per object category and per surface category (balance.ts).
+    balanceKeys: [pick.o.category, s.category],
     provenance: { kind: "placement", instances: { masklet_reference_object: [pick.o.id] }, parts: { masklet_placement_region: [{ objectId: s.id, groups: [], top: true }] }, support: s.id, item: pick.o.id },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The rules behind EPIC-Bench answers that the picture must decide (issue 29): the no-target cap
- * applied at assembly, the plan outline of a model (Geometry), the silhouette in the picture
+ * and the yes/no balance applied at assembly, the plan outline of a model (Geometry), the silhouette in the picture
  * (ObjectProjections), and the colour word an object shows (Color). Expected values are worked out
  * by hand from the rules' definitions.
  */
@@ -34,6 +34,20 @@ test("no-target samples are cut to a quarter of a task and of each description w
   const vm = Array.from({ length: 23 }, (_, i) => ({ leaf: "VisualMatching", zeroTarget: i < 10 }));
   assert.equal(zeroTargetCap("VisualMatching"), 0.35);
   assert.equal(keptForBalance(vm).filter((k, i) => k && i < 10).length, 7);
+});
+
+test("yes/no answers (placement feasibility) are evened per object word, per surface word, then per task: one more of either allowed", () => {
+  const P = (keys: string[], answer: boolean) => ({ leaf: "PlacementRegion", keys, zeroTarget: false, answer });
+  const samples = [
+    P(["armchair", "table"], false), P(["armchair", "table"], false), P(["armchair", "table"], false), P(["armchair", "table"], true),
+    P(["vase", "table"], true), P(["vase", "table"], true), P(["vase", "desk"], false),
+    P(["lamp", "shelf"], true), P(["lamp", "shelf"], true), P(["book", "shelf"], true), P(["cup", "counter"], true),
+    { leaf: "Category", keys: ["chair"], zeroTarget: false },
+  ];
+  // Objects: armchair 3 no and 1 yes -> 2 no kept (the 2nd and 3rd); vase 2:1 stays; lamp 2 yes, 0 no -> 1 (the 2nd); book and cup one each.
+  // Surfaces: table 3 yes (3, 4, 5), 2 no (1, 2) stays; shelf 2 yes (8, 9) -> 1 (9); desk and counter one each.
+  // Task: 5 yes (3, 4, 5, 9, 10) and 3 no (1, 2, 6) -> 4 yes, the first dropped. Category has no yes/no answer.
+  assert.deepEqual(keptForBalance(samples), [false, true, true, false, true, true, true, false, false, true, true, true]);
 });
 
 /** Flat triangles of axis-aligned rectangles [x0, y0, x1, y1] (two each). */

@@ -1,6 +1,7 @@
 // The test files `npm test` runs, longest first: two run at a time, so the long ones start while
 // the short ones fill the other slot, and the run does not end on one long file alone. The order
 // is by CPU seconds measured one file at a time (2026-12-06); files not listed follow, sorted.
+// With --built, the compiled files `npm test` runs (scripts/build-tests.mjs).
 import { readdirSync } from "node:fs";
 import path from "node:path";
 
@@ -35,4 +36,7 @@ function testFiles(dir) {
 
 const all = testFiles("test").sort();
 const first = LONGEST_FIRST.filter((f) => all.includes(f));
-console.log([...first, ...all.filter((f) => !first.includes(f))].join("\n"));
+const ordered = [...first, ...all.filter((f) => !first.includes(f))];
+// --built: the compiled files scripts/build-tests.mjs writes (.test-build/test/**/*.test.js).
+const built = process.argv.includes("--built");
+console.log(ordered.map((f) => (built ? path.join(".test-build", f.replace(/\.ts$/, ".js")) : f)).join("\n"));

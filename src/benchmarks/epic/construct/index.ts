@@ -18,6 +18,7 @@ import { TextureCache } from "../../../world/meshes.js";
 import { prepareShadows } from "../../../world/render/index.js";
 import { LEAF_TASKS, leafTask, overlaySuffix } from "../taxonomy.js";
 import { keptForBalance, ZERO_TARGET_CAP, zeroTargetCap } from "./balance.js";
+import { CONSTANT_PRUNE, constantCredits, pruneAgainstConstants, type ConstantPruning } from "./bias.js";
 import { buildEpicHouse } from "./house.js";
 import { encodeJpeg, MARK_REFERENCE, MARK_TARGET_AREA, overlayPng } from "./images.js";
 import { affordanceSample, contactOneSample, contactThreeSample, placementSample } from "./manipulation.js";
@@ -64,6 +65,8 @@ export interface GenerateEpicResult {
   houses: number;
   tasks: Record<string, EpicTaskStats>;
   notGenerated: Record<string, string>;
+  /** What the bias pruning did per task (bias.ts). */
+  pruning: Record<string, ConstantPruning>;
 }
 
 /** `--set` options of `generate epic`: views, people, size=WxH, matching (share 0..1). */
@@ -147,6 +150,8 @@ export interface EpicSampleRecord {
   construction: Record<string, unknown>;
   /** The words its description turns on (Draft.balanceKeys), for the answer balance. */
   balanceKeys?: string[];
+  /** The credit of every constant reply of the audit's menu (bias.ts), for the bias pruning. */
+  credits: number[];
 }
 
 /** What one house gives the set, as JSON (generateEpicHouse). */
@@ -248,12 +253,14 @@ async function encodeSamples(batch: readonly Written[]): Promise<{ samples: Epic
     const { width, height } = w.view.buffers;
     const color = w.draft.overlayField === "masklet_target_area" ? MARK_TARGET_AREA : MARK_REFERENCE;
     const text = w.draft.text;
+    const maskAnnotation = Object.fromEntries(Object.entries(w.draft.masks).map(([field, masks]) => [field, rles(masks)]));
     const sample: EpicSampleRecord = {
       leaf: w.draft.leaf,
       image: await jpeg(w.view),
       annotation: `sample_${k}.json`,
       counts: Object.fromEntries(COUNT_FIELDS.filter((f) => f in text).map((f) => [f, String((text[f] as number[])[0])])),
       construction: { task: task.byType, house: w.house, house_seed: w.houseSeed, rng_seed: w.rngSeed, people: w.people, view: w.view.kind, camera: w.view.camera, provenance: w.draft.provenance },
+      credits: constantCredits(task, text, maskAnnotation, width, height),
     };
     if (w.draft.balanceKeys !== undefined) sample.balanceKeys = w.draft.balanceKeys;
     if (w.draft.second) sample.second = await jpeg(w.draft.second);
@@ -263,7 +270,6 @@ async function encodeSamples(batch: readonly Written[]): Promise<{ samples: Epic
       files.set(sample.overlay, await overlayPng(w.view.buffers.rgb, width, height, w.draft.masks[w.draft.overlayField!]!, color));
     }
     if (w.draft.leaf === "PlacementRegion") sample.feasible = Boolean((text["placement_feasible"] as boolean[])[0]);
-    const maskAnnotation = Object.fromEntries(Object.entries(w.draft.masks).map(([field, masks]) => [field, rles(masks)]));
     files.set(sample.annotation, Buffer.from(JSON.stringify({ text_annotation: text, mask_annotation: maskAnnotation }), "utf8"));
     samples.push(sample);
   }
@@ -320,6 +326,24 @@ function taskStats(samples: readonly EpicSampleRecord[]): Record<string, EpicTas
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
+/** The README's lines on the bias pruning: the tasks it removed samples from or could not bring to the target. */
+function pruningReadme(pruning: Record<string, ConstantPruning>): string[] {
+  const pct = (v: number) => (100 * v).toFixed(1);
+  const acted = Object.entries(pruning).filter(([, p]) => p.n_after < p.n_before || p.outcome === "budget");
+  return [
+    `Bias pruning (the last step): while a task's best constant reply (the audit's menu: no target, a half, a third, a quadrant,`,
+    `the centre, the whole picture, a count, feasible or not, ten fixed routes) earns more than ${pct(CONSTANT_PRUNE.target)} on average, the sample it`,
+    `earns most on is removed, at most ${pct(CONSTANT_PRUNE.budget)}% of a task; tasks under ${CONSTANT_PRUNE.minSamples} samples are left whole.${acted.length === 0 ? " It removed nothing." : ""}`,
+    "",
+    ...(acted.length === 0 ? [] : [
+      "| task | before | after | best constant before | after | |",
+      "|---|---|---|---|---|---|",
+      ...acted.map(([t, p]) => `| ${t} | ${p.n_before} | ${p.n_after} | ${p.best_before.reply}: ${pct(p.best_before.score)} | ${p.best_after.reply}: ${pct(p.best_after.score)} | ${p.outcome === "reached" ? "reached" : "budget spent, above the target"} |`),
+      "",
+    ]),
+  ];
+}
+
 function readme(opts: GenerateEpicOptions, result: GenerateEpicResult, size: string): string {
   const lines = Object.entries(result.tasks).map(([t, s]) => {
     const extra = [s.counts ? `counts ${Object.entries(s.counts).map(([k, n]) => `${k}:${n}`).join(" ")}` : "", s.placement_feasible_share !== undefined ? `feasible share ${s.placement_feasible_share}` : ""].filter(Boolean).join("; ");
@@ -346,6 +370,7 @@ function readme(opts: GenerateEpicOptions, result: GenerateEpicResult, size: str
     "surplus dropped at evenly spaced positions. Placement Region keeps at most one more feasible sample than not feasible",
     "or the other way round, in all and for each object and surface category. stats.json has the caps and the resulting shares.",
     "",
+    ...pruningReadme(result.pruning),
     "Not generated:",
     ...Object.entries(result.notGenerated).map(([t, why]) => `- ${t}: ${why}.`),
     "",
@@ -368,6 +393,9 @@ export function epicSummary(count: number, result: GenerateEpicResult, log: (lin
   for (const [task, s] of Object.entries(result.tasks)) {
     const extraText = [s.zero_target_share !== undefined ? `0-target share ${s.zero_target_share}` : "", s.placement_feasible_share !== undefined ? `feasible share ${s.placement_feasible_share}` : ""].filter(Boolean).join(", ");
     log(`  ${task}: ${s.samples}${s.counts ? ` (counts ${Object.entries(s.counts).map(([k, n]) => `${k}:${n}`).join(" ")})` : ""}${extraText ? `; ${extraText}` : ""}`);
+  }
+  for (const [task, p] of Object.entries(result.pruning)) {
+    if (p.n_after < p.n_before) log(`  bias pruning, ${task}: ${p.n_before} -> ${p.n_after} samples, best constant ${p.best_before.reply} ${p.best_before.score} -> ${p.best_after.reply} ${p.best_after.score} (${p.outcome})`);
   }
   return `EPIC-Bench-layout set from ${count} houses, ${result.views} views: ${result.samples} samples over ${Object.values(result.tasks).filter((t) => t.samples > 0).length} task types (statistics in stats.json)`;
 }
@@ -393,6 +421,7 @@ export async function assembleEpicRelease(opts: GenerateEpicOptions, records: re
     }
   }
   const kept = keptForBalance(samples.map((s) => ({ leaf: s.leaf, keys: s.balanceKeys, zeroTarget: Object.values(s.counts)[0] === "0", ...(s.feasible !== undefined ? { answer: s.feasible } : {}) })));
+  const pruning = pruneAgainstConstants(samples.map((s) => ({ leaf: leafTask(s.leaf)!, credits: s.credits })), kept);
   const files = new Map<string, string | Buffer>();
   const lines: string[] = [];
   let placed = 0, index = 0;
@@ -402,9 +431,9 @@ export async function assembleEpicRelease(opts: GenerateEpicOptions, records: re
   }
   const keptSamples = samples.filter((_, i) => kept[i]);
   const views = houses.reduce((n, h) => n + h.views, 0);
-  const result: GenerateEpicResult = { samples: keptSamples.length, views, houses: opts.houses, tasks: taskStats(keptSamples), notGenerated: NOT_GENERATED };
+  const result: GenerateEpicResult = { samples: keptSamples.length, views, houses: opts.houses, tasks: taskStats(keptSamples), notGenerated: NOT_GENERATED, pruning };
   files.set("construction/samples.jsonl", lines.join(""));
-  files.set("stats.json", JSON.stringify({ seed: opts.seed, houses: opts.houses, views, samples: keptSamples.length, zero_target_cap: Object.fromEntries(LEAF_TASKS.filter((t) => result.tasks[t.byType]?.zero_target_share !== undefined).map((t) => [t.byType, zeroTargetCap(t.leaf)])), tasks: result.tasks, not_generated: NOT_GENERATED }, null, 1) + "\n");
+  files.set("stats.json", JSON.stringify({ seed: opts.seed, houses: opts.houses, views, samples: keptSamples.length, zero_target_cap: Object.fromEntries(LEAF_TASKS.filter((t) => result.tasks[t.byType]?.zero_target_share !== undefined).map((t) => [t.byType, zeroTargetCap(t.leaf)])), tasks: result.tasks, constant_pruning: { ...CONSTANT_PRUNE, tasks: pruning }, not_generated: NOT_GENERATED }, null, 1) + "\n");
   files.set("ATTRIBUTION", attributionText([...used.values()]));
   files.set("README.md", readme(opts, result, `${settings.width} x ${settings.height}`));
   await prepareGeneratedOutDir(opts.outDir, README_MARK);

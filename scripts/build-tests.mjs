@@ -1,20 +1,22 @@
 // `npm test` runs the test files as JavaScript compiled once, not through tsx: tsx's loader costs
-// each of the ~260 test processes 0.3-1 s of CPU (a third of the suite's CPU in a sample of files).
-// .test-build/ is a copy of src/ and test/ with every .ts compiled beside it (types are checked by
-// `npm run build`, not here), and links to the rest of the repository, so a test finds examples/,
-// templates/, bin/ and dist/ where it finds them from test/, and a script a test starts with
-// `node --import tsx x.ts` is still there. Single files still run as `node --import tsx --test FILE`.
+// each of the ~260 test processes 0.3-1 s of CPU. .test-build/ holds a copy of what the repository
+// ships (src/, test/, examples/, templates/, ...) with every .ts compiled beside it (types are
+// checked by `npm run build`, not here), and links to node_modules/ and dist/. Copies, not links:
+// a dataset reached through a link is refused, and paths a test compares must be the paths the
+// code sees. A script a test starts with `node --import tsx x.ts` is still there. One file still
+// runs as `node --import tsx --test test/FILE.test.ts`.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const OUT = path.join(ROOT, ".test-build");
-const COPIED = ["src", "test"];
-const LEFT_OUT = new Set([...COPIED, "node_modules"]);
+/** The repository's top-level entries (git ls-files), tsconfig.test.json aside. */
+const COPIED = [".ci", "DESIGN.md", "README.md", "bench", "bin", "docs", "examples", "package-lock.json", "package.json", "schemas", "scripts", "src", "templates", "test", "tools", "tsconfig.json"];
+const LINKED = ["node_modules", "dist"];
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT);
-for (const dir of COPIED) cpSync(path.join(ROOT, dir), path.join(OUT, dir), { recursive: true, verbatimSymlinks: true });
-for (const entry of readdirSync(ROOT)) if (!LEFT_OUT.has(entry) && !entry.startsWith(".")) symlinkSync(path.join(ROOT, entry), path.join(OUT, entry));
+for (const entry of COPIED) if (existsSync(path.join(ROOT, entry))) cpSync(path.join(ROOT, entry), path.join(OUT, entry), { recursive: true, verbatimSymlinks: true });
+for (const entry of LINKED) if (existsSync(path.join(ROOT, entry))) symlinkSync(path.join(ROOT, entry), path.join(OUT, entry));
 execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.test.json")], { stdio: "inherit" });

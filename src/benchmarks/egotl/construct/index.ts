@@ -596,7 +596,8 @@ export async function renderEgoTLEpisode(house: EgoTLHouse, need: EpisodeNeed, s
   const whole = options.episodeVideo ?? true;
   const files = new Map<string, Buffer | string>();
   const clipsNeeded = need.clips.map((index) => ep.clips.find((c) => c.index === index)!);
-  const drawnFrames = whole ? ep.frames.map((_, k) => k) : [...new Set([...need.frames, ...clipsNeeded.flatMap((c) => Array.from({ length: c.last - c.first + 1 }, (_, j) => c.first + j))])].sort((a, b) => a - b);
+  const clipFrames = clipsNeeded.flatMap((c) => Array.from({ length: c.last - c.first + 1 }, (_, j) => c.first + j));
+  const drawnFrames = whole ? ep.frames.map((_, k) => k) : [...new Set([...need.frames, ...clipFrames])].sort((a, b) => a - b);
   // A frame whose pose and object state are an earlier frame's (pauses, glances back) is that
   // frame's picture: renderView is a pure function of them, so it is not drawn again.
   const drawn = await renderEach(drawnFrames, (k) => renderFrame(view, ep.frames[k]!, ep.moved[k]!, ep.switchedOn[k]!, size).rgb, (k) => frameKey(ep.frames[k]!, ep.moved[k]!, ep.switchedOn[k]!));

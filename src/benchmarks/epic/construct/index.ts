@@ -325,10 +325,11 @@ function taskStats(samples: readonly EpicSampleRecord[]): Record<string, EpicTas
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+/** A fraction as a percentage with one decimal. */
+const pct = (v: number) => (100 * v).toFixed(1);
 
 /** The README's lines on the bias pruning: the tasks it removed samples from or could not bring to the target. */
 function pruningReadme(pruning: Record<string, ConstantPruning>): string[] {
-  const pct = (v: number) => (100 * v).toFixed(1);
   const acted = Object.entries(pruning).filter(([, p]) => p.n_after < p.n_before || p.outcome === "budget");
   return [
     `Bias pruning (the last step): while a task's best constant reply (the audit's menu: no target, a half, a third, a quadrant,`,
@@ -395,7 +396,7 @@ export function epicSummary(count: number, result: GenerateEpicResult, log: (lin
     log(`  ${task}: ${s.samples}${s.counts ? ` (counts ${Object.entries(s.counts).map(([k, n]) => `${k}:${n}`).join(" ")})` : ""}${extraText ? `; ${extraText}` : ""}`);
   }
   for (const [task, p] of Object.entries(result.pruning)) {
-    if (p.n_after < p.n_before) log(`  bias pruning, ${task}: ${p.n_before} -> ${p.n_after} samples, best constant ${p.best_before.reply} ${p.best_before.score} -> ${p.best_after.reply} ${p.best_after.score} (${p.outcome})`);
+    if (p.n_after < p.n_before) log(`  bias pruning, ${task}: ${p.n_before} -> ${p.n_after} samples, best constant ${p.best_before.reply} ${pct(p.best_before.score)} -> ${p.best_after.reply} ${pct(p.best_after.score)} (${p.outcome === "reached" ? "reached" : "budget spent"})`);
   }
   return `EPIC-Bench-layout set from ${count} houses, ${result.views} views: ${result.samples} samples over ${Object.values(result.tasks).filter((t) => t.samples > 0).length} task types (statistics in stats.json)`;
 }

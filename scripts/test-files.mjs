@@ -1,28 +1,30 @@
 // The test files `npm test` runs, longest first: two run at a time, so the long ones start while
 // the short ones fill the other slot, and the run does not end on one long file alone. The order
-// is by CPU seconds measured one file at a time (2026-12-06); files not listed follow, sorted.
+// is by CPU seconds measured in a whole run of the compiled files (2026-12-07); files not listed follow, sorted.
 // With --built, the compiled files `npm test` runs (scripts/build-tests.mjs).
 import { readdirSync } from "node:fs";
 import path from "node:path";
 
 const LONGEST_FIRST = [
-  "test/benchmarks/egotl/construct/construct.test.ts",
-  "test/queue/generate-egotl-queue.test.ts",
   "test/fuzz/datasets.test.ts",
+  "test/queue/navigate-queue.test.ts",
   "test/cli/navigate.test.ts",
   "test/cli/strict-providers.test.ts",
-  "test/benchmarks/vcn/construct/generate.test.ts",
-  "test/queue/navigate-queue.test.ts",
-  "test/queue/generate-vcn-queue.test.ts",
-  "test/queue/generate-epic-queue.test.ts",
   "test/core/atomic-outputs.test.ts",
+  "test/benchmarks/vcn/construct/generate.test.ts",
+  "test/queue/generate-vcn-queue.test.ts",
+  "test/queue/generate-egotl-queue.test.ts",
+  "test/benchmarks/egotl/construct/construct.test.ts",
   "test/benchmarks/egopath/construct.test.ts",
   "test/benchmarks/epic/construct/generate.test.ts",
-  "test/cli/validate-complete.test.ts",
-  "test/queue/generate-queue.test.ts",
+  "test/report/export-cli.test.ts",
+  "test/queue/generate-epic-queue.test.ts",
   "test/models/batch-window.test.ts",
-  "test/fuzz/bridge.test.ts",
+  "test/queue/generate-queue.test.ts",
   "test/benchmarks/patheval/pipeline.test.ts",
+  "test/benchmarks/vcn/media-layouts.test.ts",
+  "test/cli/validate-complete.test.ts",
+  "test/fuzz/bridge.test.ts",
   "test/cli/bounds.test.ts",
 ];
 

@@ -36,18 +36,29 @@ function thin(keep: boolean[], indices: readonly number[], allowed: number): voi
   });
 }
 
-/** Indices of the samples by a grouping key, and how many of each group have a target. */
-function groupZeros(samples: readonly BalanceSample[], keep: readonly boolean[], groupOf: (s: BalanceSample) => string): Array<{ zeros: number[]; withTarget: number; leaf: string }> {
-  const groups = new Map<string, { zeros: number[]; withTarget: number; leaf: string }>();
+/** The kept samples' indices by a grouping key. */
+function keptGroups(samples: readonly BalanceSample[], keep: readonly boolean[], groupOf: (s: BalanceSample) => string): number[][] {
+  const groups = new Map<string, number[]>();
   samples.forEach((s, i) => {
     if (!keep[i]) return;
     const key = groupOf(s);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { zeros: [], withTarget: 0, leaf: s.leaf }));
-    if (s.zeroTarget) g.zeros.push(i);
-    else g.withTarget++;
+    const g = groups.get(key);
+    if (g) g.push(i);
+    else groups.set(key, [i]);
   });
   return [...groups.values()];
+}
+
+/** Groups by the k-th word a description turns on, within its task. */
+const byWord = (k: number) => (s: BalanceSample): string => `${s.leaf}\u0000${s.keys?.[k] ?? ""}`;
+const byTask = (s: BalanceSample): string => s.leaf;
+
+/** Indices of the samples by a grouping key, and how many of each group have a target. */
+function groupZeros(samples: readonly BalanceSample[], keep: readonly boolean[], groupOf: (s: BalanceSample) => string): Array<{ zeros: number[]; withTarget: number; leaf: string }> {
+  return keptGroups(samples, keep, groupOf).map((g) => {
+    const zeros = g.filter((i) => samples[i]!.zeroTarget);
+    return { zeros, withTarget: g.length - zeros.length, leaf: samples[g[0]!]!.leaf };
+  });
 }
 
 /**
@@ -63,9 +74,9 @@ export function keptForBalance(samples: readonly BalanceSample[], capOf: (leaf: 
   const ratio = (leaf: string) => capOf(leaf) / (1 - capOf(leaf));
   const words = Math.max(0, ...samples.map((s) => s.keys?.length ?? 0));
   for (let k = 0; k < words; k++) {
-    for (const g of groupZeros(samples, keep, (s) => `${s.leaf}\u0000${s.keys?.[k] ?? ""}`)) thin(keep, g.zeros, Math.ceil(ratio(g.leaf) * g.withTarget - 1e-9));
+    for (const g of groupZeros(samples, keep, byWord(k))) thin(keep, g.zeros, Math.ceil(ratio(g.leaf) * g.withTarget - 1e-9));
   }
-  for (const g of groupZeros(samples, keep, (s) => s.leaf)) thin(keep, g.zeros, Math.floor(ratio(g.leaf) * g.withTarget + 1e-9));
+  for (const g of groupZeros(samples, keep, byTask)) thin(keep, g.zeros, Math.floor(ratio(g.leaf) * g.withTarget + 1e-9));
   balanceAnswers(samples, keep, words);
   return keep;
 }
@@ -77,20 +88,13 @@ export function keptForBalance(samples: readonly BalanceSample[], capOf: (leaf: 
  * stand 18 in 19), which a model can answer from the words alone (issue 29).
  */
 function balanceAnswers(samples: readonly BalanceSample[], keep: boolean[], words: number): void {
-  const even = (groupOf: (s: BalanceSample) => string, extra: number) => {
-    const groups = new Map<string, { yes: number[]; no: number[] }>();
-    samples.forEach((s, i) => {
-      if (!keep[i] || s.answer === undefined) return;
-      const key = groupOf(s);
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { yes: [], no: [] }));
-      (s.answer ? g.yes : g.no).push(i);
-    });
-    for (const { yes, no } of groups.values()) {
+  const even = (groupOf: (s: BalanceSample) => string) => {
+    for (const g of keptGroups(samples, keep, groupOf)) {
+      const yes = g.filter((i) => samples[i]!.answer === true), no = g.filter((i) => samples[i]!.answer === false);
       const [more, fewer] = yes.length >= no.length ? [yes, no] : [no, yes];
-      thin(keep, more, fewer.length + extra);
+      thin(keep, more, fewer.length + 1);
     }
   };
-  for (let k = 0; k < words; k++) even((s) => `${s.leaf}\u0000${s.keys?.[k] ?? ""}`, 1);
-  even((s) => s.leaf, 1);
+  for (let k = 0; k < words; k++) even(byWord(k));
+  even(byTask);
 }

@@ -14,9 +14,7 @@ import { leaderboard, leaderboardMarkdown } from "../report/export/leaderboard.j
 import { htmlReport } from "../report/html-report.js";
 import { incompleteReason } from "../report/run-facts.js";
 import { EXIT_INCOMPLETE, folderPart } from "./shared.js";
-import { executeNavigation } from "../benchmarks/vcn/navigate/session.js";
-import { navigationRunsMarkdown } from "../benchmarks/vcn/navigate/report.js";
-import type { NavigationScores } from "../benchmarks/vcn/navigate/scores.js";
+import { executeNavigation, navigationRunsMarkdown, type NavigationScores } from "../benchmarks/vcn/index.js";
 import { HouseCache } from "../sim/house-cache.js";
 import { auditFolder } from "../audit/run-audit.js";
 import { DEFAULT_AUDIT_OPTIONS } from "../audit/audit.js";

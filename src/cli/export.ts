@@ -1,11 +1,10 @@
 import type { Command } from "commander";
 import { UsageError } from "../core/problems.js";
 import { EXPORT_FORMATS, IMAGE_ROOTS, type ExportFormat, type ImageRoot } from "../core/training-export.js";
-import { exportEgoPath } from "../benchmarks/egopath/export.js";
-import { SPLITS, type Split } from "../benchmarks/egopath/load.js";
+import { exportEgoPath, SPLITS, type Split } from "../benchmarks/egopath/index.js";
 import { exportFromPrompts, PROMPT_EXPORT_BENCHMARKS } from "../benchmarks/prompt-export.js";
 import { getBenchmark } from "../registry.js";
-import { EXPORT_SETTINGS, type ExportSetting } from "../benchmarks/patheval/export-settings.js";
+import { EXPORT_SETTINGS, exportPathEval, type ExportSetting } from "../benchmarks/patheval/index.js";
 import { MAX_FRAMES_PER_SPEC } from "../core/limits.js";
 import { list, positiveCount, seed, wholeIn } from "./main.js";
 
@@ -75,7 +74,6 @@ function printSummary(out: string, n: number, counts: Record<string, number>, fo
 }
 
 async function exportPathEvalCommand(opts: Record<string, any>, format: ExportFormat, imageRoot: ImageRoot): Promise<void> {
-  const { exportPathEval } = await import("../benchmarks/patheval/export.js");
   const tasks = opts.tasks ? getBenchmark("patheval").resolveTasks(opts.tasks) : undefined;
   const summary = await exportPathEval({
     data: opts.data, format, outFile: opts.out, imageRoot, seed: opts.seed,

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { formatProblem, UsageError } from "../core/problems.js";
-import { importRelease, VIEW_LAYOUTS, type ImportSummary, type ViewLayout } from "../benchmarks/vcn/import-release.js";
-import { PRIOR_SAMPLINGS, type PriorSampling } from "../benchmarks/vcn/prior.js";
+import { importRelease, PRIOR_SAMPLINGS, VIEW_LAYOUTS, type ImportSummary, type PriorSampling, type ViewLayout } from "../benchmarks/vcn/index.js";
 import { MAX_FRAMES_PER_SPEC } from "../core/limits.js";
 import { wholeIn } from "./main.js";
 

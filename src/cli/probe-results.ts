@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { DataError, UsageError } from "../core/problems.js";
-import { MAX_RESULT_LINE, probeResultsMarkdown, readProbeResults } from "../benchmarks/patheval/probe-results.js";
+import { MAX_RESULT_LINE, probeResultsMarkdown, readProbeResults } from "../benchmarks/patheval/index.js";
 
 /** Largest results file read (a few hundred rows are a few hundred kilobytes). */
 const MAX_RESULTS_BYTES = 16 * 1024 * 1024;

@@ -16,8 +16,6 @@ import { addModelFlags, modelSettingsFlags } from "./model-flags.js";
 import { BUNDLED_DATA } from "./demo.js";
 import { EXIT_INCOMPLETE, folderPart } from "./shared.js";
 
-/** The bundled sets a suite uses when --data does not name one (each made by `generate`). */
-const BUNDLED: Record<string, string> = BUNDLED_DATA;
 
 /** --data's "benchmark=DIR" pairs. */
 function dataPairs(values: string[]): Record<string, string> {
@@ -60,9 +58,9 @@ export function registerSuite(program: Command): void {
     const benchmarks = opts.benchmarks as string[];
     if (models.length === 0 || benchmarks.length === 0) throw new InvalidArgumentError("--models and --benchmarks each need at least one entry");
     for (const id of benchmarks) getBenchmark(id); // an unknown benchmark is a usage error before anything runs
-    const data = { ...BUNDLED, ...dataPairs((opts.data as string[] | undefined) ?? []) };
+    const data: Record<string, string> = { ...BUNDLED_DATA, ...dataPairs((opts.data as string[] | undefined) ?? []) };
     const missing = benchmarks.filter((id) => !data[id]);
-    if (missing.length > 0) throw new UsageError(`--data: name the data of ${missing.join(", ")} (${missing.map((id) => `${id}=DIR`).join(" ")}); only ${Object.keys(BUNDLED).join(", ")} have bundled examples`);
+    if (missing.length > 0) throw new UsageError(`--data: name the data of ${missing.join(", ")} (${missing.map((id) => `${id}=DIR`).join(" ")}); only ${Object.keys(BUNDLED_DATA).join(", ")} have bundled examples`);
     const out = path.resolve(opts.out as string);
     const cells: Cell[] = [];
     for (const benchmarkId of benchmarks) {

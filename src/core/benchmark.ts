@@ -4,6 +4,7 @@ import type { DataProblem } from "./problems.js";
 import type { PyDict } from "./pycompat/json.js";
 import type { Message, SentImage } from "./types.js";
 import type { ImageBudgetSpec } from "../media/fit.js";
+import type { EpisodeRuns } from "../report/episode-runs.js";
 
 /** The minimum every benchmark item carries. */
 export interface BenchItem {
@@ -200,6 +201,12 @@ export interface Benchmark<I extends BenchItem = BenchItem> {
    * within the provider's limits (models/shape.ts).
    */
   imageBudget?: { picture: ImageBudgetSpec; frame: ImageBudgetSpec };
+  /** What the headline `score` of scores.json is, in the leaderboard's words ("EgoPath Score", "accuracy"). */
+  scoreName: string;
+  /** The tasks the overall score averages, given the tasks asked (its aggregate.ts says why). */
+  scoreTasks(asked: readonly string[]): readonly string[];
+  /** Closed-loop episode runs (`navigate`), where the benchmark has them: how reports and the viewer read and show them. */
+  episodes?: EpisodeRuns;
   /** What `spatialprobe audit` needs to ask whether the set can be answered without looking (src/audit/types.ts). */
   audit?: BenchmarkAudit<I>;
 }

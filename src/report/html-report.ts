@@ -4,8 +4,7 @@ import { attachPrompts, embedOverlays, galleryItem, type EmbedSummary, type Gall
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { navigationCounts } from "../benchmarks/vcn/navigate/report.js";
-import { episodeRows, topdownPath, type EpisodeRow } from "./navigation-folder.js";
+import { episodeRunsOf, type EpisodeRow } from "./episode-runs.js";
 import { folderIdentity, folderLabels, navigationDocument, page, summaryHtml } from "./page.js";
 import { runCounts } from "./run-facts.js";
 import { seriesColor } from "./svg.js";
@@ -33,7 +32,7 @@ export const DEFAULT_HTML_OPTIONS: HtmlReportOptions = { budgetBytes: 20 * 1024 
  */
 export function runColors(runs: RunFolder[]): string[] {
   const colors: string[] = new Array(runs.length);
-  const groupOf = (run: RunFolder) => (run.navigation ? "\u0000navigation" : run.benchmark);
+  const groupOf = (run: RunFolder) => (run.navigation ? `\u0000navigation ${run.benchmark}` : run.benchmark);
   for (const group of new Set(runs.map(groupOf))) {
     const indices = runs.flatMap((run, i) => (groupOf(run) === group ? [i] : []));
     const finished = indices.filter((i) => runs[i]!.state === "finished" && (runs[i]!.scores || runs[i]!.navigation?.scores));
@@ -68,7 +67,7 @@ export function runMeta(runs: RunFolder[]) {
     ...(run.control ? { control: run.control } : {}),
     state: run.state,
     ...(run.scores && run.state === "finished" ? { scored: runCounts(run.scores).scored, complete: runCounts(run.scores).complete } : {}),
-    ...(run.navigation ? { kind: "navigation", ...(run.navigation.scores && run.state === "finished" ? { scored: navigationCounts(navigationDocument(run)).done, complete: navigationCounts(navigationDocument(run)).complete } : {}) } : {}),
+    ...(run.navigation ? { kind: "navigation", ...(run.navigation.scores && run.state === "finished" ? episodeCounts(run) : {}) } : {}),
     done: run.navigation ? run.navigation.records.length : run.results.length,
     total: run.total,
     problems: run.problems.length,
@@ -80,9 +79,15 @@ export function galleryItems(runs: RunFolder[]): GalleryItem[] {
   return runs.flatMap((run, r) => run.results.map((result, i) => galleryItem(r, i, result)));
 }
 
-/** The episodes of the navigation runs, one row each (the viewer's episode list). */
+/** A finished run of episodes: episodes done, and whether it is complete. */
+function episodeCounts(run: RunFolder): { scored: number; complete: boolean } {
+  const counts = episodeRunsOf(run.benchmark).counts(navigationDocument(run));
+  return { scored: counts.done, complete: counts.complete };
+}
+
+/** The episodes of the runs of episodes, one row each (the viewer's episode list). */
 export function navigationEpisodes(runs: RunFolder[]): EpisodeRow[] {
-  return runs.flatMap((run, r) => episodeRows(run, r));
+  return runs.flatMap((run, r) => (run.navigation ? episodeRunsOf(run.benchmark).episodeRows(run, r) : []));
 }
 
 /** Top-down pictures into the rows as data: URIs, in order, while `budgetBytes` of base64 lasts; returns the bytes used. */
@@ -90,7 +95,8 @@ export function embedTopdowns(runs: RunFolder[], rows: EpisodeRow[], budgetBytes
   let bytes = 0;
   let pictured = 0;
   for (const row of rows) {
-    const file = fileInRunFolder(runs[row.run]!.dir, topdownPath(row.id));
+    const run = runs[row.run]!;
+    const file = fileInRunFolder(run.dir, episodeRunsOf(run.benchmark).topdownPath(row.id));
     if (file === "forbidden" || file === "missing") continue;
     const uri = `data:image/png;base64,${readFileSync(file).toString("base64")}`;
     if (bytes + uri.length > budgetBytes) break;

@@ -11,7 +11,7 @@ import type { ScoresDocument } from "../core/benchmark.js";
 import { formatProblem } from "../core/problems.js";
 import type { BlindReference } from "./blind-rows.js";
 import { blindSection } from "./render.js";
-import { getBenchmark } from "../registry.js";
+import { BENCHMARKS, getBenchmark } from "../registry.js";
 import { escapeHtml, markdownSection, type SectionHeading } from "./markdown-html.js";
 import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
 import type { RunFolder } from "./run-folder.js";
@@ -19,7 +19,7 @@ import { displayFolder, identityText, overallCell, runCounts, runDate, runIdenti
 import { uniqueLabels } from "./svg.js";
 import { leaderboard, leaderboardBody } from "./export/leaderboard.js";
 import { leaderboardHeatmap } from "./heatmap.js";
-import { navigationCounts, navigationIdentityText, navigationRunLabel, navigationRunsMarkdown, navigationStatusCell, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
+import { episodeRunsOf, type EpisodeRunScores } from "./episode-runs.js";
 
 /** JSON for a <script type="application/json"> block: no "<" can close the element early. */
 export function scriptJson(value: unknown): string {
@@ -60,21 +60,21 @@ function defaultsOf(benchmark: string): RunDefaults {
  */
 export function folderLabels(runs: RunFolder[]): string[] {
   const labels: string[] = new Array(runs.length);
-  // Navigation runs are labelled among themselves (navigate/report.ts), as their tables label them.
-  const groupOf = (run: RunFolder) => (run.navigation ? "\u0000navigation" : run.benchmark);
+  // Runs of episodes are labelled among themselves, as their tables label them.
+  const groupOf = (run: RunFolder) => (run.navigation ? `\u0000navigation ${run.benchmark}` : run.benchmark);
   for (const group of new Set(runs.map(groupOf))) {
     const indices = runs.flatMap((run, i) => (groupOf(run) === group ? [i] : []));
     const unique = uniqueLabels(indices.map((i) => {
       const run = runs[i]!;
-      return run.navigation ? navigationRunLabel(navigationDocument(run)) : runLabel(folderDocument(run), defaultsOf(run.benchmark));
+      return run.navigation ? episodeRunsOf(run.benchmark).runLabel(navigationDocument(run)) : runLabel(folderDocument(run), defaultsOf(run.benchmark));
     }));
     indices.forEach((i, k) => (labels[i] = unique[k]!));
   }
   return labels;
 }
 
-/** What a navigation run folder says about itself: its scores.json, or (before one is written) what its records tell. */
-export function navigationDocument(run: RunFolder): NavigationRunScores {
+/** What a folder of episodes says about itself: its scores.json, or (before one is written) what its header and records tell. */
+export function navigationDocument(run: RunFolder): EpisodeRunScores {
   return run.navigation?.scores ?? {
     ...(run.navigation?.header ?? {}),
     kind: "navigation", benchmark: run.benchmark, model: run.model,
@@ -85,30 +85,29 @@ export function navigationDocument(run: RunFolder): NavigationRunScores {
 /** The run's identity words, then its folder and when its scores were written: runs of one model stay apart. */
 export const folderIdentity = (run: RunFolder): string => {
   const doc = run.navigation ? navigationDocument(run) : folderDocument(run);
-  const words = run.navigation ? navigationIdentityText(doc as NavigationRunScores) : identityText(doc as ScoresDocument);
+  const words = run.navigation ? episodeRunsOf(run.benchmark).identityText(doc as EpisodeRunScores) : identityText(doc as ScoresDocument);
   const date = runDate(doc as ScoresDocument);
   return `${words} · folder ${displayFolder(run.dir)}${date ? ` · ${date}` : ""}`;
 };
 
 /**
- * A navigation run's row of the runs table: mode and intervention where item runs show prompt and
- * control, the agent as its option, episodes that ran / asked, and SR (the paper's primary
- * metric, §5.1) as its score.
+ * A run of episodes' row of the runs table: its benchmark's cells where item runs show prompt,
+ * control and options, episodes that ran / asked, and its headline metric as its score.
  */
 function navigationRunRow(run: RunFolder, index: number, label: string): string {
+  const episodes = episodeRunsOf(run.benchmark);
   const doc = navigationDocument(run);
   const finished = run.state === "finished" && run.navigation?.scores;
-  const c = navigationCounts(doc);
-  const sr = finished ? doc.navigation?.summary?.SR ?? null : null;
-  const unreadable = run.navigation!.records.filter((r) => r["end"] === "unreadable-reply").length;
-  const state = (finished ? `<span class="${c.complete ? "complete" : "incomplete"}">${escapeHtml(navigationStatusCell(doc))}</span>` : `<span class="live">in progress: ${run.navigation!.asked === null ? `${run.navigation!.records.length} episode${run.navigation!.records.length === 1 ? "" : "s"} so far` : `${run.navigation!.records.length} of ${run.navigation!.asked} episodes`}${partialNote(run)}</span>`) +
+  const c = episodes.counts(doc);
+  const cells = episodes.runCells(doc, run.navigation!.records, Boolean(finished));
+  const state = (finished ? `<span class="${c.complete ? "complete" : "incomplete"}">${escapeHtml(episodes.statusCell(doc))}</span>` : `<span class="live">in progress: ${run.navigation!.asked === null ? `${run.navigation!.records.length} episode${run.navigation!.records.length === 1 ? "" : "s"} so far` : `${run.navigation!.records.length} of ${run.navigation!.asked} episodes`}${partialNote(run)}</span>`) +
     (run.problems.length > 0 ? ` <span class="damaged">${run.problems.length} problem${run.problems.length === 1 ? "" : "s"} (see above)</span>` : "");
   const done = finished ? c.done : run.navigation!.records.length;
-  return `<tr data-run="${index}" data-kind="navigation"><td class="label">${escapeHtml(label)}</td><td>${escapeHtml(run.benchmark)} navigation</td><td>${escapeHtml(run.model)}</td><td>${escapeHtml(doc.mode ?? "–")}</td>` +
-    `<td>${escapeHtml(doc.intervention ?? "–")}</td><td>${escapeHtml(doc.agent ? `agent ${doc.agent}` : "–")}</td><td>${state}</td>` +
+  return `<tr data-run="${index}" data-kind="navigation"><td class="label">${escapeHtml(label)}</td><td>${escapeHtml(run.benchmark)} navigation</td><td>${escapeHtml(run.model)}</td><td>${escapeHtml(cells.prompt)}</td>` +
+    `<td>${escapeHtml(cells.control)}</td><td>${escapeHtml(cells.option)}</td><td>${state}</td>` +
     `<td class="n" data-scored="${finished ? c.done : ""}" data-total="${run.total}">${done} / ${run.total}</td>` +
-    `<td class="score" data-value="${sr ?? ""}">${escapeHtml(percent(sr))}</td><td>SR</td>` +
-    `<td class="errors">${finished ? c.error : "–"}</td><td class="unreadable">${unreadable}</td></tr>`;
+    `<td class="score" data-value="${cells.score ?? ""}">${escapeHtml(percent(cells.score))}</td><td>${escapeHtml(cells.metric)}</td>` +
+    `<td class="errors">${finished ? c.error : "–"}</td><td class="unreadable">${cells.unreadable}</td></tr>`;
 }
 
 /** One row per run (keyed by its position, never its model): identity, state, N scored / N total, headline score and counts; data-* carry the exact values. */
@@ -153,9 +152,7 @@ export function problemsHtml(runs: RunFolder[]): string {
   return `<div class="problems" role="alert"><h2>Problems in the run folders</h2><p>Results on damaged lines are left out of the gallery and the counts; outputs that do not belong together may describe different runs.</p><ul>${items}${more}</ul></div>`;
 }
 
-function defaultScoreName(benchmark: string): string {
-  return { egopath: "EgoPath Score", patheval: "accuracy", epic: "mean sample score", vcn: "Avg. (mean of types)", egotl: "Avg." }[benchmark] ?? "score";
-}
+const defaultScoreName = (benchmark: string): string => BENCHMARKS[benchmark]?.scoreName ?? "score";
 
 /** A rendered part of the summary and the headings it adds to the table of contents. */
 export interface Rendered {
@@ -204,13 +201,17 @@ export function benchmarkSections(runs: ScoresDocument[], seen: Set<string> = ne
   return { html, headings };
 }
 
-/** The navigation tables (the Markdown report's, as HTML) of the finished navigation runs. */
+/** The tables of the finished runs of episodes (the Markdown report's, as HTML), a section per benchmark. */
 export function navigationSection(runs: RunFolder[], seen: Set<string> = new Set()): Rendered {
-  const finished = runs.filter((run) => run.navigation?.scores && run.state === "finished").map((run) => run.navigation!.scores!);
-  if (finished.length === 0) return { html: "", headings: [] };
-  const labels = finished.map((run) => navigationRunLabel(run));
-  const section = markdownSection(navigationRunsMarkdown(finished), { idPrefix: "vcn-navigation", seen, collapsible: perRunHeading(labels) });
-  return { html: `<section class="benchmark" data-benchmark="vcn-navigation">${section.html}</section>`, headings: section.headings };
+  const finished = runs.filter((run) => run.navigation?.scores && run.state === "finished");
+  const parts = [...new Set(finished.map((run) => run.benchmark))].map((benchmark) => {
+    const episodes = episodeRunsOf(benchmark);
+    const docs = finished.filter((run) => run.benchmark === benchmark).map((run) => run.navigation!.scores!);
+    const labels = docs.map((doc) => episodes.runLabel(doc));
+    const section = markdownSection(episodes.runsMarkdown(docs), { idPrefix: `${benchmark}-navigation`, seen, collapsible: perRunHeading(labels) });
+    return { html: `<section class="benchmark" data-benchmark="${escapeHtml(benchmark)}-navigation">${section.html}</section>`, headings: section.headings };
+  });
+  return { html: parts.map((p) => p.html).join("\n"), headings: parts.flatMap((p) => p.headings) };
 }
 
 /** The sections the viewer fills (their headings are in GALLERY below). */

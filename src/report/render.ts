@@ -5,8 +5,7 @@ import { noteRunFolder } from "./run-facts.js";
 import { appendAll, problemList, UsageError } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
 import { finishedResults, readJsonFile, RunFolderError } from "./run-folder.js";
-import { isNavigationScores, navigationRunsMarkdown, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
-import { NAV_EPISODES, readEpisodeLines } from "./navigation-folder.js";
+import { episodeRunsOf, isEpisodeRunScores } from "./episode-runs.js";
 import { expandReportInputs } from "./export/inputs.js";
 import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
 import { blindMarkdown, type BlindReference } from "./blind-rows.js";
@@ -26,12 +25,12 @@ export interface ReportRun {
 /** A parsed scores.json that does not say which benchmark and model it is cannot be reported. */
 function assertScoresShape(file: string, value: unknown): asserts value is ScoresDocument {
   const doc = value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  if (!doc || typeof doc["benchmark"] !== "string" || (typeof doc["model"] !== "string" && !isNavigationScores(doc))) {
+  if (!doc || typeof doc["benchmark"] !== "string" || (typeof doc["model"] !== "string" && !isEpisodeRunScores(doc))) {
     throw new UsageError(`${file}: not a spatialprobe scores.json (expected a JSON object with "benchmark" and "model")`);
   }
-  if (isNavigationScores(doc)) return;
   try {
-    getBenchmark(doc["benchmark"] as string);
+    const benchmark = getBenchmark(doc["benchmark"] as string);
+    if (isEpisodeRunScores(doc) && !benchmark.episodes) throw new Error(`${benchmark.title} has no navigation runs`);
   } catch (error) {
     throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -57,9 +56,10 @@ export function readReportRuns(inputs: string[], onUnfinished: (dirs: string[]) 
     const dir = path.dirname(path.resolve(file));
     noteRunFolder(scores as ScoresDocument, dir);
     if (path.basename(file) !== "scores.json") return { file, scores, results: null };
-    // A navigation run's records are episodes.jsonl (navigation-folder.ts); an item run's, items.jsonl.
-    if (isNavigationScores(scores)) {
-      appendAll(problems, readEpisodeLines(path.join(dir, NAV_EPISODES), false).problems);
+    // A run of episodes has its records in its benchmark's episode file; an item run, in items.jsonl.
+    if (isEpisodeRunScores(scores)) {
+      const episodes = episodeRunsOf(scores.benchmark);
+      appendAll(problems, episodes.readEpisodeLines(path.join(dir, episodes.episodesFile), false).problems);
       return { file, scores, results: null };
     }
     const read = finishedResults(dir, scores);
@@ -80,15 +80,19 @@ export function readScores(inputs: string[], onUnfinished?: (dirs: string[]) => 
  */
 export function markdownReport(runs: ScoresDocument[], references: readonly BlindReference[] = []): string {
   const byBenchmark = new Map<string, ScoresDocument[]>();
-  for (const run of runs) if (!isNavigationScores(run)) byBenchmark.set(run.benchmark, [...(byBenchmark.get(run.benchmark) ?? []), run]);
-  const navigation = runs.filter((run) => isNavigationScores(run)) as unknown as NavigationRunScores[];
+  const episodic = new Map<string, ScoresDocument[]>();
+  for (const run of runs) {
+    const groups = isEpisodeRunScores(run) ? episodic : byBenchmark;
+    groups.set(run.benchmark, [...(groups.get(run.benchmark) ?? []), run]);
+  }
   // Repeats of one run (`run --repeats`) also get their mean and SD, under the benchmark's own tables.
   const withRepeats = ([id, group]: [string, ScoresDocument[]]) => [
     getBenchmark(id).markdown(group),
     ...repeatGroups(group).map((repeats) => `\n${repeatsMarkdown(summarizeRepeats(repeats), repeatLabel(repeats[0]!))}\n`),
     ...blindSection(id, group, references),
   ].join("");
-  return [...[...byBenchmark].map(withRepeats), ...(navigation.length > 0 ? [navigationRunsMarkdown(navigation)] : [])].join("\n");
+  const episodeTables = [...episodic].map(([id, group]) => episodeRunsOf(id).runsMarkdown(group.flatMap((run) => (isEpisodeRunScores(run) ? [run] : []))));
+  return [...[...byBenchmark].map(withRepeats), ...episodeTables].join("\n");
 }
 
 /** A benchmark's chance-and-blind tables, labelled as its runs are in the report. */

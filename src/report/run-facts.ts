@@ -10,11 +10,7 @@
  */
 import path from "node:path";
 import type { ItemResult, ScoresDocument } from "../core/benchmark.js";
-import { scoreTasks as egopathScoreTasks } from "../benchmarks/egopath/aggregate.js";
-import { scoreTasks as egotlScoreTasks } from "../benchmarks/egotl/aggregate.js";
-import { scoreTasks as epicScoreTasks } from "../benchmarks/epic/aggregate.js";
-import { scoreTasks as pathevalScoreTasks } from "../benchmarks/patheval/aggregate.js";
-import { scoreTasks as vcnScoreTasks } from "../benchmarks/vcn/aggregate.js";
+import { BENCHMARKS } from "../registry.js";
 import { mdText, table } from "./markdown.js";
 
 // ------------------------------------------------------------------ facts from the results
@@ -57,15 +53,6 @@ export function resultFacts(results: ItemResult[], nTotal: number, tasks: readon
   return { n_total: nTotal, n_scored: scored, complete: scored === nTotal && !error, ...(error ? { first_error: error } : {}), missing_by_task: missing };
 }
 
-/** The tasks a benchmark's overall number averages, given the tasks asked (each aggregate.ts says). */
-const SCORE_TASKS: Record<string, (asked: readonly string[]) => readonly string[]> = {
-  egopath: egopathScoreTasks,
-  egotl: egotlScoreTasks,
-  epic: epicScoreTasks,
-  patheval: pathevalScoreTasks,
-  vcn: vcnScoreTasks,
-};
-
 export interface ScoreCoverage {
   /** The tasks the overall number averages. */
   tasks: string[];
@@ -77,7 +64,7 @@ export interface ScoreCoverage {
 export function scoreCoverage(benchmark: string, results: ItemResult[]): ScoreCoverage {
   const asked = [...new Set(results.map((r) => r.task))];
   const answered = new Set(results.filter(hasPrediction).map((r) => r.task));
-  const tasks = [...(SCORE_TASKS[benchmark] ?? ((a: readonly string[]) => a))(asked)];
+  const tasks = [...(BENCHMARKS[benchmark]?.scoreTasks(asked) ?? asked)];
   return { tasks, without_predictions: tasks.filter((t) => !answered.has(t)) };
 }
 

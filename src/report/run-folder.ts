@@ -1,8 +1,8 @@
 /**
  * A run folder as reports and the viewer read it: scores.json and items.jsonl when the run has
  * finished, live.json and live.jsonl while it is in progress (or after it was interrupted). A
- * navigation run (`navigate vcn`: scores.json of kind "navigation", episodes.jsonl) is read by
- * navigation-folder.ts into the same shape, with its episodes under `navigation`.
+ * run of episodes (`navigate vcn`: scores.json of kind "navigation", episodes.jsonl) is read by its
+ * benchmark (episode-runs.ts) into the same shape, with its episodes under `navigation`.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
@@ -12,8 +12,7 @@ import { activeWriter, LOCK_FILE } from "../core/lock.js";
 import { LIVE_HEADER, LIVE_RESULTS, outputsMismatch, readResultLines, type LiveHeader, type ResultLines } from "../core/outputs.js";
 import { DataError, formatProblem, UsageError, type DataProblem } from "../core/problems.js";
 import { getBenchmark } from "../registry.js";
-import { isNavigationFolder, NAV_EPISODES, readNavigationFolder, type NavigationFolder } from "./navigation-folder.js";
-import type { NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
+import { episodeBenchmarkOf, episodeRunMarkers, episodeRunsOf, type EpisodeFolder, type EpisodeRunScores } from "./episode-runs.js";
 
 export interface RunFolder {
   /** The run's key everywhere (reports, viewer, comparisons): never its model, which two runs may share. */
@@ -41,8 +40,8 @@ export interface RunFolder {
    * process holds the folder's lock) or cut off by a run that stopped (resuming rewrites it).
    */
   partialLine: { line: number; writing: boolean } | null;
-  /** A navigation run (`navigate vcn`): its scores.json and episode records; `scores` and `results` then stay empty. */
-  navigation?: NavigationFolder;
+  /** A run of episodes (`navigate vcn`): its scores.json and episode records; `scores` and `results` then stay empty. */
+  navigation?: EpisodeFolder;
 }
 
 /** A folder, or a scores.json file inside one. */
@@ -120,8 +119,10 @@ export function readRunFolder(input: string): RunFolder {
   const hasScores = existsSync(scoresFile);
   const scores = hasScores ? readJsonFile<ScoresDocument>(scoresFile) : null;
   const live = existsSync(liveFile) && mtime(liveFile) >= mtime(scoresFile) ? readJsonFile<LiveHeader>(liveFile) : null;
-  if (isNavigationFolder(dir, scores)) {
-    const run = readNavigationFolder(dir, scores as NavigationRunScores | null);
+  const episodic = episodeBenchmarkOf(scores, (file) => existsSync(path.join(dir, file)));
+  // Before its scores.json, a folder is a run of episodes when it has their files and no item run's.
+  if (episodic !== undefined && (scores || (!existsSync(path.join(dir, LIVE_HEADER)) && !existsSync(path.join(dir, "items.jsonl"))))) {
+    const run = episodeRunsOf(episodic).readFolder(dir, scores as EpisodeRunScores | null);
     return { ...run, problems: withWriter(dir, run.problems) };
   }
   if (!scores && !live) throw new UsageError(`${input} holds no scores.json (and no run in progress)`);
@@ -180,7 +181,7 @@ export function loadRunItems(run: RunFolder): Map<string, BenchItem> {
   return new Map(items.map((item) => [item.id, item]));
 }
 
-const isRunFolder = (dir: string) => existsSync(path.join(dir, "scores.json")) || existsSync(path.join(dir, LIVE_HEADER)) || existsSync(path.join(dir, NAV_EPISODES));
+const isRunFolder = (dir: string) => ["scores.json", LIVE_HEADER, ...episodeRunMarkers()].some((file) => existsSync(path.join(dir, file)));
 
 /**
  * Run folders named directly, or found one level below a folder that holds several (e.g.

@@ -11,7 +11,7 @@ import path from "node:path";
 import { LOCK_FILE } from "../core/lock.js";
 import { LIVE_HEADER, LIVE_RESULTS, OUTPUTS_MANIFEST } from "../core/outputs.js";
 import { galleryItems, navigationEpisodes, runMeta } from "../report/html-report.js";
-import { episodeDetail, NAV_EPISODES, topdownPath, type EpisodeRow } from "../report/navigation-folder.js";
+import { episodeRunMarkers, episodeRunsOf, type EpisodeRow } from "../report/episode-runs.js";
 import { attachPrompts, overlayRenderer, promptViewer, type GalleryItem } from "../report/gallery.js";
 import { comparisonTable } from "../report/compare.js";
 import { promptImages, promptRebuilder, runSeed } from "../report/sent-prompt.js";
@@ -38,7 +38,7 @@ export interface Viewer {
 }
 
 // The lock too: whether a torn last line is being written or was cut off depends on it.
-const WATCHED = ["scores.json", "items.jsonl", OUTPUTS_MANIFEST, LOCK_FILE, LIVE_HEADER, LIVE_RESULTS, NAV_EPISODES];
+const watched = () => ["scores.json", "items.jsonl", OUTPUTS_MANIFEST, LOCK_FILE, LIVE_HEADER, LIVE_RESULTS, ...episodeRunMarkers()];
 const THUMB_SIDE = 360;
 const LARGE_SIDE = 1024;
 const SIDES = new Set([THUMB_SIDE, LARGE_SIDE]);
@@ -46,8 +46,9 @@ const SIDES = new Set([THUMB_SIDE, LARGE_SIDE]);
 /** Changes whenever a watched file of any run folder changes (size or time). */
 function folderVersion(dirs: string[]): string {
   const hash = createHash("sha256");
+  const names = watched();
   for (const dir of dirs) {
-    for (const name of WATCHED) {
+    for (const name of names) {
       const file = path.join(dir, name);
       const stat = existsSync(file) ? statSync(file) : undefined;
       hash.update(`${file}\u0000${stat ? `${stat.size}:${stat.mtimeMs}` : "-"}\n`);
@@ -182,7 +183,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         image: `/overlay/${item.run}/${item.index}.png?side=${LARGE_SIDE}`,
       }));
       const episodes = navigationEpisodes(runs).map((row) => {
-        const topdown = runFileUrl(dirs, row.run, topdownPath(row.id));
+        const topdown = runFileUrl(dirs, row.run, episodeRunsOf(runs[row.run]!.benchmark).topdownPath(row.id));
         return topdown ? { ...row, topdown } : row;
       });
       cached = { version, runs, items, episodes };
@@ -249,7 +250,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     if (episode) {
       const runIndex = Number(episode[1]);
       const run = current().runs[runIndex];
-      const detail = run ? episodeDetail(run, runIndex, Number(episode[2]), (relative) => runFileUrl(dirs, runIndex, relative)) : undefined;
+      const detail = run?.navigation ? episodeRunsOf(run.benchmark).episodeDetail(run, runIndex, Number(episode[2]), (relative) => runFileUrl(dirs, runIndex, relative)) : undefined;
       return detail ? sendJson(res, detail) : sendText(res, 404, "no such episode");
     }
     if (route === "/fragment/summary") return send(res, 200, "text/html; charset=utf-8", summaryHtml(current().runs));

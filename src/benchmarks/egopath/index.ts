@@ -4,7 +4,7 @@ import { UsageError } from "../../core/problems.js";
 import { tallyResults } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { pyToPlain } from "../../core/pycompat/json.js";
-import { aggregate, type ScoredQuestion } from "./aggregate.js";
+import { aggregate, scoreTasks, type ScoredQuestion } from "./aggregate.js";
 import { egopathBaselines } from "./baselines.js";
 import { loadRelease, toIdOrNull, type Split } from "./load.js";
 import { normalizeReply, parseStoredOutput, predictionOutput } from "./parse.js";
@@ -216,6 +216,8 @@ export const egopath: Benchmark<EgoPathItem> = {
   readPrediction,
   scoreItem: (item, answer) => outcomeDetail(scoreItem(item, (answer.value as bigint[] | null) ?? null)),
   summarize: (items, results, tasks, options) => ({ split: "test", ...summarize(items, results, tasks, options) }),
+  scoreName: "EgoPath Score",
+  scoreTasks,
   baselines: egopathBaselines,
   markdown: egopathMarkdown,
   audit: egopathAudit,

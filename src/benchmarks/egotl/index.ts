@@ -10,7 +10,7 @@ import { DataError, UsageError } from "../../core/problems.js";
 import { tallyResults } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { MRA_THRESHOLDS } from "../../stats/mra.js";
-import { summarizeUnits, toUnits } from "./aggregate.js";
+import { summarizeUnits, toUnits, scoreTasks } from "./aggregate.js";
 import { egotlBaselines, FREQUENCY_NEEDS_TRAIN, frequencyReply, frequencyTable, type FrequencyTable } from "./baselines.js";
 import type { FrameSpec } from "../../media/frames.js";
 import { loadEgoTL, type EgoTLItem } from "./load.js";
@@ -180,6 +180,8 @@ export function makeEgoTL(settings: Settings): Benchmark<EgoTLItem> {
     readPrediction,
     scoreItem: (item, answer) => scoreDetail(item, answer),
     summarize: makeSummarize(settings),
+    scoreName: "Avg.",
+    scoreTasks,
     baselines: egotlBaselines(settings.train),
     markdown: egotlMarkdown,
     charts: egotlCharts,

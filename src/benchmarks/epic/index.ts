@@ -4,7 +4,7 @@ import { UsageError } from "../../core/problems.js";
 import type { PyDict, PyValue } from "../../core/pycompat/json.js";
 import { pyToPlain } from "../../core/pycompat/json.js";
 import { tallyResults } from "../../core/results.js";
-import { bootstrapGroups, countAccuracyByTargets, countingByTargets, perItemTable, summarizeSamples, type ScoredSample } from "./aggregate.js";
+import { bootstrapGroups, countAccuracyByTargets, countingByTargets, perItemTable, summarizeSamples, scoreTasks, type ScoredSample } from "./aggregate.js";
 import { epicBaselines } from "./baselines.js";
 import { canonicalCoordMode, coordModeForModel, COORD_MODES, type CoordMode } from "./coords.js";
 import { formatReply, NO_VALID_RESPONSE, NOT_REQUIRED, type FormattedReply as Formatted } from "./format.js";
@@ -246,6 +246,8 @@ function makeEpic(settings: Settings): Benchmark<EpicItem> {
     },
     scoreItem: (item, answer, prompt) => pyToPlain(scoreWith(settings)(item, answer, prompt) as unknown as PyValue) as Record<string, unknown>,
     summarize: summarizeWith(settings),
+    scoreName: "Overall",
+    scoreTasks,
     baselines: epicBaselines,
     markdown: epicMarkdown,
     charts: epicCharts,

@@ -4,7 +4,7 @@ import { DataError, UsageError } from "../../core/problems.js";
 import type { DataRootOptions } from "../../core/dataroot.js";
 import { tallyResults, type ResultCounts } from "../../core/results.js";
 import type { PyDict } from "../../core/pycompat/json.js";
-import { meanDifferences, summarizePairs, type ScoredPair } from "./aggregate.js";
+import { meanDifferences, summarizePairs, scoreTasks, type ScoredPair } from "./aggregate.js";
 import { pathevalBaselines } from "./baselines.js";
 import { pathevalAudit } from "./audit.js";
 import { PAPER_TABLE_10, parseGenerateSet, summaryNotes, type GenerateOptions } from "./generate-options.js";
@@ -39,8 +39,9 @@ export { generatePathEval, type GenerateSummary } from "./generate.js";
 export { parseGenerateSet, parseThresholds, PRESETS } from "./generate-options.js";
 export { readUserEnvironments, readScenarioFile, parseScenarioFile } from "./user-files.js";
 export { drawProbingPairs } from "./probing-set.js";
-export { readProbeResults, probeResultsMarkdown, PAPER_TABLE_4, PAPER_TABLE_13 } from "./probe-results.js";
+export { readProbeResults, probeResultsMarkdown, MAX_RESULT_LINE, PAPER_TABLE_4, PAPER_TABLE_13 } from "./probe-results.js";
 export { exportPathEval, EXPORT_SETTINGS } from "./export.js";
+export type { ExportSetting } from "./export-settings.js";
 export { PAPER_TABLE_10, type GenerateOptions } from "./generate-options.js";
 export { readPlannerPaths } from "./planfile.js";
 export { scoreProbe, summarizeAbstraction, summarizeFineGrained } from "./probe-score.js";
@@ -282,6 +283,8 @@ export const patheval: Benchmark<PathEvalItem> = {
   readPrediction,
   scoreItem,
   summarize,
+  scoreName: "accuracy",
+  scoreTasks,
   baselines: pathevalBaselines,
   audit: pathevalAudit,
   markdown: pathevalMarkdown,

@@ -7,7 +7,8 @@ import { messagesMentionJson, type Answer, type Benchmark, type ItemResult, type
 import { UsageError } from "../../core/problems.js";
 import type { PyDict } from "../../core/pycompat/json.js";
 import { tallyResults } from "../../core/results.js";
-import { summarizeGoals, type ScoredGoal } from "./aggregate.js";
+import { summarizeGoals, scoreTasks, type ScoredGoal } from "./aggregate.js";
+import { navigationEpisodes } from "./navigate/episodes.js";
 import { vcnBaselines } from "./baselines.js";
 import { vcnAudit } from "./audit.js";
 import { deriveCounterfactuals, reasonsText, skipReasons, uncheckedCounts } from "./interventions.js";
@@ -42,6 +43,14 @@ export { vcnBaselines } from "./baselines.js";
 export { goalIdFromRun, navigationFromFiles, type NavigationFiles } from "./navigation-files.js";
 export { vcnMarkdown, vcnTerminal, navigationMarkdown } from "./report.js";
 export type * from "./types.js";
+// Closed-loop navigation (navigate/): what the `navigate` command and the demo run and print.
+export { BUILTIN_AGENTS } from "./navigate/agents.js";
+export { EPISODES_FILE, RUN_HEADER } from "./navigate/files.js";
+export { writeNavigationOutputs } from "./navigate/outputs.js";
+export { INTERVENTIONS, NAV_MODES, OBSERVATIONS } from "./navigate/prompt.js";
+export { navigationRunsMarkdown, navigationTerminal, type NavigationRunScores } from "./navigate/report.js";
+export type { NavigationScores, NavigationSource } from "./navigate/scores.js";
+export { executeNavigation, type NavigationRunOptions } from "./navigate/session.js";
 
 /**
  * Raw text -> answer; the number is mapped to a tour index with the prompt's labels. The stored
@@ -197,6 +206,12 @@ export const vcn: Benchmark<VcnItem> = {
   readPrediction,
   scoreItem,
   summarize,
+  scoreName: "Avg. SR, mean of types",
+  scoreTasks,
+  // Read when asked for: navigate/episodes.ts reaches this module again through the reports (registry.ts).
+  get episodes() {
+    return navigationEpisodes;
+  },
   baselines: vcnBaselines,
   audit: vcnAudit,
   markdown: vcnMarkdown,

@@ -8,7 +8,7 @@
  */
 import type { ScoresDocument } from "../../core/benchmark.js";
 import { UsageError } from "../../core/problems.js";
-import { isNavigationScores } from "../../benchmarks/vcn/navigate/report.js";
+import { isEpisodeRunScores } from "../episode-runs.js";
 import { markdownReport, type ReportRun } from "../render.js";
 import { leaderboard, leaderboardCsv, leaderboardLatex, leaderboardMarkdown } from "./leaderboard.js";
 import type { BlindReference } from "../blind-rows.js";
@@ -32,7 +32,7 @@ export function checkTable(format: string, table: string | undefined): string | 
   return table;
 }
 
-const benchmarkCount = (runs: ScoresDocument[]) => new Set(runs.filter((run) => !isNavigationScores(run)).map((run) => run.benchmark)).size;
+const benchmarkCount = (runs: ScoresDocument[]) => new Set(runs.filter((run) => !isEpisodeRunScores(run)).map((run) => run.benchmark)).size;
 
 /** Which parts md and latex write. */
 function parts(table: string, runs: ScoresDocument[]): { board: boolean; tables: boolean } {

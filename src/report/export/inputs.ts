@@ -10,11 +10,10 @@ import { existsSync, readdirSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { LIVE_HEADER, LIVE_RESULTS } from "../../core/outputs.js";
 import { appendAll, UsageError } from "../../core/problems.js";
-import { NAV_EPISODES } from "../navigation-folder.js";
-import { RUN_HEADER } from "../../benchmarks/vcn/navigate/files.js";
+import { episodeRunMarkers } from "../episode-runs.js";
 
 /** Files whose presence makes a folder a run folder (finished, in progress, or stopped before scores.json). */
-const RUN_MARKERS = ["scores.json", "items.jsonl", LIVE_HEADER, LIVE_RESULTS, NAV_EPISODES, RUN_HEADER];
+const runMarkers = () => ["scores.json", "items.jsonl", LIVE_HEADER, LIVE_RESULTS, ...episodeRunMarkers()];
 
 /** How deep below a named folder runs are looked for (runs/<group>/<run>/repeat-k is 3). */
 export const MAX_SEARCH_DEPTH = 8;
@@ -25,11 +24,11 @@ export function isAuditFolder(dir: string): boolean {
 }
 
 export function isRunFolder(dir: string): boolean {
-  return !isAuditFolder(dir) && RUN_MARKERS.some((name) => existsSync(path.join(dir, name)));
+  return !isAuditFolder(dir) && runMarkers().some((name) => existsSync(path.join(dir, name)));
 }
 
 /** What the HTML page and the viewer can show: a finished run, a run in progress, or a navigation run (items.jsonl alone is a run stopped before its first scores.json). */
-const isReadable = (dir: string) => RUN_MARKERS.filter((name) => name !== "items.jsonl").some((name) => existsSync(path.join(dir, name)));
+const isReadable = (dir: string) => runMarkers().filter((name) => name !== "items.jsonl").some((name) => existsSync(path.join(dir, name)));
 
 export interface ExpandedInputs {
   /** Run folders and scores.json files, in argument order, each folder's finds sorted. */

@@ -1,11 +1,11 @@
 /**
  * Run labels as the tables print them: each benchmark's runs are labelled together with that
- * benchmark's defaults (run-facts.ts runLabels), navigation runs together (navigationRunLabels),
+ * benchmark's defaults (run-facts.ts runLabels), a benchmark's runs of episodes together (its episodes' runLabels),
  * so a row of an export carries the label of the same run's row in report.md.
  */
 import type { ScoresDocument } from "../../core/benchmark.js";
-import { isNavigationScores, navigationRunLabels, type NavigationRunScores } from "../../benchmarks/vcn/navigate/report.js";
 import { getBenchmark } from "../../registry.js";
+import { episodeRunsOf, isEpisodeRunScores } from "../episode-runs.js";
 import { runLabels, type RunDefaults } from "../run-facts.js";
 
 export function defaultsOf(benchmark: string): RunDefaults {
@@ -13,8 +13,8 @@ export function defaultsOf(benchmark: string): RunDefaults {
   return { prompt: b.promptSources[0], control: b.promptControls[0] };
 }
 
-/** The group a run's label is made unique in: its benchmark, or "navigation". */
-export const labelGroupOf = (run: ScoresDocument): string => (isNavigationScores(run) ? "navigation" : run.benchmark);
+/** The group a run's label is made unique in: its benchmark's item runs, or its runs of episodes. */
+const labelGroupOf = (run: ScoresDocument): string => (isEpisodeRunScores(run) ? `\u0000navigation ${run.benchmark}` : run.benchmark);
 
 /** One label per run, in the order given. */
 export function reportLabels(runs: ScoresDocument[]): string[] {
@@ -23,7 +23,8 @@ export function reportLabels(runs: ScoresDocument[]): string[] {
   const labels = new Array<string>(runs.length);
   for (const [group, indices] of groups) {
     const members = indices.map((i) => runs[i]!);
-    const named = group === "navigation" ? navigationRunLabels(members as unknown as NavigationRunScores[]) : runLabels(members, defaultsOf(group));
+    const first = members[0]!;
+    const named = isEpisodeRunScores(first) ? episodeRunsOf(first.benchmark).runLabels(members.flatMap((m) => (isEpisodeRunScores(m) ? [m] : []))) : runLabels(members, defaultsOf(group));
     indices.forEach((i, k) => (labels[i] = named[k]!));
   }
   return labels;

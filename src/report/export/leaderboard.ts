@@ -13,8 +13,8 @@
  * (they are in the tidy CSV and the navigation tables).
  */
 import type { ScoresDocument } from "../../core/benchmark.js";
-import { isNavigationScores } from "../../benchmarks/vcn/navigate/report.js";
-import { getBenchmark } from "../../registry.js";
+import { isEpisodeRunScores } from "../episode-runs.js";
+import { BENCHMARKS, getBenchmark } from "../../registry.js";
 import { table } from "../markdown.js";
 import { meanAndSd, repeatOf } from "../repeats.js";
 import { coverageOf, overallCell, runCounts } from "../run-facts.js";
@@ -23,14 +23,6 @@ import { booktabs } from "./latex.js";
 import { reportLabels } from "./labels.js";
 import { BLIND_CEILING_MARGIN, overallChance, type BlindReference } from "../blind-rows.js";
 
-/** What each benchmark's headline `score` is (its definitions in scores.json say the same). */
-const HEADLINE: Record<string, string> = {
-  egopath: "EgoPath Score",
-  vcn: "Avg. SR, mean of types",
-  egotl: "Avg.",
-  epic: "Overall",
-  patheval: "accuracy",
-};
 
 export interface LeaderboardCell {
   /** scores.json `score` (null when it has none). */
@@ -103,7 +95,7 @@ export function leaderboard(runs: ScoresDocument[], references: readonly BlindRe
   };
   const repeatGroups = new Map<string, ScoresDocument[]>();
   runs.forEach((run, i) => {
-    if (isNavigationScores(run)) return;
+    if (isEpisodeRunScores(run)) return;
     const repeat = repeatOf(run);
     if (!repeat) return put(labels[i]!, run.benchmark, leaderboardCell(run));
     const key = `${run.benchmark}\u0000${repeat.group}`;
@@ -151,7 +143,7 @@ function withBlindRows(board: Leaderboard, references: readonly BlindReference[]
 }
 
 const titleOf = (id: string) => getBenchmark(id).title;
-const headlineOf = (id: string) => HEADLINE[id] ?? "score";
+const headlineOf = (id: string) => BENCHMARKS[id]?.scoreName ?? "score";
 
 /** Column headers of the printed tables: "EgoPathBench (EgoPath Score)". */
 const printedHeader = (board: Leaderboard) => ["Run", ...board.benchmarks.map((id) => `${titleOf(id)} (${headlineOf(id)})`)];

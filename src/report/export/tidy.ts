@@ -17,7 +17,7 @@
  * - navigation runs (`navigate vcn`): benchmark "vcn-navigation", rows as navigationRows says.
  */
 import type { ItemResult, ScoresDocument } from "../../core/benchmark.js";
-import { isNavigationScores, navigationCounts, type NavigationRunScores } from "../../benchmarks/vcn/navigate/report.js";
+import { episodeRunsOf, isEpisodeRunScores, type EpisodeRunScores } from "../episode-runs.js";
 import { runCounts, runFolderOf } from "../run-facts.js";
 import { csvTable } from "./csv.js";
 import { reportLabels } from "./labels.js";
@@ -95,32 +95,15 @@ function itemRunRows(run: ScoresDocument, label: string, results: ItemResult[] |
   return rows;
 }
 
-/**
- * A navigation run's metrics: its pooled summary ("overall") and each instruction type's
- * (scores.json navigation.summary and navigation.by_task); n = that row's episodes (RSR: the
- * episodes with a known target room, rsr_n); n_total = episodes asked, known for "overall" only.
- */
-function navigationRows(run: NavigationRunScores, label: string): TidyRow[] {
+/** A run of episodes: its benchmark's metrics (episode-runs.ts metricRows), under "<benchmark>-navigation". */
+function navigationRows(run: EpisodeRunScores, label: string): TidyRow[] {
   const base = runColumns(run, label, `${run.benchmark}-navigation`);
-  const c = navigationCounts(run);
-  const nav = record(run.navigation) ?? {};
-  const rows: TidyRow[] = [];
-  const add = (task: string, summary: unknown) => {
-    const s = record(summary);
-    if (!s) return;
-    for (const [metric, value] of blockMetrics(s)) {
-      const n = metric === "RSR" ? finite(s["rsr_n"]) : finite(s["n"]);
-      rows.push({ ...base, task, metric, value, ci_low: null, ci_high: null, n, n_total: task === "overall" ? c.episodes : null });
-    }
-  };
-  add("overall", nav["summary"]);
-  for (const [task, summary] of Object.entries(record(nav["by_task"]) ?? {})) add(task, summary);
-  return rows;
+  return episodeRunsOf(run.benchmark).metricRows(run).map((row) => ({ ...base, task: row.task, metric: row.metric, value: row.value, ci_low: null, ci_high: null, n: row.n, n_total: row.nTotal }));
 }
 
 export function tidyRows(runs: Array<{ scores: ScoresDocument; results: ItemResult[] | null }>): TidyRow[] {
   const labels = reportLabels(runs.map((r) => r.scores));
-  return runs.flatMap((run, i) => (isNavigationScores(run.scores) ? navigationRows(run.scores, labels[i]!) : itemRunRows(run.scores, labels[i]!, run.results)));
+  return runs.flatMap((run, i) => (isEpisodeRunScores(run.scores) ? navigationRows(run.scores, labels[i]!) : itemRunRows(run.scores, labels[i]!, run.results)));
 }
 
 export function tidyCsv(rows: TidyRow[]): string {

@@ -11,7 +11,7 @@ import { executeRun } from "../../../src/core/session.js";
 import { htmlReport } from "../../../src/report/html-report.js";
 import { summaryHtml } from "../../../src/report/page.js";
 import { markdownReport, readScores } from "../../../src/report/render.js";
-import { episodeDetail, episodeRows, readingWords } from "../../../src/report/navigation-folder.js";
+import { episodeDetail, episodeRows, readingWords } from "../../../src/benchmarks/vcn/navigate/folder.js";
 import { readRunFolder, RunFolderError } from "../../../src/report/run-folder.js";
 import { startViewer, type Viewer } from "../../../src/serve/server.js";
 import { artifact, launchBrowser, openRecordedPage } from "../../helpers/browser.js";

@@ -17,6 +17,7 @@
  * do (report/run-facts.ts nScoredCell).
  */
 import type { EnvInfo } from "../../../sim/types.js";
+import type { EpisodeRunScores } from "../../../report/episode-runs.js";
 import { mdText, table } from "../../../report/markdown.js";
 import { uniqueLabels } from "../../../report/svg.js";
 import { reasonsText, skipReasons } from "../interventions.js";
@@ -24,12 +25,7 @@ import type { NavigationReport, NavSummary } from "../navigation.js";
 import { R2O_TASKS, TASK_CODES, TASK_NAMES } from "../schema.js";
 
 /** scores.json of a navigation run, as far as the tables read it. */
-export interface NavigationRunScores {
-  kind: "navigation";
-  benchmark: string;
-  name?: string;
-  data?: string;
-  model: string;
+export interface NavigationRunScores extends EpisodeRunScores {
   agent?: string;
   mode?: string;
   intervention?: string;
@@ -38,8 +34,6 @@ export interface NavigationRunScores {
   complete?: boolean;
   counts?: { episodes?: number; done?: number; error?: number; not_run?: number };
   navigation?: Partial<NavigationReport>;
-  created_at?: string;
-  [key: string]: unknown;
 }
 
 type Loose = Record<string, unknown>;
@@ -414,5 +408,3 @@ export function navigationRunMarkdown(scores: NavigationRunScores): string {
   return navigationRunsMarkdown([scores], `# VCN-Bench navigation: ${mdText(navigationRunLabel(scores))}`);
 }
 
-/** Whether a scores.json is a navigation run's. */
-export const isNavigationScores = (value: unknown): value is NavigationRunScores => record(value)?.["kind"] === "navigation";

@@ -1,7 +1,8 @@
 /**
  * A navigation run folder (`spatialprobe navigate vcn --out DIR`) as reports and the viewer read
- * it: scores.json (kind "navigation"), episodes.jsonl (one EpisodeRecord a line, growing while the
- * run is in progress), episodes/<id>/topdown.png and the step sheets episodes/<id>/steps/<t>.jpg.
+ * it (report/episode-runs.ts): scores.json (kind "navigation"), navigate.json, episodes.jsonl (one
+ * EpisodeRecord a line, growing while the run is in progress), episodes/<id>/topdown.png and the
+ * step sheets episodes/<id>/steps/<t>.jpg.
  *
  * Every line of episodes.jsonl is untrusted: a line that is not an episode record is a problem
  * with its file and line; fields are read defensively for display (wrong types count as absent,
@@ -9,29 +10,14 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { activeWriter } from "../core/lock.js";
-import { readJsonLines } from "../core/outputs.js";
-import type { DataProblem } from "../core/problems.js";
-import { parseJson } from "../core/jsonl.js";
-import { isNavigationScores, navigationCounts, type NavigationRunScores } from "../benchmarks/vcn/navigate/report.js";
-import { EPISODES_FILE, RUN_HEADER, safeName } from "../benchmarks/vcn/navigate/files.js";
-import type { RunFolder } from "./run-folder.js";
-
-export const NAV_EPISODES = EPISODES_FILE;
-
-/** An episode record as read: the line's object, with a string episode_id and a steps array. */
-export type EpisodeLine = Record<string, unknown> & { episode_id: string; steps: unknown[] };
-
-export interface NavigationFolder {
-  /** scores.json (null before the run wrote one). */
-  scores: NavigationRunScores | null;
-  /** navigate.json, the run's identity as it started (model, agent, mode, intervention, settings), when readable. */
-  header: Partial<NavigationRunScores> | null;
-  /** Episodes the run asks (scores.json's count, else navigate.json's `episodes`); null while unknown. */
-  asked: number | null;
-  /** One record per episode id (a later line for the same id replaces an earlier one, as a resumed run rewrites it). */
-  records: EpisodeLine[];
-}
+import { activeWriter } from "../../../core/lock.js";
+import { readJsonLines } from "../../../core/outputs.js";
+import type { DataProblem } from "../../../core/problems.js";
+import { parseJson } from "../../../core/jsonl.js";
+import type { DecisionView, EpisodeDetail, EpisodeLine, EpisodeLines, EpisodeRow, EpisodeRunScores } from "../../../report/episode-runs.js";
+import type { RunFolder } from "../../../report/run-folder.js";
+import { navigationCounts, type NavigationRunScores } from "./report.js";
+import { EPISODES_FILE, RUN_HEADER, safeName } from "./files.js";
 
 type Loose = Record<string, unknown>;
 const record = (value: unknown): Loose | undefined => (value && typeof value === "object" && !Array.isArray(value) ? (value as Loose) : undefined);
@@ -40,13 +26,6 @@ const textOf = (value: unknown, max = 2000): string | null => (typeof value === 
 
 /** Longest reply text the viewer shows (replies are capped by the run too). */
 const REPLY_MAX = 20_000;
-
-export interface EpisodeLines {
-  records: EpisodeLine[];
-  problems: DataProblem[];
-  /** The last line when it lacks its newline and the run is in progress (being appended). */
-  partialLine: number | null;
-}
 
 /** episodes.jsonl's records; `live`: a last line without its newline is one being written, not a problem. */
 export function readEpisodeLines(file: string, live: boolean): EpisodeLines {
@@ -62,13 +41,6 @@ export function readEpisodeLines(file: string, live: boolean): EpisodeLines {
 
 const mtime = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : -1);
 
-/** A folder holds a navigation run: its scores.json says so, or (before one is written) it has navigate.json or episodes.jsonl and no item-run files. */
-export function isNavigationFolder(dir: string, scores: unknown): boolean {
-  if (scores !== null && scores !== undefined) return isNavigationScores(scores);
-  const started = existsSync(path.join(dir, RUN_HEADER)) || existsSync(path.join(dir, NAV_EPISODES));
-  return started && !existsSync(path.join(dir, "live.json")) && !existsSync(path.join(dir, "items.jsonl"));
-}
-
 /** navigate.json as written when the run started; a header that does not read is a problem, not an error. */
 function readHeader(dir: string): { header: Partial<NavigationRunScores> | null; problems: DataProblem[] } {
   const file = path.join(dir, RUN_HEADER);
@@ -83,7 +55,7 @@ function readHeader(dir: string): { header: Partial<NavigationRunScores> | null;
  * episodes.jsonl is newer than scores.json, or before scores.json exists; finished otherwise.
  */
 export function readNavigationFolder(dir: string, scores: NavigationRunScores | null): RunFolder {
-  const file = path.join(dir, NAV_EPISODES);
+  const file = path.join(dir, EPISODES_FILE);
   const writer = activeWriter(dir);
   const inProgress = writer !== undefined || !scores || mtime(file) > mtime(path.join(dir, "scores.json"));
   const read = readEpisodeLines(file, inProgress);
@@ -114,31 +86,15 @@ export function readNavigationFolder(dir: string, scores: NavigationRunScores | 
 // ------------------------------------------------------------------ the viewer's rows
 
 /** The per-episode metrics scores.json holds, by episode id. */
-function metricsById(scores: NavigationRunScores | null): Map<string, Loose> {
-  const list = Array.isArray(scores?.navigation?.per_episode) ? (scores!.navigation!.per_episode as unknown[]) : [];
+function metricsById(scores: EpisodeRunScores | null): Map<string, Loose> {
+  const perEpisode = record(scores?.["navigation"])?.["per_episode"];
+  const list = Array.isArray(perEpisode) ? (perEpisode as unknown[]) : [];
   const out = new Map<string, Loose>();
   for (const entry of list) {
     const e = record(entry);
     if (e && typeof e["episode_id"] === "string") out.set(e["episode_id"], e);
   }
   return out;
-}
-
-export interface EpisodeRow {
-  /** Run index and the episode's position among the run's records. */
-  run: number;
-  index: number;
-  id: string;
-  task: string;
-  /** success / failure (scored), error (provider error), not scored (no metrics yet). */
-  outcome: string;
-  spl: number | null;
-  steps: number;
-  collisions: number;
-  end: string;
-  instruction: string;
-  /** The top-down picture (a /files/ URL when served, a data: URI in report.html), when there is one. */
-  topdown?: string;
 }
 
 /** The relative path of an episode's top-down picture. */
@@ -172,48 +128,6 @@ export function episodeRows(run: RunFolder, runIndex: number): EpisodeRow[] {
 }
 
 // ------------------------------------------------------------------ one episode in full
-
-export interface DecisionView {
-  index: number;
-  at_step: number | null;
-  /** What it asked for, in words: "FORWARD", "go to (1.20, -3.40) within 0.50 m, then stop: frame 7". */
-  asked: string;
-  reply: string | null;
-  /** How the reply was read, in words. */
-  reading: string | null;
-  error: string | null;
-  /** The goal frame named and whether it is a success frame. */
-  goal: string | null;
-  cached: boolean;
-}
-
-export interface StepView {
-  t: number | null;
-  action: string;
-  collided: boolean;
-  position: string;
-  heading_deg: number | null;
-  decision: number | null;
-  image: string | null;
-}
-
-export interface EpisodeDetail {
-  run: number;
-  index: number;
-  id: string;
-  task: string;
-  instruction: string;
-  status: string;
-  end: string;
-  agent: string;
-  intervention: string;
-  prior: string;
-  metrics: string[];
-  topdown: string | null;
-  start: { position: string; heading_deg: number | null; image: string | null };
-  decisions: DecisionView[];
-  steps: StepView[];
-}
 
 const vec = (value: unknown): string => (Array.isArray(value) && value.every((v) => typeof v === "number") ? value.map((v) => (v as number).toFixed(2)).join(", ") : "–");
 

@@ -1,6 +1,6 @@
 /**
  * Wall time of every test file, run as `npm test` runs them (the same compiled files in the same
- * order, two at a time, each in its own `node --test` process, after scripts/build-tests.mjs), and
+ * order, three at a time, each in its own `node --test` process, after scripts/build-tests.mjs), and
  * of the whole run, the test build included, against issue 31's 15-minute target:
  *
  *   npm run build && node --import tsx bench/test-times.ts [--jobs N] [FILE...]   (FILE: test/**.test.ts)
@@ -16,7 +16,7 @@ import path from "node:path";
 
 const args = process.argv.slice(2);
 const jobsAt = args.indexOf("--jobs");
-const jobs = jobsAt >= 0 ? Number(args[jobsAt + 1]) : 2;
+const jobs = jobsAt >= 0 ? Number(args[jobsAt + 1]) : 3;
 const all = args.includes("--all");
 const named = args.filter((a, i) => a.endsWith(".ts") && args[i - 1] !== "--jobs");
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -1,5 +1,6 @@
-// The test files `npm test` runs, longest first: two run at a time, so the long ones start while
-// the short ones fill the other slot, and the run does not end on one long file alone. The order
+// The test files `npm test` runs, longest first: three run at a time on two cores (several files
+// mostly wait on servers, timers or child processes), so the long ones start while the short ones
+// fill the other slots, and the run does not end on one long file alone. The order
 // is by CPU seconds measured in a whole run of the compiled files (2026-12-07); files not listed follow, sorted.
 // With --built, the compiled files `npm test` runs (scripts/build-tests.mjs).
 import { readdirSync } from "node:fs";

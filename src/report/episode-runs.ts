@@ -162,6 +162,9 @@ export interface EpisodeRuns {
   topdownPath(episodeId: string): string;
 }
 
+/** The group a run is labelled and coloured in: its benchmark's item runs, or that benchmark's runs of episodes. */
+export const runGroupKey = (benchmark: string, episodic: boolean): string => (episodic ? `\u0000navigation ${benchmark}` : benchmark);
+
 const withEpisodes = (): Array<[string, EpisodeRuns]> =>
   Object.entries(BENCHMARKS as Record<string, Benchmark<BenchItem>>).flatMap(([id, b]) => (b.episodes ? [[id, b.episodes] as [string, EpisodeRuns]] : []));
 

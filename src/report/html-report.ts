@@ -4,7 +4,7 @@ import { attachPrompts, embedOverlays, galleryItem, type EmbedSummary, type Gall
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { episodeRunsOf, type EpisodeRow } from "./episode-runs.js";
+import { episodeRunsOf, runGroupKey, type EpisodeRow } from "./episode-runs.js";
 import { folderIdentity, folderLabels, navigationDocument, page, summaryHtml } from "./page.js";
 import { runCounts } from "./run-facts.js";
 import { seriesColor } from "./svg.js";
@@ -32,7 +32,7 @@ export const DEFAULT_HTML_OPTIONS: HtmlReportOptions = { budgetBytes: 20 * 1024 
  */
 export function runColors(runs: RunFolder[]): string[] {
   const colors: string[] = new Array(runs.length);
-  const groupOf = (run: RunFolder) => (run.navigation ? `\u0000navigation ${run.benchmark}` : run.benchmark);
+  const groupOf = (run: RunFolder) => runGroupKey(run.benchmark, run.navigation !== undefined);
   for (const group of new Set(runs.map(groupOf))) {
     const indices = runs.flatMap((run, i) => (groupOf(run) === group ? [i] : []));
     const finished = indices.filter((i) => runs[i]!.state === "finished" && (runs[i]!.scores || runs[i]!.navigation?.scores));

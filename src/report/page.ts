@@ -19,7 +19,7 @@ import { displayFolder, identityText, overallCell, runCounts, runDate, runIdenti
 import { uniqueLabels } from "./svg.js";
 import { leaderboard, leaderboardBody } from "./export/leaderboard.js";
 import { leaderboardHeatmap } from "./heatmap.js";
-import { episodeRunsOf, type EpisodeRunScores } from "./episode-runs.js";
+import { episodeRunsOf, runGroupKey, type EpisodeRunScores } from "./episode-runs.js";
 
 /** JSON for a <script type="application/json"> block: no "<" can close the element early. */
 export function scriptJson(value: unknown): string {
@@ -61,7 +61,7 @@ function defaultsOf(benchmark: string): RunDefaults {
 export function folderLabels(runs: RunFolder[]): string[] {
   const labels: string[] = new Array(runs.length);
   // Runs of episodes are labelled among themselves, as their tables label them.
-  const groupOf = (run: RunFolder) => (run.navigation ? `\u0000navigation ${run.benchmark}` : run.benchmark);
+  const groupOf = (run: RunFolder) => runGroupKey(run.benchmark, run.navigation !== undefined);
   for (const group of new Set(runs.map(groupOf))) {
     const indices = runs.flatMap((run, i) => (groupOf(run) === group ? [i] : []));
     const unique = uniqueLabels(indices.map((i) => {

@@ -5,7 +5,7 @@
  */
 import type { ScoresDocument } from "../../core/benchmark.js";
 import { getBenchmark } from "../../registry.js";
-import { episodeRunsOf, isEpisodeRunScores } from "../episode-runs.js";
+import { episodeRunsOf, isEpisodeRunScores, runGroupKey } from "../episode-runs.js";
 import { runLabels, type RunDefaults } from "../run-facts.js";
 
 export function defaultsOf(benchmark: string): RunDefaults {
@@ -13,8 +13,7 @@ export function defaultsOf(benchmark: string): RunDefaults {
   return { prompt: b.promptSources[0], control: b.promptControls[0] };
 }
 
-/** The group a run's label is made unique in: its benchmark's item runs, or its runs of episodes. */
-const labelGroupOf = (run: ScoresDocument): string => (isEpisodeRunScores(run) ? `\u0000navigation ${run.benchmark}` : run.benchmark);
+const labelGroupOf = (run: ScoresDocument): string => runGroupKey(run.benchmark, isEpisodeRunScores(run));
 
 /** One label per run, in the order given. */
 export function reportLabels(runs: ScoresDocument[]): string[] {

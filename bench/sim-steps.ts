@@ -23,9 +23,9 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { gunzipSync } from "node:zlib";
 import { createWorldSimulator } from "../src/sim/world-sim.js";
-import { nearestViewPoint } from "../src/benchmarks/vcn/construct/goals.js";
+import { nearestViewPoint } from "../src/sim/routes.js";
 import { HouseCache } from "../src/sim/house-cache.js";
-import { forwardMove, VCN_MOTION } from "../src/sim/motion.js";
+import { forwardMove, ROBOT_MOTION } from "../src/sim/motion.js";
 import type { EnvEpisode, NavAction, Observation, Vec3 } from "../src/sim/types.js";
 import { planOfHabitat, planYawOfHeading, startHeading } from "../src/sim/world-sim.js";
 import { shortestPathTree, type OccupancyGrid } from "../src/world/space/index.js";
@@ -68,7 +68,7 @@ function planActions(grid: OccupancyGrid, e: BenchEpisode): NavAction[] {
   while (actions.length < 300 && toGoal.distanceTo(position) > 0.25) {
     let best: { k: number; position: Vec2; d: number } | null = null;
     for (let k = 0; k < 12; k++) {
-      const moved = forwardMove(grid, position, yaw0 + (k * Math.PI) / 6, VCN_MOTION.forwardM);
+      const moved = forwardMove(grid, position, yaw0 + (k * Math.PI) / 6, ROBOT_MOTION.forwardM);
       const d = toGoal.distanceTo(moved.position);
       if (best === null || d < best.d) best = { k, position: moved.position, d };
     }

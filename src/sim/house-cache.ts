@@ -1,14 +1,13 @@
 /**
  * Houses of a generated VCN-Bench set, loaded for the built-in simulator: houses/<scene>/scene.json
  * under the data root (confined to it by core/dataroot.ts), its meshes from the furniture
- * libraries, the robot's plan grid (construct/houses.ts robotGrid) and the shadow maps of its
+ * libraries, the robot's plan grid (robot.ts robotGrid) and the shadow maps of its
  * lights (prepared once per house). Loading a house takes seconds, so the last few are kept
  * (least recently used first out); simulators running episodes side by side may share one cache.
  */
 import { DataRoot } from "../core/dataroot.js";
 import { parseJson } from "../core/jsonl.js";
 import { DataError } from "../core/problems.js";
-import { robotGrid } from "../benchmarks/vcn/construct/houses.js";
 import { readLibraries, type Catalogue } from "../world/assets/catalog.js";
 import { ModelLibrary } from "../world/assets/models.js";
 import { sceneFromJson } from "../world/house/scene-from-json.js";
@@ -16,6 +15,7 @@ import { sceneMeshes, TextureCache } from "../world/meshes.js";
 import { prepareShadows, type ShadowMaps } from "../world/render/index.js";
 import type { OccupancyGrid } from "../world/space/index.js";
 import type { Scene, WorldMesh } from "../world/types.js";
+import { robotGrid } from "./robot.js";
 import { EnvironmentError } from "./types.js";
 
 export interface LoadedHouse {

@@ -1,6 +1,6 @@
 /**
- * The built-in simulator's motion (pure): VCN-Bench's action space (§3.1, App. C.2) on the robot's
- * plan grid (construct/houses.ts robotGrid: obstacles inflated by the 0.17 m base radius, so the
+ * The built-in simulator's motion (pure): the discrete actions of Habitat-style navigation on the
+ * robot's plan grid (robot.ts robotGrid: obstacles inflated by the 0.17 m base radius, so the
  * robot is a point on it). Plan coordinates: metres, x east, y north; yaw counter-clockwise from +x.
  *
  * Rules:
@@ -24,7 +24,6 @@
 import { MAX_EPISODE_ACTIONS } from "../core/limits.js";
 import { cellCenter, isFreeCell, isFreePoint, worldToCell, type OccupancyGrid } from "../world/space/index.js";
 import type { Vec2 } from "../world/types.js";
-import { VCN_PARAMS } from "../benchmarks/vcn/construct/params.js";
 import type { EpisodeEnd, NavAction } from "./types.js";
 
 export interface MotionRules {
@@ -36,8 +35,8 @@ export interface MotionRules {
   maxActions: number;
 }
 
-/** VCN-Bench's rules (§3.1): 0.25 m, 30 degrees, 1,000 actions. */
-export const VCN_MOTION: Readonly<MotionRules> = Object.freeze({ forwardM: VCN_PARAMS.forwardStepM, turnDeg: VCN_PARAMS.turnStepDeg, maxActions: 1000 });
+/** The robot's actions: FORWARD 0.25 m, turns of 30 degrees, at most 1,000 actions an episode. */
+export const ROBOT_MOTION: Readonly<MotionRules> = Object.freeze({ forwardM: 0.25, turnDeg: 30, maxActions: 1000 });
 
 /** How far a start may be moved onto free floor (metres). */
 export const START_SNAP_M = 0.5;
@@ -108,7 +107,7 @@ export function startState(position: Vec2, startYaw: number): MotionState {
 }
 
 /** One action; throws RangeError after the episode ended. */
-export function applyAction(grid: OccupancyGrid, state: MotionState, action: NavAction, rules: MotionRules = VCN_MOTION): MotionResult {
+export function applyAction(grid: OccupancyGrid, state: MotionState, action: NavAction, rules: MotionRules = ROBOT_MOTION): MotionResult {
   if (state.end !== null) throw new RangeError(`the episode already ended (${state.end})`);
   const actions = state.actions + 1;
   const limit = (end: EpisodeEnd | null): EpisodeEnd | null => end ?? (actions >= rules.maxActions ? "action-limit" : null);

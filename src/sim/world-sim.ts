@@ -20,8 +20,6 @@
  * degrees and bumping into a wall reuse pictures already made, byte for byte the same.
  */
 import sharp from "sharp";
-import { nearestViewPoint, shortestRoute } from "../benchmarks/vcn/construct/goals.js";
-import { VCN_PARAMS } from "../benchmarks/vcn/construct/params.js";
 import { COORDINATE_LIMIT_M } from "../core/limits.js";
 import type { PinholeCamera } from "../world/camera.js";
 import { MAX_DEPTH_PNG_METRES } from "../world/render/encode.js";
@@ -30,7 +28,9 @@ import { shortestPathTree, type OccupancyGrid } from "../world/space/index.js";
 import type { Vec2 } from "../world/types.js";
 import { MAX_IMAGE_SIDE } from "./bridge/protocol.js";
 import { HouseCache, type LoadedHouse } from "./house-cache.js";
-import { applyAction, checkRules, snapToFree, startState, VCN_MOTION, type MotionRules, type MotionState } from "./motion.js";
+import { applyAction, checkRules, ROBOT_MOTION, snapToFree, startState, type MotionRules, type MotionState } from "./motion.js";
+import { ROBOT } from "./robot.js";
+import { nearestViewPoint, shortestRoute } from "./routes.js";
 import {
   EnvironmentError,
   headingOf,
@@ -158,7 +158,7 @@ function openOption(name: string, v: number, lo: number, hi: number): number {
 /**
  * The geodesic path on the robot grid from `from` (moved onto free floor within 0.5 m when it is
  * not free) to the target nearest by grid distance: that grid path pulled straight
- * (construct/goals.ts shortestRoute); corners in Habitat coordinates at `from`'s height, distance
+ * (routes.ts shortestRoute); corners in Habitat coordinates at `from`'s height, distance
  * = their polyline's length.
  */
 /** How far a shortestPath target off the free floor is moved onto it (farther: the target is unreachable). */
@@ -217,13 +217,13 @@ export class WorldSimulator implements Environment {
 
   constructor(options: WorldSimOptions) {
     // No larger than a bridge client accepts (bridge/protocol.ts), so `sim serve` serves what it can render.
-    const width = wholeOption("width", options.width ?? VCN_PARAMS.imageSide, 16, MAX_IMAGE_SIDE);
-    const height = wholeOption("height", options.height ?? VCN_PARAMS.imageSide, 16, MAX_IMAGE_SIDE);
+    const width = wholeOption("width", options.width ?? ROBOT.imageSide, 16, MAX_IMAGE_SIDE);
+    const height = wholeOption("height", options.height ?? ROBOT.imageSide, 16, MAX_IMAGE_SIDE);
     const hfovDeg = openOption("hfovDeg", options.hfovDeg ?? 90, 0, 180);
     const pitchDeg = openOption("pitchDeg", options.pitchDeg ?? 0, -90, 90);
-    this.cameraHeightM = openOption("cameraHeightM", options.cameraHeightM ?? VCN_PARAMS.robotHeightM, 0, 10);
+    this.cameraHeightM = openOption("cameraHeightM", options.cameraHeightM ?? ROBOT.heightM, 0, 10);
     this.jpegQuality = wholeOption("jpegQuality", options.jpegQuality ?? 90, 1, 100);
-    this.rules = { ...VCN_MOTION, maxActions: options.maxActions ?? VCN_MOTION.maxActions };
+    this.rules = { ...ROBOT_MOTION, maxActions: options.maxActions ?? ROBOT_MOTION.maxActions };
     checkRules(this.rules);
     this.directions = 360 / this.rules.turnDeg;
     this.offsets = viewTurns(this.rules.turnDeg);
@@ -236,7 +236,7 @@ export class WorldSimulator implements Environment {
       forward_step_m: this.rules.forwardM,
       turn_step_deg: this.rules.turnDeg,
       max_actions: this.rules.maxActions,
-      robot: { height_m: VCN_PARAMS.robotHeightM, radius_m: VCN_PARAMS.robotRadiusM },
+      robot: { height_m: ROBOT.heightM, radius_m: ROBOT.radiusM },
       camera: { height_m: this.cameraHeightM, hfov_deg: hfovDeg, width, height, pitch_deg: pitchDeg },
       views: [...VIEW_NAMES],
       depth: this.depth,

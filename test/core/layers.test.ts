@@ -1,7 +1,7 @@
 /**
  * The layering DESIGN.md asks for (issue 30): what a benchmark shows in reports comes from its own
- * folder through the Benchmark interface, so report/, serve/, world/ and models/ import no module
- * of benchmarks/, and cli/ imports a benchmark only through its index (or the modules benchmarks/
+ * folder through the Benchmark interface, so report/, serve/, world/, sim/ and models/ import no
+ * module of benchmarks/, and cli/ imports a benchmark only through its index (or the modules benchmarks/
  * shares among them, directly in that folder).
  */
 import assert from "node:assert/strict";
@@ -28,8 +28,8 @@ function importsOf(file: string): string[] {
 
 const relative = (file: string) => path.relative(SRC, file);
 
-test("report/, serve/, world/ and models/ import nothing from benchmarks/", () => {
-  const found = ["report", "serve", "world", "models"].flatMap((layer) =>
+test("report/, serve/, world/, sim/ and models/ import nothing from benchmarks/", () => {
+  const found = ["report", "serve", "world", "sim", "models"].flatMap((layer) =>
     sourceFiles(path.join(SRC, layer)).flatMap((file) => importsOf(file).filter((m) => m.startsWith(BENCHMARKS + path.sep)).map((m) => `${relative(file)} -> ${relative(m)}`)),
   );
   assert.deepEqual(found, []);

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { emptyGrid, type OccupancyGrid } from "../../src/world/space/index.js";
 import { poseFromStart, rotationOf } from "../../src/sim/types.js";
-import { applyAction, forwardIncrements, forwardMove, snapToFree, startState, VCN_MOTION, yawOf, type MotionState } from "../../src/sim/motion.js";
+import { applyAction, forwardIncrements, forwardMove, snapToFree, startState, ROBOT_MOTION, yawOf, type MotionState } from "../../src/sim/motion.js";
 
 /** A grid of `n` x `n` cells from the origin with the cells for which `occupied(i, j)` holds set. */
 function grid(cellSize: number, n: number, occupied: (i: number, j: number) => boolean): OccupancyGrid {
@@ -92,7 +92,7 @@ test("FORWARD after turns moves along the turned yaw", () => {
 });
 
 test("STOP ends with stop; the action limit ends with action-limit after max actions, STOP included; nothing after the end", () => {
-  const rules = { ...VCN_MOTION, maxActions: 3 };
+  const rules = { ...ROBOT_MOTION, maxActions: 3 };
   let s = startState([0.5, 0.5], 0);
   s = applyAction(WALLED, s, "FORWARD", rules).state;
   assert.equal(s.end, null);
@@ -107,7 +107,7 @@ test("STOP ends with stop; the action limit ends with action-limit after max act
   assert.equal(stopped.state.end, "stop", "STOP as the last allowed action is a stop");
   assert.equal(applyAction(WALLED, startState([0.5, 0.5], 0), "STOP").state.end, "stop");
   assert.throws(() => applyAction(WALLED, startState([0.5, 0.5], 0), "JUMP" as never), /unknown action/);
-  assert.equal(VCN_MOTION.maxActions, 1000);
+  assert.equal(ROBOT_MOTION.maxActions, 1000);
 });
 
 test("snapping: a free start stays; an occupied one moves to the nearest free cell centre within 0.5 m, ties to the lower cell index", () => {

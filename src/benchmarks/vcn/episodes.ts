@@ -29,7 +29,7 @@ import { z } from "zod";
 import { parseJson, readJsonObjects } from "../../core/jsonl.js";
 import { boundedArray, coordinate, degrees as angleDegrees, frameIndex, MAX_DISTANCE_M, nonNegativeMetres, quaternionComponent, safeId } from "../../core/limits.js";
 import { appendAll, DataError, problemList, type DataProblem } from "../../core/problems.js";
-import { VCN_MOTION } from "../../sim/motion.js";
+import { ROBOT_MOTION } from "../../sim/motion.js";
 import { NAV_ACTIONS, wrapAngle, type NavAction } from "../../sim/types.js";
 import { issueList } from "./schema.js";
 
@@ -115,9 +115,9 @@ export const trajectorySchema = z.strictObject({
  * included), with tolerances for the simulator's rounding: 1 mm on a step, 0.01 degree on a turn.
  */
 export const LOG_RULES = Object.freeze({
-  forwardM: VCN_MOTION.forwardM,
-  turnDeg: VCN_MOTION.turnDeg,
-  maxActions: VCN_MOTION.maxActions,
+  forwardM: ROBOT_MOTION.forwardM,
+  turnDeg: ROBOT_MOTION.turnDeg,
+  maxActions: ROBOT_MOTION.maxActions,
   toleranceM: 1e-3,
   toleranceDeg: 0.01,
 });

@@ -7,3 +7,4 @@ export * from "./sight.js";
 export * from "./rooms.js";
 export * from "./scene.js";
 export { forEachCoveredSpan } from "./raster.js";
+export * from "./agent-grids.js";

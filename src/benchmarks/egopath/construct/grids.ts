@@ -5,22 +5,13 @@
  * is, the embodied agent's is the same inflated by 0.30 m (agent radius plus the release's margin
  * 0.0). The floor is every room's outline plus the door openings through the walls.
  */
-import { inflate, occupancyForScene, squaredHalfCellDistanceToOccupied, type OccupancyGrid } from "../../../world/space/index.js";
+import { agentGrids as planGrids, squaredHalfCellDistanceToOccupied, type AgentGrids, type OccupancyGrid } from "../../../world/space/index.js";
 import type { Scene, WorldMesh } from "../../../world/types.js";
 import { EGOPATH_PARAMS as P } from "./params.js";
-import type { AgentGrids } from "./types.js";
 
-const NON_BLOCKING = new Set(P.nonBlocking);
-
-/** Floors, ceilings and the categories that never block are not obstacles. */
-function notAnObstacle(mesh: WorldMesh): boolean {
-  return mesh.category === "floor" || mesh.category === "ceiling" || NON_BLOCKING.has(mesh.category);
-}
-
-/** The point agent's occupancy (radius 0) and the embodied agent's (inflated by the agent radius). */
+/** The point agent's occupancy (radius 0) and the embodied agent's (inflated by the agent radius), by the release's obstacle rule. */
 export function agentGrids(scene: Scene, meshes: readonly WorldMesh[], cellSize: number = P.gridCellM, radius: number = P.agentRadiusM + P.passableMarginM): AgentGrids {
-  const point = occupancyForScene(scene, meshes, { cellSize, zMin: P.obstacleMinZ, zMax: P.obstacleMaxZ, skip: notAnObstacle });
-  return { point, embodied: inflate(point, radius) };
+  return planGrids(scene, meshes, cellSize, radius, { minZ: P.obstacleMinZ, maxZ: P.obstacleMaxZ, nonBlocking: P.nonBlocking });
 }
 
 /** Distance (metres) from every cell centre to the nearest occupied cell square. */

@@ -1,6 +1,6 @@
 /** Records shared by the construction stages of a generated EgoPathBench release. */
 import type { RenderBuffers } from "../../../world/render/index.js";
-import type { OccupancyGrid } from "../../../world/space/index.js";
+import type { AgentGrids, OccupancyGrid } from "../../../world/space/index.js";
 import type { SceneObject, Vec3 } from "../../../world/types.js";
 
 /**
@@ -10,10 +10,7 @@ import type { SceneObject, Vec3 } from "../../../world/types.js";
 export type ViewBuffers = RenderBuffers & { albedo?: Uint8Array };
 
 /** The plan grids of both agents (build_navigation_gt.py): point (radius 0) and embodied (0.30 m). */
-export interface AgentGrids {
-  point: OccupancyGrid;
-  embodied: OccupancyGrid;
-}
+export type { AgentGrids } from "../../../world/space/index.js";
 
 export type Agent = keyof AgentGrids;
 

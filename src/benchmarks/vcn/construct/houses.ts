@@ -8,9 +8,7 @@ import type { Catalogue } from "../../../world/assets/catalog.js";
 import type { ModelLibrary } from "../../../world/assets/models.js";
 import { generateHouse } from "../../../world/house/index.js";
 import { createRng, deriveSeed } from "../../../stats/rng.js";
-import type { OccupancyGrid } from "../../../world/space/index.js";
-import type { Scene, WorldMesh } from "../../../world/types.js";
-import { agentGrids } from "../../egopath/construct/grids.js";
+import type { Scene } from "../../../world/types.js";
 import { VCN_PARAMS as P } from "./params.js";
 
 /** Rooms whose category (hallway aside) is shared with at least one other room. */
@@ -45,7 +43,5 @@ export async function vcnHouse(o: VcnHouseOptions): Promise<Scene> {
   throw new Error(`no house with ${wanted} rooms in repeated categories after ${P.houseAttempts} seeds (base seed ${o.seed}); ask for more rooms`);
 }
 
-/** The robot's plan grid: obstacles 0.10-1.4 m above the floor inflated by the robot's radius. */
-export function robotGrid(scene: Scene, meshes: readonly WorldMesh[]): OccupancyGrid {
-  return agentGrids(scene, meshes, P.gridCellM, P.robotRadiusM).embodied;
-}
+/** The robot's plan grid: obstacles 0.10-1.4 m above the floor inflated by the robot's radius (the simulator's robot). */
+export { robotGrid } from "../../../sim/robot.js";

@@ -1,12 +1,15 @@
 /**
  * Construction parameters of VCN-Bench episodes (paper §3.3, App. B, App. C), in one place.
  */
+import { ROBOT_MOTION } from "../../../sim/motion.js";
+import { ROBOT } from "../../../sim/robot.js";
+
 export const VCN_PARAMS = Object.freeze({
-  /** Hello Robot Stretch (App. C.2): height 1.41 m, base radius 0.17 m; navigability and geodesics use this radius. */
-  robotRadiusM: 0.17,
-  robotHeightM: 1.41,
+  /** Hello Robot Stretch (App. C.2): height 1.41 m, base radius 0.17 m, the simulator's robot; navigability and geodesics use this radius. */
+  robotRadiusM: ROBOT.radiusM,
+  robotHeightM: ROBOT.heightM,
   /** Plan grid of the agent, metres per cell. */
-  gridCellM: 0.05,
+  gridCellM: ROBOT.gridCellM,
   /**
    * Houses for VCN: 32-38 rooms along a corridor, each type's area range (world/house program.ts)
    * times 1.4, as large a floor as a big Matterport3D one (the paper's tours cover a floor each,
@@ -46,9 +49,9 @@ export const VCN_PARAMS = Object.freeze({
   startStrideFrames: 5,
   /** Start positions tried per episode; the farthest from the goal is kept (episode.ts). */
   startTries: 12,
-  /** Navigation actions (§3.1): FORWARD 0.25 m, turns of 30 degrees. */
-  forwardStepM: 0.25,
-  turnStepDeg: 30,
+  /** Navigation actions (§3.1): FORWARD 0.25 m, turns of 30 degrees (the simulator's). */
+  forwardStepM: ROBOT_MOTION.forwardM,
+  turnStepDeg: ROBOT_MOTION.turnDeg,
   /**
    * Tours of generated sets: a frame a second of a person walking at 1.4 m/s (a usual walking
    * speed) who turns round on the spot at 180 degrees a second, so prior videos through these floors
@@ -61,8 +64,8 @@ export const VCN_PARAMS = Object.freeze({
   tourSpotTurnDegPerS: 180,
   /** Default houses: one per this many episodes wanted (the paper draws 60 per tour: 1,250 from 21). */
   episodesPerHouse: 10,
-  /** Initial views and tour frames: 384 x 384 (App. C.3). */
-  imageSide: 384,
+  /** Initial views and tour frames: 384 x 384 (App. C.3), the simulator's views. */
+  imageSide: ROBOT.imageSide,
   /** JPEG quality of the initial views. */
   viewJpegQuality: 90,
 });

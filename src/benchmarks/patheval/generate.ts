@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import type { DataProblem } from "../../core/problems.js";
 import { sideBySide } from "../../media/compose.js";
 import { renderMap2D } from "../../media/render2d.js";
 import { renderMap3D } from "../../media/render3d.js";
@@ -50,6 +51,8 @@ export interface GenerateSummary {
   environmentSplit?: { test: number; train: number; unused: number };
   /** Same/different pairs written for the encoder probe (probing=N). */
   probingPairs: number;
+  /** The user's environment files skipped because their start or goal lies inside a polygon, with the reason. */
+  skippedEnvironments?: string[];
   seconds: { planning: number; rendering: number };
 }
 
@@ -61,8 +64,11 @@ export function chooseEnvironments(count: number, seed: number) {
   return createRng(seed ^ 0xe57).shuffle(all).slice(0, count);
 }
 
-/** The environment tasks: the user's environment files (environments=DIR) or the generated families. */
-export function environmentTasks(options: GenerateOptions): EnvironmentTask[] {
+/**
+ * The environment tasks: the user's environment files (environments=DIR) or the generated
+ * families; `skipped`: the user's files no plan can be made in, each with its reason.
+ */
+export function environmentPlan(options: GenerateOptions): { tasks: EnvironmentTask[]; skipped: DataProblem[] } {
   const common = {
     seed: options.seed, runs: options.runsPerEnvironment ?? 30, planner: options.planner ?? "rrt-connect" as PlannerName,
     simplify: options.simplify ?? true, maxIterations: options.maxIterations ?? 50_000,
@@ -71,12 +77,14 @@ export function environmentTasks(options: GenerateOptions): EnvironmentTask[] {
     pairs: options.pairsPerEnvironment ?? 5, labelledPairs: options.labelledPairs ?? "all" as const,
     thresholds: options.thresholds ?? PAPER_THRESHOLDS, dims: options.dims ?? ["2D", "3D"] as Dim[],
   };
-  if (!options.environmentsDir) return chooseEnvironments(options.environments, options.seed).map((e) => ({ ...e, ...common }));
-  const files = readUserEnvironments(options.environmentsDir);
+  if (!options.environmentsDir) return { tasks: chooseEnvironments(options.environments, options.seed).map((e) => ({ ...e, ...common })), skipped: [] };
+  const { environments: files, skipped } = readUserEnvironments(options.environmentsDir);
   const chosen = files.length <= options.environments ? files : createRng(options.seed ^ 0xe57).shuffle(files).slice(0, options.environments).sort((a, b) => (a.fileName < b.fileName ? -1 : 1));
   // family/parameter/index only name the job in messages when a file is given: the release's when the name is release-style.
-  return chosen.map((environment, index) => ({ ...(parseEnvironmentName(environment.fileName) ?? { family: "random" as const, parameter: 0, index }), ...common, environment }));
+  return { tasks: chosen.map((environment, index) => ({ ...(parseEnvironmentName(environment.fileName) ?? { family: "random" as const, parameter: 0, index }), ...common, environment })), skipped };
 }
+
+export const environmentTasks = (options: GenerateOptions): EnvironmentTask[] => environmentPlan(options).tasks;
 
 export async function generatePathEval(options: GenerateOptions): Promise<GenerateSummary> {
   const log = options.log ?? (() => {});
@@ -84,7 +92,8 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
   const out = options.outDir;
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`${out} is not empty: choose a new folder`);
   // The user's files are checked before anything is written.
-  const tasks = environmentTasks(options);
+  const { tasks, skipped } = environmentPlan(options);
+  for (const p of skipped) log(`skipped ${path.basename(p.file)}: its ${p.field} ${p.message}`);
   mkdirSync(path.join(out, "environments"), { recursive: true });
 
   const started = performance.now();
@@ -134,12 +143,13 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
     swapped: balanced.swapped,
     ...(options.split === "environment" ? { environmentSplit: { test: new Set(test.map((x) => x.env.name)).size, train: new Set(train.map((x) => x.env.name)).size, unused: split.unused.length } } : {}),
     probingPairs,
+    ...(skipped.length > 0 ? { skippedEnvironments: skipped.map((p) => `${path.basename(p.file)}: its ${p.field} ${p.message}`) } : {}),
     seconds: { planning: planningSeconds, rendering: renderingSeconds },
   };
   // Timings are printed, not written, so the same seed gives the same files.
   const { seconds: _timings, ...stats } = summary;
   writeFileSync(path.join(out, "stats.json"), `${JSON.stringify({ ...stats, paper_table_10: PAPER_TABLE_10, test_records: testRecords, settings: settingsOf(options, thresholds) }, null, 2)}\n`);
-  writeFileSync(path.join(out, "README.md"), readme({ ...options, environments: plans.length }));
+  writeFileSync(path.join(out, "README.md"), readme({ ...options, environments: plans.length }, summary.skippedEnvironments ?? []));
   return summary;
 }
 
@@ -212,10 +222,11 @@ function balance(samples: Sample[]): Record<PathName, number> {
   return { "Path 1": samples.filter((s) => s.label === "Path 1").length, "Path 2": samples.filter((s) => s.label === "Path 2").length };
 }
 
-function readme(o: GenerateOptions): string {
+function readme(o: GenerateOptions, skipped: readonly string[]): string {
   const notes = [
     o.preset ? `Preset \`${o.preset}\` (its settings, with any key given beside it), see stats.json "settings".` : "",
     o.environmentsDir ? "Environments: the user's own files (copied unchanged into `environments/`), not generated ones." : "",
+    skipped.length > 0 ? `Skipped ${skipped.length} of the user's environment files, whose start or goal lies inside a polygon (no plan can be made there): ${skipped.join("; ")}.` : "",
     o.validity === "exact" ? "State validity: the exact disc check (and exact motion checks), not the release's 20 circle points." : "",
     o.thresholds ? "Labelling thresholds: the user's (stats.json \"settings\".thresholds), not the paper's." : "",
     o.balance ? "Test labels balanced per scenario: some pairs are shown with their sides swapped (records carry `\"swapped\": true`)." : "",

@@ -37,13 +37,17 @@ function inside(point: readonly [number, number], polygons: readonly Polygon[]):
   return polygons.findIndex((p) => pointInPolygon(p, point[0], point[1]));
 }
 
-/** The problems of one environment file's text (parse errors with their line; start or goal inside a polygon). */
-export function environmentProblems(text: string, fileName: string): DataProblem[] {
+/**
+ * One environment file's text read: `problems` that make it unreadable (parse errors with their
+ * line, no polygons, coordinates out of bounds), and `blocked`, the start or goal inside a polygon:
+ * a well-formed environment no PathEval plan can be made in (two of the release's 1,149 files).
+ */
+function readEnvironment(text: string, fileName: string): { problems: DataProblem[]; blocked: DataProblem[] } {
   let polygons: Polygon[];
   try {
     polygons = parseEnvironment(text, fileName);
   } catch (error) {
-    if (error instanceof EnvironmentParseError) return [{ file: fileName, line: error.line, message: error.detail }];
+    if (error instanceof EnvironmentParseError) return { problems: [{ file: fileName, line: error.line, message: error.detail }], blocked: [] };
     throw error;
   }
   const problems = problemList();
@@ -53,20 +57,32 @@ export function environmentProblems(text: string, fileName: string): DataProblem
     const far = p.findIndex((v) => Math.abs(v) > PATH_MEASURE_LIMIT);
     if (far >= 0) problems.push({ file: fileName, line: 2, field: `polygon ${k + 1}`, message: `vertex ${(far >> 1) + 1} has a coordinate of ${p[far]}; every coordinate must be between -${PATH_MEASURE_LIMIT} and ${PATH_MEASURE_LIMIT}` });
   });
+  const blocked: DataProblem[] = [];
   for (const [what, point] of [["start", PATHEVAL_START], ["goal", PATHEVAL_GOAL]] as const) {
     const k = inside(point, polygons);
-    if (k >= 0) problems.push({ file: fileName, line: 2, field: `polygon ${k + 1}`, message: `contains the ${what} (${point[0]}, ${point[1]}); every PathEval plan starts and ends there` });
+    if (k >= 0) blocked.push({ file: fileName, line: 2, field: `polygon ${k + 1}`, message: `contains the ${what} (${point[0]}, ${point[1]}); every PathEval plan starts and ends there` });
   }
-  return problems;
+  return { problems, blocked };
 }
 
-/** Every `*.txt` file of `dir` (sorted by name), validated; throws DataError listing every problem. */
-export function readUserEnvironments(dir: string): UserEnvironment[] {
+/** The problems of one environment file's text (parse errors with their line; start or goal inside a polygon). */
+export function environmentProblems(text: string, fileName: string): DataProblem[] {
+  const read = readEnvironment(text, fileName);
+  return [...read.problems, ...read.blocked];
+}
+
+/**
+ * Every `*.txt` file of `dir` (sorted by name), validated: a file that does not read throws
+ * DataError listing every problem; a file whose start or goal lies inside a polygon is skipped,
+ * with its reason in `skipped` (an error only when no file is left).
+ */
+export function readUserEnvironments(dir: string): { environments: UserEnvironment[]; skipped: DataProblem[] } {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new DataError([{ file: dir, message: "environments: not a folder" }]);
   const root = new DataRoot(dir);
   const names = readdirSync(dir).filter((f) => f.toLowerCase().endsWith(".txt")).sort();
   const problems = problemList();
   const out: UserEnvironment[] = [];
+  const skipped: DataProblem[] = [];
   const seen = new Map<string, string>();
   if (names.length === 0) problems.push({ file: dir, message: "environments: the folder holds no .txt environment files" });
   for (const fileName of names) {
@@ -86,15 +102,18 @@ export function readUserEnvironments(dir: string): UserEnvironment[] {
       continue;
     }
     const text = read.text;
-    const found = environmentProblems(text, fileName);
+    const { problems: found, blocked } = readEnvironment(text, fileName);
     const name = environmentNameOf(fileName);
     if (seen.has(name)) found.push({ file: fileName, message: `names the same environment "${name}" as ${seen.get(name)}` });
     seen.set(name, fileName);
     appendAll(problems, found);
-    if (found.length === 0) out.push({ name, fileName, text });
+    if (found.length > 0) continue;
+    if (blocked.length > 0) skipped.push(...blocked);
+    else out.push({ name, fileName, text });
   }
   if (problems.length > 0) throw new DataError(withFolder(problems, dir));
-  return out;
+  if (out.length === 0 && skipped.length > 0) throw new DataError(withFolder([{ file: dir, message: "environments: no file can be planned in (each has its start or goal inside a polygon)" }, ...skipped], dir));
+  return { environments: out, skipped: withFolder(skipped, dir) };
 }
 
 /** The problems with each file named inside `dir` (the count of the problems not kept goes with them). */

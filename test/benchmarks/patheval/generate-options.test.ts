@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -10,6 +10,7 @@ import { balanceSides, splitByEnvironment, swapSides, type Sample } from "../../
 import { labelDetail } from "../../../src/benchmarks/patheval/label.js";
 import { PAPER_THRESHOLDS, scenarioById, type Descriptors } from "../../../src/benchmarks/patheval/scenarios.js";
 import type { EnvironmentPlans } from "../../../src/benchmarks/patheval/plan.js";
+import { generatePathEval } from "../../../src/benchmarks/patheval/generate.js";
 
 const FIXTURES = path.resolve("test/fixtures");
 const noScenarios = () => {
@@ -76,9 +77,10 @@ test("environment files: parse errors with their line, start/goal inside a polyg
   assert.equal(environmentNameOf("SceneMaze_Dims10_0Obstacles.txt"), "SceneMaze_Dims10_0");
   assert.equal(environmentNameOf("Square_0.txt"), "Square_0");
 
-  const envs = readUserEnvironments(path.join(FIXTURES, "patheval-envs"));
+  const { environments: envs, skipped } = readUserEnvironments(path.join(FIXTURES, "patheval-envs"));
   assert.deepEqual(envs.map((e) => e.name), ["Bars_1", "Blocks_2", "Square_0"]);
   assert.equal(envs[2]!.text, "1\n4 -10 -10 10 -10 10 10 -10 10\n");
+  assert.deepEqual(skipped, []);
 
   const tmp = mkdtempSync(path.join(os.tmpdir(), "patheval-envs-"));
   const dir = path.join(tmp, "envs");
@@ -159,6 +161,37 @@ test("generate patheval from the command line: a bad environment folder or optio
   await assert.rejects(run("thresholds=1,2"), /thresholds: expected 7 numbers/);
   await assert.rejects(run(`scenarios=${path.join(envs, "bad.txt")}`), DataError);
   assert.equal(existsSync(out), false);
+});
+
+test("issue 31: an environment file whose start or goal lies inside a polygon is skipped with its reason; a folder of nothing else is an error", async () => {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "patheval-blocked-"));
+  const dir = path.join(tmp, "envs");
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, "Square_0.txt"), "1\n4 -10 -10 10 -10 10 10 -10 10\n");
+  // A square around the goal (36.0982, 36.363); the start (-36.6031, -36.4332) is free.
+  writeFileSync(path.join(dir, "GoalInside_1.txt"), "2\n4 -10 -10 10 -10 10 10 -10 10\n4 35 35 38 35 38 38 35 38\n");
+  const goalProblem = { file: path.join(dir, "GoalInside_1.txt"), line: 2, field: "polygon 2", message: "contains the goal (36.0982, 36.363); every PathEval plan starts and ends there" };
+  const read = readUserEnvironments(dir);
+  assert.deepEqual(read.environments.map((e) => e.fileName), ["Square_0.txt"]);
+  assert.deepEqual(read.skipped, [goalProblem]);
+
+  // Generated: the file is left out, and the log, README.md and stats.json say which and why.
+  const lines: string[] = [];
+  const out = path.join(tmp, "set");
+  const summary = await generatePathEval({ outDir: out, seed: 1, environments: 5, environmentsDir: dir, runsPerEnvironment: 4, testPerScenario: 1, dims: ["2D"], workers: 1, log: (line) => lines.push(line) });
+  const reason = "GoalInside_1.txt: its polygon 2 contains the goal (36.0982, 36.363); every PathEval plan starts and ends there";
+  assert.equal(summary.environments, 1);
+  assert.deepEqual(readdirSync(path.join(out, "environments")), ["Square_0.txt"]);
+  assert.ok(lines.includes(`skipped ${reason}`), lines.join("\n"));
+  assert.deepEqual(JSON.parse(readFileSync(path.join(out, "stats.json"), "utf8")).skippedEnvironments, [reason]);
+  assert.ok(readFileSync(path.join(out, "README.md"), "utf8").includes(`Skipped 1 of the user's environment files, whose start or goal lies inside a polygon (no plan can be made there): ${reason}.`));
+
+  rmSync(path.join(dir, "Square_0.txt"));
+  assert.throws(() => readUserEnvironments(dir), (error: unknown) => {
+    assert.ok(error instanceof DataError);
+    assert.deepEqual(error.problems, [{ file: dir, message: "environments: no file can be planned in (each has its start or goal inside a polygon)" }, goalProblem]);
+    return true;
+  });
 });
 
 test("issue 25: an environment vertex beyond a million is a problem on its polygon", () => {

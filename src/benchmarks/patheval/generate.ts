@@ -92,8 +92,9 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
   const out = options.outDir;
   if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`${out} is not empty: choose a new folder`);
   // The user's files are checked before anything is written.
-  const { tasks, skipped } = environmentPlan(options);
-  for (const p of skipped) log(`skipped ${path.basename(p.file)}: its ${p.field} ${p.message}`);
+  const { tasks, skipped: blocked } = environmentPlan(options);
+  const skipped = blocked.map((p) => `${path.basename(p.file)}: its ${p.field} ${p.message}`);
+  for (const reason of skipped) log(`skipped ${reason}`);
   mkdirSync(path.join(out, "environments"), { recursive: true });
 
   const started = performance.now();
@@ -143,7 +144,7 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
     swapped: balanced.swapped,
     ...(options.split === "environment" ? { environmentSplit: { test: new Set(test.map((x) => x.env.name)).size, train: new Set(train.map((x) => x.env.name)).size, unused: split.unused.length } } : {}),
     probingPairs,
-    ...(skipped.length > 0 ? { skippedEnvironments: skipped.map((p) => `${path.basename(p.file)}: its ${p.field} ${p.message}`) } : {}),
+    ...(skipped.length > 0 ? { skippedEnvironments: skipped } : {}),
     seconds: { planning: planningSeconds, rendering: renderingSeconds },
   };
   // Timings are printed, not written, so the same seed gives the same files.

@@ -8,6 +8,7 @@ import type { BenchItem, Benchmark } from "../core/benchmark.js";
 import type { DataProblem } from "../core/problems.js";
 import { BENCHMARKS } from "../registry.js";
 import type { RunFolder } from "./run-folder.js";
+import { asRecord } from "./svg.js";
 
 /** scores.json of an episodic run, as far as the reports read it themselves; the benchmark reads the rest. */
 export interface EpisodeRunScores {
@@ -21,8 +22,7 @@ export interface EpisodeRunScores {
   [key: string]: unknown;
 }
 
-export const isEpisodeRunScores = (value: unknown): value is EpisodeRunScores =>
-  value !== null && typeof value === "object" && !Array.isArray(value) && (value as Record<string, unknown>)["kind"] === "navigation";
+export const isEpisodeRunScores = (value: unknown): value is EpisodeRunScores => asRecord(value)?.["kind"] === "navigation";
 
 /** An episode record as read: the line's object, with a string episode_id and a steps array. */
 export type EpisodeLine = Record<string, unknown> & { episode_id: string; steps: unknown[] };

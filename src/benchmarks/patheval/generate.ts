@@ -150,7 +150,7 @@ export async function generatePathEval(options: GenerateOptions): Promise<Genera
   // Timings are printed, not written, so the same seed gives the same files.
   const { seconds: _timings, ...stats } = summary;
   writeFileSync(path.join(out, "stats.json"), `${JSON.stringify({ ...stats, paper_table_10: PAPER_TABLE_10, test_records: testRecords, settings: settingsOf(options, thresholds) }, null, 2)}\n`);
-  writeFileSync(path.join(out, "README.md"), readme({ ...options, environments: plans.length }, summary.skippedEnvironments ?? []));
+  writeFileSync(path.join(out, "README.md"), readme({ ...options, environments: plans.length }, skipped));
   return summary;
 }
 

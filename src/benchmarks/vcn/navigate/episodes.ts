@@ -5,13 +5,11 @@
  */
 import type { EpisodeLine, EpisodeMetricRow, EpisodeRunCells, EpisodeRuns, EpisodeRunScores } from "../../../report/episode-runs.js";
 import { blockMetrics } from "../../../report/export/tidy.js";
+import { asNumber, asRecord } from "../../../report/svg.js";
 import { EPISODES_FILE, RUN_HEADER } from "./files.js";
 import { episodeDetail, episodeRows, readEpisodeLines, readNavigationFolder, topdownPath } from "./folder.js";
 import { navigationCounts, navigationIdentityText, navigationRunLabel, navigationRunLabels, navigationRunsMarkdown, navigationStatusCell, type NavigationRunScores } from "./report.js";
 
-type Loose = Record<string, unknown>;
-const record = (value: unknown): Loose | undefined => (value && typeof value === "object" && !Array.isArray(value) ? (value as Loose) : undefined);
-const finite = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
 
 /**
@@ -19,13 +17,13 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
  * as its option, and SR (the paper's primary metric, §5.1) as its score once the run is finished.
  */
 export function navigationRunCells(run: EpisodeRunScores, records: readonly EpisodeLine[], finished: boolean): EpisodeRunCells {
-  const summary = record(record(run["navigation"])?.["summary"]);
+  const summary = asRecord(asRecord(run["navigation"])?.["summary"]);
   const agent = text(run["agent"]);
   return {
     prompt: text(run["mode"]) ?? "–",
     control: text(run["intervention"]) ?? "–",
     option: agent ? `agent ${agent}` : "–",
-    score: finished ? finite(summary?.["SR"]) : null,
+    score: finished ? asNumber(summary?.["SR"]) : null,
     metric: "SR",
     unreadable: records.filter((r) => r["end"] === "unreadable-reply").length,
   };
@@ -37,18 +35,18 @@ export function navigationRunCells(run: EpisodeRunScores, records: readonly Epis
  * episodes with a known target room, rsr_n); nTotal = episodes asked, known for "overall" only.
  */
 export function navigationMetricRows(run: EpisodeRunScores): EpisodeMetricRow[] {
-  const nav = record(run["navigation"]) ?? {};
+  const nav = asRecord(run["navigation"]) ?? {};
   const episodes = navigationCounts(run).episodes;
   const rows: EpisodeMetricRow[] = [];
   const add = (task: string, summary: unknown) => {
-    const s = record(summary);
+    const s = asRecord(summary);
     if (!s) return;
     for (const [metric, value] of blockMetrics(s)) {
-      rows.push({ task, metric, value, n: metric === "RSR" ? finite(s["rsr_n"]) : finite(s["n"]), nTotal: task === "overall" ? episodes : null });
+      rows.push({ task, metric, value, n: metric === "RSR" ? asNumber(s["rsr_n"]) : asNumber(s["n"]), nTotal: task === "overall" ? episodes : null });
     }
   };
   add("overall", nav["summary"]);
-  for (const [task, summary] of Object.entries(record(nav["by_task"]) ?? {})) add(task, summary);
+  for (const [task, summary] of Object.entries(asRecord(nav["by_task"]) ?? {})) add(task, summary);
   return rows;
 }
 

@@ -11,13 +11,13 @@ import type { ScoresDocument } from "../core/benchmark.js";
 import { formatProblem } from "../core/problems.js";
 import type { BlindReference } from "./blind-rows.js";
 import { blindSection } from "./render.js";
-import { BENCHMARKS, getBenchmark } from "../registry.js";
+import { getBenchmark } from "../registry.js";
 import { escapeHtml, markdownSection, type SectionHeading } from "./markdown-html.js";
 import { repeatGroups, repeatsMarkdown, summarizeRepeats } from "./repeats.js";
 import type { RunFolder } from "./run-folder.js";
 import { displayFolder, identityText, overallCell, runCounts, runDate, runIdentity, runLabel, runLabels, runNotes, statusCell, type RunDefaults } from "./run-facts.js";
 import { uniqueLabels } from "./svg.js";
-import { leaderboard, leaderboardBody } from "./export/leaderboard.js";
+import { headlineOf, leaderboard, leaderboardBody } from "./export/leaderboard.js";
 import { leaderboardHeatmap } from "./heatmap.js";
 import { episodeRunsOf, runGroupKey, type EpisodeRunScores } from "./episode-runs.js";
 
@@ -129,7 +129,7 @@ export function runsTable(runs: RunFolder[]): string {
       `<td>${escapeHtml(id.control ?? "–")}</td><td>${escapeHtml(id.options.join(", ") || "–")}</td><td>${state}</td>` +
       `<td class="n" data-scored="${scored?.scored ?? ""}" data-total="${scored?.total ?? run.total}">${scored ? `${scored.scored} / ${scored.total}` : `${run.results.length} / ${run.total}`}</td>` +
       `<td class="score" data-value="${score ?? ""}">${escapeHtml(scoreCell)}</td>` +
-      `<td>${escapeHtml(String(scores?.["score_name"] ?? defaultScoreName(run.benchmark)))}</td>` +
+      `<td>${escapeHtml(String(scores?.["score_name"] ?? headlineOf(run.benchmark)))}</td>` +
       `<td class="errors">${counts["errors"] ?? "–"}</td><td class="unreadable">${counts["parse_failures"] ?? "–"}</td></tr>`;
   });
   return `<table id="runs"><thead><tr><th>Run</th><th>Benchmark</th><th>Model</th><th>Prompt</th><th>Control</th><th>Options</th><th>State</th><th>Scored / total</th><th>Score (%)</th><th>Headline</th><th>Errors</th><th>Unreadable</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
@@ -151,8 +151,6 @@ export function problemsHtml(runs: RunFolder[]): string {
   const more = problems.length > 50 ? `<li>… and ${problems.length - 50} more</li>` : "";
   return `<div class="problems" role="alert"><h2>Problems in the run folders</h2><p>Results on damaged lines are left out of the gallery and the counts; outputs that do not belong together may describe different runs.</p><ul>${items}${more}</ul></div>`;
 }
-
-const defaultScoreName = (benchmark: string): string => BENCHMARKS[benchmark]?.scoreName ?? "score";
 
 /** A rendered part of the summary and the headings it adds to the table of contents. */
 export interface Rendered {

@@ -143,7 +143,8 @@ function withBlindRows(board: Leaderboard, references: readonly BlindReference[]
 }
 
 const titleOf = (id: string) => getBenchmark(id).title;
-const headlineOf = (id: string) => BENCHMARKS[id]?.scoreName ?? "score";
+/** What a benchmark's headline score is called (Benchmark.scoreName; "score" for one the tool does not know). */
+export const headlineOf = (id: string): string => BENCHMARKS[id]?.scoreName ?? "score";
 
 /** Column headers of the printed tables: "EgoPathBench (EgoPath Score)". */
 const printedHeader = (board: Leaderboard) => ["Run", ...board.benchmarks.map((id) => `${titleOf(id)} (${headlineOf(id)})`)];
